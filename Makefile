@@ -1,0 +1,33 @@
+# The README's two commands: `make run` and `make test`. Both create .venv/ from the lock file first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench clean-venv lock
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check it
+	$(BIN)/numplace run configs/default.yaml
+	$(BIN)/numplace check "$$(ls -d outputs/default-classic/*/ | sort | tail -n 1)"
+
+test: $(STAMP)  ## lint, then the test suite (pytest's "no tests collected", exit 5, is a failure)
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/mypy pipeline
+	$(BIN)/python -m pytest; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_run.py
+
+lock:  ## re-resolve requirements.lock from pyproject.toml (needs pip-tools in the venv)
+	$(BIN)/pip-compile -q --extra dev --generate-hashes --strip-extras --allow-unsafe \
+	  --no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
+
+clean-venv:
+	rm -rf $(VENV)

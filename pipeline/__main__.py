@@ -1,0 +1,5 @@
+"""``python -m pipeline`` runs the CLI."""
+
+from pipeline.cli import main
+
+main()

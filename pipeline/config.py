@@ -1,0 +1,221 @@
+"""The YAML config: pydantic models with ``extra="forbid"``, loaded with ``yaml.safe_load``.
+
+:func:`load` turns every user mistake into one :class:`ConfigError` whose message names the field,
+e.g. ``removel: unknown key (did you mean removal?)``. Nothing else in the package catches pydantic
+errors. :func:`config_hash` identifies the set a config describes: keys that cannot change the puzzles
+(``workers``, ``output.dir``) are left out, so a resumed run on another machine keeps its hash.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from pipeline.board import SIZES, Grid, PuzzleFormatError, parse
+from pipeline.symmetry import TAGS
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+# The fewest givens a unique puzzle can have, where it is known (9x9: McGuire et al. 2012).
+MIN_HINTS = {4: 4, 6: 8, 9: 17}
+
+
+class ConfigError(ValueError):
+    """A config mistake; ``str(err)`` is one line naming the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BoardCfg(_Strict):
+    size: Literal[4, 6, 9, 16] = 9
+
+
+class GridCfg(_Strict):
+    fixed: str | None = None
+    keep_fixed: bool = False
+
+
+class HintsCfg(_Strict):
+    target: int | None = Field(default=None, ge=1)
+    min: int | None = Field(default=None, ge=1)
+    max: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> HintsCfg:
+        if self.target is not None and (self.min is not None or self.max is not None):
+            raise ValueError("give either target or min/max, not both")
+        if self.target is None and (self.min is None or self.max is None):
+            raise ValueError("give target, or both min and max")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        if self.target is not None:
+            return self.target, self.target
+        assert self.min is not None and self.max is not None
+        return self.min, self.max
+
+
+class RemovalCfg(_Strict):
+    symmetry: Literal[(*TAGS, "random")] = "rot180"  # type: ignore[valid-type]
+    minimal: bool | None = None
+    hints: HintsCfg | None = None
+    max_attempts: int = Field(default=20, ge=1, le=10_000)
+    time_limit: float = Field(default=60.0, gt=0)
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> RemovalCfg:
+        if self.minimal and self.hints is not None:
+            raise ValueError("choose one stop rule: minimal: true or hints")
+        if self.minimal is False and self.hints is None:
+            raise ValueError("minimal: false needs a hints rule")
+        return self
+
+    @property
+    def is_minimal(self) -> bool:
+        return self.hints is None
+
+
+class OutputCfg(_Strict):
+    dir: str = "outputs"
+    shard_size: int = Field(default=500, ge=1, le=1_000_000)
+
+
+class Config(_Strict):
+    name: str
+    seed: int = Field(ge=0, le=2**63 - 1)
+    count: int = Field(ge=1, le=10_000_000)
+    board: BoardCfg = BoardCfg()
+    grid: GridCfg = GridCfg()
+    removal: RemovalCfg = RemovalCfg()
+    workers: Any = "auto"
+    output: OutputCfg = OutputCfg()
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError(
+                f"{v!r} cannot name the output folder; use up to 100 letters, digits, '_', '.' or '-'"
+            )
+        return v
+
+    @field_validator("workers")
+    @classmethod
+    def _workers(cls, v: object) -> object:
+        if v == "auto" or (isinstance(v, int) and not isinstance(v, bool) and v >= 1):
+            return v
+        raise ValueError(f"{v!r} is not 'auto' or a number of workers >= 1")
+
+    @model_validator(mode="after")
+    def _fits_board(self) -> Config:
+        n = self.board.size
+        if self.grid.fixed is not None:
+            try:
+                parse(self.grid.fixed, n)
+            except PuzzleFormatError as exc:
+                raise ValueError(f"grid.fixed: {exc}") from None
+        elif self.grid.keep_fixed:
+            raise ValueError("grid.keep_fixed: true needs grid.fixed")
+        if self.removal.hints is not None:
+            _, hi = self.removal.hints.bounds
+            if hi > n * n:
+                raise ValueError(f"removal.hints: {hi} is more than the {n * n} cells of a {n}x{n} board")
+            floor = MIN_HINTS.get(n)
+            if floor is not None and hi < floor:
+                raise ValueError(
+                    f"removal.hints: no {n}x{n} puzzle with fewer than {floor} givens has a unique solution"
+                )
+        return self
+
+    @property
+    def fixed_grid(self) -> Grid | None:
+        return None if self.grid.fixed is None else parse(self.grid.fixed, self.board.size)
+
+
+_SECTIONS: dict[str, type[BaseModel]] = {
+    "": Config, "board": BoardCfg, "grid": GridCfg, "removal": RemovalCfg,
+    "removal.hints": HintsCfg, "output": OutputCfg,
+}
+
+
+def _message(err: ValidationError) -> str:
+    """One line for the first error: ``field.path: what is wrong``."""
+    e = err.errors()[0]
+    loc = [str(p) for p in e["loc"] if not str(p).startswith(("function-", "literal[", "int", "str"))]
+    path = ".".join(loc)
+    if e["type"] == "extra_forbidden":
+        parent, key = ".".join(loc[:-1]), loc[-1]
+        fields = list(_SECTIONS[parent].model_fields) if parent in _SECTIONS else []
+        near = difflib.get_close_matches(key, fields, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else f" (known keys: {', '.join(fields)})"
+        return f"{path}: unknown key{hint}"
+    if e["type"] == "missing":
+        return f"{path}: required key is missing"
+    msg = re.sub(r"^(Value error|Assertion failed), ", "", e["msg"])
+    if ":" in msg.split(" ")[0]:  # message already names its field
+        return msg
+    if e["type"] == "literal_error":
+        return f"{path}: {e.get('input')!r} is not allowed; {msg[0].lower()}{msg[1:]}"
+    return f"{path}: {msg}" if path else msg
+
+
+def validate(data: Any) -> Config:
+    """Validate a parsed config mapping; raises :class:`ConfigError` with one line."""
+    if not isinstance(data, dict):
+        raise ConfigError("config must be a mapping of keys (name, seed, count, ...)")
+    try:
+        return Config.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_message(err)) from None
+
+
+def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
+    """Read, apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``), validate."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config ({exc.__class__.__name__})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path}:{where}: {problem}") from None
+    if isinstance(data, dict):
+        for dotted, value in (overrides or {}).items():
+            if value is None:
+                continue
+            node = data
+            *parents, leaf = dotted.split(".")
+            for p in parents:
+                node = node.setdefault(p, {}) if isinstance(node.get(p, {}), dict) else {}
+            node[leaf] = value
+    return validate(data)
+
+
+def config_hash(cfg: Config) -> str:
+    """16 hex digits identifying the puzzle set (excludes ``workers`` and ``output.dir``)."""
+    data = cfg.model_dump(mode="json")
+    data.pop("workers", None)
+    data["output"].pop("dir", None)
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def sizes_text() -> str:
+    return ", ".join(map(str, SIZES[:-1]))

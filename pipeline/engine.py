@@ -1,0 +1,247 @@
+"""One compiled HiGHS model per worker; everything changes by bounds.
+
+The matrix comes from the pyomo statement in :mod:`pipeline.model`, once, when the engine is built.
+After that the engine talks to HiGHS (highspy) directly, because a re-solve through highspy costs a
+fraction of one through pyomo's persistent interface (DESIGN.md). The rest of the code never sees
+pyomo or highspy: it passes grids (tuples of digits, 0 = blank) and gets :class:`Outcome` values.
+
+Contracts
+---------
+* A given ``d`` at cell ``i`` is the bound ``lower = 1`` on ``x[i, d]``. An *exclusion* ``(i, d)``
+  is ``upper = 0`` on ``x[i, d]``. Bounds not asked for are back at ``[0, 1]`` on the next call.
+* :meth:`Engine.unique_without` is the removal check: with the no-good row of the grid's solution
+  ``S`` installed (:meth:`Engine.set_nogood`), the puzzle has a solution other than ``S`` iff the
+  IP is feasible. So one solve answers it: infeasible <=> still unique.
+* Before a random-grid solve the solver state is cleared and the matrix is the pristine one (no
+  no-good row), so the grid depends only on (weights, seed, fixed cells): the same on any worker.
+* Binaries are read with a tolerance (``x > 0.5``).
+* A solve that hits ``time_limit`` is reported as ``status == "timeout"``, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import highspy
+import numpy as np
+
+from pipeline import model
+from pipeline.board import Grid, board
+
+Status = Literal["feasible", "infeasible", "timeout", "error"]
+
+_INF = highspy.kHighsInf
+_MS = highspy.HighsModelStatus
+_FOUND = {_MS.kOptimal, _MS.kSolutionLimit, _MS.kObjectiveBound, _MS.kObjectiveTarget}
+
+
+class SolverTimeout(RuntimeError):
+    """A check hit the engine's time limit; its answer is unknown."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of one solve: ``grid`` is set iff ``status == "feasible"``."""
+
+    status: Status
+    grid: Grid | None = None
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """``count`` solutions found, capped at ``limit``; ``complete`` is False after a timeout."""
+
+    count: int
+    limit: int
+    solutions: tuple[Grid, ...] = field(repr=False)
+    complete: bool = True
+
+    @property
+    def status(self) -> str:
+        if not self.complete:
+            return "timeout"
+        return {0: "none", 1: "unique"}.get(self.count, "multiple")
+
+
+class Engine:
+    """A compiled HiGHS copy of the Sudoku IP for one board size, reused across puzzles.
+
+    Not thread-safe and not picklable on purpose: each worker process builds its own
+    (see :func:`engine_for`). ``solves`` counts every call into HiGHS.
+    """
+
+    def __init__(self, n: int, time_limit: float | None = None) -> None:
+        self.n = n
+        self.board = board(n)
+        mat = model.matrix(model.build(self.board), n)
+        self.ncols = mat.ncols
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        if time_limit is not None:
+            h.setOptionValue("time_limit", float(time_limit))
+        zeros = np.zeros(self.ncols)
+        h.addVars(self.ncols, zeros, np.ones(self.ncols))
+        h.changeColsCost(self.ncols, np.arange(self.ncols, dtype=np.int32), zeros)
+        h.changeColsIntegrality(
+            self.ncols,
+            np.arange(self.ncols, dtype=np.int32),
+            np.array([highspy.HighsVarType.kInteger] * self.ncols),
+        )
+        for cols, coefs, lo, hi in mat.rows:
+            h.addRow(lo, hi, len(cols), np.array(cols, dtype=np.int32), np.array(coefs))
+        self._h = h
+        self._base_rows = h.getNumRow()
+        self._lower: set[int] = set()
+        self._upper: set[int] = set()
+        self._nogood: Grid | None = None
+        self.solves = 0
+
+    # ---- bounds ---------------------------------------------------------------------------
+    def _col(self, cell: int, d: int) -> int:
+        return cell * self.n + d - 1
+
+    def _apply(self, puzzle: Grid, exclude: Iterable[tuple[int, int]] = ()) -> None:
+        """Make the column bounds say exactly: givens of ``puzzle`` fixed, ``exclude`` forbidden."""
+        lower = {self._col(i, d) for i, d in enumerate(puzzle) if d}
+        upper = {self._col(i, d) for i, d in exclude}
+        changed = (lower ^ self._lower) | (upper ^ self._upper)
+        if changed:
+            idx = np.fromiter(sorted(changed), dtype=np.int32)
+            lo = np.array([1.0 if j in lower else 0.0 for j in idx])
+            hi = np.array([0.0 if j in upper else 1.0 for j in idx])
+            self._h.changeColsBounds(len(idx), idx, lo, hi)
+        self._lower, self._upper = lower, upper
+
+    def _solve(self) -> Outcome:
+        self.solves += 1
+        self._h.run()
+        st = self._h.getModelStatus()
+        if st == _MS.kInfeasible:
+            return Outcome("infeasible")
+        if st == _MS.kTimeLimit:
+            return Outcome("timeout")
+        if st in _FOUND or self._h.getInfo().primal_solution_status == 2:
+            vals = self._h.getSolution().col_value
+            if len(vals) != self.ncols:
+                return Outcome("error")
+            return Outcome("feasible", self._read(vals))
+        return Outcome("error")
+
+    def _read(self, vals: Sequence[float]) -> Grid:
+        n = self.n
+        x = np.asarray(vals).reshape(n * n, n)
+        digits = np.argmax(x, axis=1) + 1
+        if not np.all(x.max(axis=1) > 0.5):
+            raise RuntimeError("HiGHS returned a non-integral solution")
+        return tuple(int(d) for d in digits)
+
+    # ---- no-good row ----------------------------------------------------------------------
+    def set_nogood(self, solution: Grid | None) -> None:
+        """Install the row ``sum_i x[i, S_i] <= n*n - 1`` for ``solution`` S (None removes it)."""
+        if self._h.getNumRow() > self._base_rows:
+            self._h.deleteRows(1, np.array([self._base_rows], dtype=np.int32))
+        self._nogood = solution
+        if solution is not None:
+            cols = np.array([self._col(i, d) for i, d in enumerate(solution)], dtype=np.int32)
+            self._h.addRow(-_INF, len(solution) - 1.0, len(cols), cols, np.ones(len(cols)))
+
+    # ---- public solves --------------------------------------------------------------------
+    def solve(self, puzzle: Grid, exclude: Iterable[tuple[int, int]] = ()) -> Outcome:
+        """Any solution of ``puzzle`` that avoids ``exclude`` (pairs ``(cell, digit)``)."""
+        self._apply(puzzle, exclude)
+        return self._solve()
+
+    def random_grid(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome:
+        """A complete grid: first feasible solution of ``max sum w*x`` containing ``fixed``.
+
+        ``weights`` has one entry per column (``n**3``); ``seed`` also seeds HiGHS. The no-good
+        row is removed and the solver state cleared first, so the result depends only on the
+        arguments.
+        """
+        self.set_nogood(None)
+        self._h.clearSolver()
+        h = self._h
+        idx = np.arange(self.ncols, dtype=np.int32)
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        h.changeColsCost(self.ncols, idx, np.asarray(weights, dtype=float))
+        h.setOptionValue("random_seed", int(seed % 2_147_483_647))
+        h.setOptionValue("mip_max_improving_sols", 1)
+        try:
+            self._apply(fixed or (0,) * (self.n * self.n))
+            return self._solve()
+        finally:
+            h.changeColsCost(self.ncols, idx, np.zeros(self.ncols))
+            h.changeObjectiveSense(highspy.ObjSense.kMinimize)
+            h.setOptionValue("mip_max_improving_sols", 2_147_483_647)
+            h.setOptionValue("random_seed", 0)
+            h.clearSolver()
+
+    def unique_without(self, puzzle: Grid) -> bool:
+        """True iff ``puzzle`` has no solution other than the no-good grid (one solve).
+
+        Requires :meth:`set_nogood` with a solution of ``puzzle``. Raises :class:`SolverTimeout`.
+        """
+        if self._nogood is None:
+            raise RuntimeError("unique_without needs set_nogood(solution) first")
+        self._apply(puzzle)
+        out = self._solve()
+        if out.status == "timeout":
+            raise SolverTimeout("uniqueness check hit the time limit")
+        if out.status == "error":
+            raise RuntimeError("HiGHS failed on a uniqueness check")
+        return out.status == "infeasible"
+
+    def count_solutions(self, puzzle: Grid, limit: int = 2) -> CountResult:
+        """Count solutions of ``puzzle`` up to ``limit``: solve, forbid that solution, repeat.
+
+        ``puzzle`` is not validated beyond its length; contradictory givens give ``count == 0``.
+        The engine's rows are restored afterwards.
+        """
+        if len(puzzle) != self.n * self.n:
+            raise ValueError(f"puzzle has {len(puzzle)} cells, expected {self.n * self.n}")
+        saved = self._nogood
+        self.set_nogood(None)
+        self._apply(puzzle)
+        found: list[Grid] = []
+        complete = True
+        try:
+            while len(found) < limit:
+                out = self._solve()
+                if out.status == "timeout":
+                    complete = False
+                    break
+                if out.status != "feasible" or out.grid is None:
+                    if out.status == "error":
+                        raise RuntimeError("HiGHS failed while counting solutions")
+                    break
+                found.append(out.grid)
+                cols = np.array([self._col(i, d) for i, d in enumerate(out.grid)], dtype=np.int32)
+                self._h.addRow(-_INF, len(out.grid) - 1.0, len(cols), cols, np.ones(len(cols)))
+        finally:
+            extra = self._h.getNumRow() - self._base_rows
+            if extra:
+                self._h.deleteRows(extra, np.arange(self._base_rows, self._base_rows + extra, dtype=np.int32))
+            self._nogood = None
+            self.set_nogood(saved)
+        return CountResult(len(found), limit, tuple(found), complete)
+
+
+_ENGINES: dict[tuple[int, float | None], Engine] = {}
+
+
+def engine_for(n: int, time_limit: float | None = None) -> Engine:
+    """This process's engine for size ``n`` (built on first use, then reused)."""
+    key = (n, time_limit)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(n, time_limit)
+    return _ENGINES[key]
+
+
+def count_solutions(puzzle: Grid, limit: int = 2) -> CountResult:
+    """Module-level convenience: count solutions of ``puzzle`` (size inferred) up to ``limit``."""
+    from pipeline.board import size_of_grid
+
+    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)

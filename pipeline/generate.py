@@ -1,0 +1,220 @@
+"""Make one puzzle from its seed: a random complete grid, then hint removal on symmetry orbits.
+
+Everything here is a pure function of (:class:`Spec`, puzzle seed) — the worker that runs it, the
+order in which a worker meets its puzzles and the number of workers do not matter. Randomness comes
+only from ``numpy.random.default_rng([seed, attempt])`` (PCG64: the same stream on every platform).
+
+The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
+
+1. *Grid.* Solve the IP with random objective weights and HiGHS seeded from the puzzle's seed,
+   stopping at the first feasible grid. Without fixed cells, apply a random element of the
+   validity-preserving group (relabel digits, permute bands, rows in bands, stacks, columns in
+   stacks, transpose when boxes are square) to spread samples further at no cost.
+2. *Orbits.* Split the cells into orbits of the requested symmetry group and shuffle them from the
+   seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
+3. *Try each orbit once.* Blank it; install the grid's no-good row once; one solve says whether the
+   puzzle is still unique (infeasible <=> unique). Keep the removal if unique, else restore the
+   orbit and remember that it is *proven* non-removable: removing more givens later can only add
+   solutions, so the proof still holds for the final puzzle.
+4. *Stop rule.* ``minimal``: go through every orbit. ``hints {min, max}``: draw a goal in
+   ``[min, max]``, never go below ``min``, stop at or under the goal; if the pass ends above
+   ``max`` the grid cannot reach the target and the next attempt uses a new grid.
+5. *Honest flags.* ``orbit_minimal``: every orbit still given is proven or checked non-removable.
+   ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
+   every given is checked. A check that hits the time limit abandons the attempt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline import symmetry
+from pipeline.board import Grid, board
+from pipeline.engine import Engine, SolverTimeout, engine_for
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to make, as plain picklable data (built by the runner from the config)."""
+
+    size: int
+    symmetry: str  # a tag of symmetry.TAGS, or "random"
+    minimal: bool  # try every orbit once
+    hints_min: int | None = None
+    hints_max: int | None = None
+    fixed: Grid | None = None
+    keep_fixed: bool = False
+    max_attempts: int = 20
+    time_limit: float | None = None
+
+
+class GenerationFailed(RuntimeError):
+    """No acceptable puzzle within ``max_attempts`` grids (message says why)."""
+
+    def __init__(self, message: str, attempts: int, timeouts: int) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.timeouts = timeouts
+
+
+def puzzle_seed(config_seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` of a set: a 63-bit hash of (config seed, index)."""
+    digest = hashlib.blake2b(f"numplace:{config_seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def requested_symmetry(spec: Spec, seed: int) -> str:
+    """The group used for this puzzle: the spec's, or for ``random`` one drawn from the seed."""
+    if spec.symmetry != "random":
+        return spec.symmetry
+    rng = np.random.default_rng([seed, 0x5EED])
+    return symmetry.TAGS[int(rng.integers(len(symmetry.TAGS)))]
+
+
+def random_transform(grid: Grid, n: int, rng: np.random.Generator) -> Grid:
+    """Apply a random element of the validity-preserving group of the board to ``grid``."""
+    b = board(n)
+    br, bc = b.box_rows, b.box_cols
+    bands = rng.permutation(n // br)
+    rows = [int(band * br + r) for band in bands for r in rng.permutation(br)]
+    stacks = rng.permutation(n // bc)
+    cols = [int(stack * bc + c) for stack in stacks for c in rng.permutation(bc)]
+    relabel = [0, *(int(d) + 1 for d in rng.permutation(n))]
+    out = [relabel[grid[rows[r] * n + cols[c]]] for r in range(n) for c in range(n)]
+    if br == bc and rng.random() < 0.5:
+        out = [out[c * n + r] for r in range(n) for c in range(n)]
+    return tuple(out)
+
+
+def _blank(puzzle: Sequence[int], cells: Sequence[int]) -> Grid:
+    out = list(puzzle)
+    for i in cells:
+        out[i] = 0
+    return tuple(out)
+
+
+def _goal(spec: Spec, rng: np.random.Generator) -> tuple[int, int, int] | None:
+    """(min, goal, max) for a hints stop rule; None for ``minimal``."""
+    if spec.minimal or spec.hints_min is None or spec.hints_max is None:
+        return None
+    goal = int(rng.integers(spec.hints_min, spec.hints_max + 1))
+    return spec.hints_min, goal, spec.hints_max
+
+
+def _remove(
+    eng: Engine, grid: Grid, orbits: Sequence[tuple[int, ...]], locked: set[int],
+    goal: tuple[int, int, int] | None,
+) -> tuple[Grid, set[tuple[int, ...]]]:
+    """Steps 3-4: the removal pass. Returns the puzzle and the orbits proven non-removable."""
+    puzzle = grid
+    proven: set[tuple[int, ...]] = set()
+    count = len(grid)
+    for orb in orbits:
+        if goal is not None and count <= goal[1]:
+            break  # reached the goal
+        if locked.intersection(orb):
+            continue
+        if goal is not None and count - len(orb) < goal[0]:
+            continue  # would go below min; a smaller orbit later may still fit
+        trial = _blank(puzzle, orb)
+        if eng.unique_without(trial):
+            puzzle, count = trial, count - len(orb)
+        else:
+            proven.add(orb)
+    return puzzle, proven
+
+
+def _minimality(
+    eng: Engine, puzzle: Grid, orbits: Sequence[tuple[int, ...]], proven: set[tuple[int, ...]]
+) -> tuple[bool, bool]:
+    """Step 5: (minimal, orbit_minimal), each established by proofs or fresh checks."""
+    given = [orb for orb in orbits if puzzle[orb[0]]]
+    for orb in given:
+        if orb not in proven and eng.unique_without(_blank(puzzle, orb)):
+            return False, False  # an orbit can go, so a single given of it can too
+    singles = {orb[0] for orb in proven if len(orb) == 1}
+    for i, d in enumerate(puzzle):
+        if d and i not in singles and eng.unique_without(_blank(puzzle, (i,))):
+            return False, True
+    return True, True
+
+
+def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
+    """One puzzle for ``seed`` as a plain dict of row fields; raises :class:`GenerationFailed`.
+
+    Fields: ``puzzle``, ``solution`` (Grids), ``hints``, ``symmetry_requested``, ``minimal``,
+    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``.
+    """
+    t0 = time.perf_counter()
+    n = spec.size
+    eng = engine_for(n, spec.time_limit)
+    solves0 = eng.solves
+    tag = requested_symmetry(spec, seed)
+    orbits_all = symmetry.orbits(tag, n)
+    fixed_cells = {i for i, d in enumerate(spec.fixed or ()) if d}
+    locked = fixed_cells if spec.keep_fixed else set()
+    timeouts = 0
+    why = "no attempt made"
+    for attempt in range(spec.max_attempts):
+        rng = np.random.default_rng([seed, attempt])
+        out = eng.random_grid(rng.random(n**3), int(rng.integers(2**31 - 1)), spec.fixed)
+        if out.status != "feasible" or out.grid is None:
+            why = f"grid solve ended {out.status}"
+            timeouts += out.status == "timeout"
+            continue
+        grid = out.grid if spec.fixed else random_transform(out.grid, n, rng)
+        order = [orbits_all[int(k)] for k in rng.permutation(len(orbits_all))]
+        goal = _goal(spec, rng)
+        eng.set_nogood(grid)
+        try:
+            puzzle, proven = _remove(eng, grid, order, locked, goal)
+            k = sum(1 for d in puzzle if d)
+            if goal is not None and not (goal[0] <= k <= goal[2]):
+                why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
+                continue
+            minimal, orbit_minimal = _minimality(eng, puzzle, orbits_all, proven)
+        except SolverTimeout:
+            timeouts += 1
+            why = "a uniqueness check hit the time limit"
+            continue
+        finally:
+            eng.set_nogood(None)
+        return {
+            "puzzle": puzzle,
+            "solution": grid,
+            "hints": k,
+            "symmetry_requested": tag,
+            "symmetry": symmetry.symmetry_tag((i for i, d in enumerate(puzzle) if d), n),
+            "minimal": minimal,
+            "orbit_minimal": orbit_minimal,
+            "ilp_solves": eng.solves - solves0,
+            "gen_ms": (time.perf_counter() - t0) * 1000.0,
+            "attempts": attempt + 1,
+            "timeouts": timeouts,
+        }
+    raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts)
+
+
+def fixed_cells_problem(n: int, fixed: Grid) -> str | None:
+    """Why no grid can contain ``fixed`` (None when some grid does). Checks units, then the IP."""
+    b = board(n)
+    for kind, units in (("row", b.rows), ("column", b.cols), ("box", b.boxes)):
+        for k, u in enumerate(units):
+            seen: dict[int, int] = {}
+            for i in u:
+                d = fixed[i]
+                if d and d in seen:
+                    (r1, c1), (r2, c2) = b.rc(seen[d]), b.rc(i)
+                    return (
+                        f"{kind} {k + 1} has two {b.symbols[d - 1]}s "
+                        f"(row {r1 + 1} column {c1 + 1} and row {r2 + 1} column {c2 + 1})"
+                    )
+                seen[d] = i
+    if engine_for(n).count_solutions(fixed, limit=1).count == 0:
+        return "no complete grid contains these fixed cells"
+    return None

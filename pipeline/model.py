@@ -1,0 +1,76 @@
+"""The 0-1 integer program of Sudoku, stated once in pyomo.
+
+Binary ``x[r, c, d] = 1`` iff cell ``(r, c)`` holds digit ``d`` (0-based r, c; d in 1..n). Four families
+of exactly-one rows (all ``= 1``): each cell holds one digit; each row, each column and each box holds
+each digit once. For 9x9 that is 729 columns and 324 rows.
+
+Givens are *not* rows: they are bounds, applied by the engine. Pyomo is used only to state the model
+and to hand its matrix to the engine once per worker (:func:`matrix`); the hot loop talks to HiGHS.
+Variants add rows through ``extra_rows`` (e.g. the two diagonals), stated in the same cell terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pyomo.environ as pyo
+from pyomo.repn.standard_repn import generate_standard_repn
+
+from pipeline.board import Board
+
+
+def col_index(n: int, r: int, c: int, d: int) -> int:
+    """Column of ``x[r, c, d]`` in the matrix handed to the engine (d is 1-based)."""
+    return (r * n + c) * n + (d - 1)
+
+
+def build(b: Board, extra_units: Sequence[Sequence[int]] = ()) -> pyo.ConcreteModel:
+    """The pyomo model: variables ``x`` and the exactly-one families (+ ``extra_units``, each a tuple
+    of cells that must hold every digit once). No objective: the engine sets one when it needs one."""
+    n = b.n
+    m = pyo.ConcreteModel(name=f"sudoku{n}")
+    m.R = pyo.RangeSet(0, n - 1)
+    m.C = pyo.RangeSet(0, n - 1)
+    m.D = pyo.RangeSet(1, n)
+    m.x = pyo.Var(m.R, m.C, m.D, domain=pyo.Binary)
+
+    m.cell = pyo.Constraint(m.R, m.C, rule=lambda m, r, c: sum(m.x[r, c, d] for d in m.D) == 1)
+    m.row = pyo.Constraint(m.R, m.D, rule=lambda m, r, d: sum(m.x[r, c, d] for c in m.C) == 1)
+    m.col = pyo.Constraint(m.C, m.D, rule=lambda m, c, d: sum(m.x[r, c, d] for r in m.R) == 1)
+    m.B = pyo.RangeSet(0, n - 1)
+    m.box = pyo.Constraint(
+        m.B, m.D, rule=lambda m, k, d: sum(m.x[i // n, i % n, d] for i in b.boxes[k]) == 1
+    )
+    units = [tuple(u) for u in extra_units]
+    m.U = pyo.RangeSet(0, len(units) - 1) if units else pyo.Set(initialize=[])
+    m.extra = pyo.Constraint(
+        m.U, m.D, rule=lambda m, k, d: sum(m.x[i // n, i % n, d] for i in units[k]) == 1
+    )
+    return m
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A row-wise sparse copy of the model: ``ncols`` binaries ordered by :func:`col_index`,
+    rows as (column indices, coefficients, lower, upper)."""
+
+    ncols: int
+    rows: tuple[tuple[tuple[int, ...], tuple[float, ...], float, float], ...]
+
+
+def matrix(m: pyo.ConcreteModel, n: int) -> Matrix:
+    """Extract the constraint matrix of :func:`build`'s model, columns in :func:`col_index` order."""
+    index = {id(m.x[r, c, d]): col_index(n, r, c, d) for r in m.R for c in m.C for d in m.D}
+    rows = []
+    for con in m.component_data_objects(pyo.Constraint, active=True, descend_into=True):
+        repn = generate_standard_repn(con.body, compute_values=True)
+        if repn.nonlinear_expr is not None or repn.quadratic_vars:
+            raise ValueError(f"constraint {con.name} is not linear")
+        cols = tuple(index[id(v)] for v in repn.linear_vars)
+        coefs = tuple(float(a) for a in repn.linear_coefs)
+        const = float(repn.constant or 0.0)
+        lo = -float("inf") if con.lower is None else float(pyo.value(con.lower)) - const
+        hi = float("inf") if con.upper is None else float(pyo.value(con.upper)) - const
+        rows.append((cols, coefs, lo, hi))
+    return Matrix(ncols=n * n * n, rows=tuple(rows))

@@ -1,0 +1,171 @@
+"""The independent checker that guards everything written (after Norvig's ``is_solution``).
+
+It knows nothing of the integer program, HiGHS or :mod:`pipeline.symmetry`: the solution counter is
+a plain bitmask backtracking search (singles propagation, fewest-candidates cell first) and the
+symmetry tag is recomputed here from the eight maps' definitions. If the ILP engine or the removal
+loop has a bug, this module is meant to disagree with it.
+
+``verify_row`` returns a list of problems (empty = the row is sound); it never raises for bad data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pipeline.board import Board, Grid, PuzzleFormatError, board, parse
+
+# The eight maps of DESIGN.md, written out again on purpose (independence from symmetry.py).
+_MAPS = {
+    "identity": lambda r, c, n: (r, c),
+    "rot90": lambda r, c, n: (c, n - 1 - r),
+    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, n: (n - 1 - c, r),
+    "mirror-h": lambda r, c, n: (n - 1 - r, c),
+    "mirror-v": lambda r, c, n: (r, n - 1 - c),
+    "mirror-d": lambda r, c, n: (c, r),
+    "mirror-a": lambda r, c, n: (n - 1 - c, n - 1 - r),
+}
+_TAGS = {
+    frozenset({"identity"}): "none",
+    frozenset({"identity", "rot180"}): "rot180",
+    frozenset({"identity", "rot90", "rot180", "rot270"}): "rot90",
+    frozenset({"identity", "mirror-h"}): "mirror-h",
+    frozenset({"identity", "mirror-v"}): "mirror-v",
+    frozenset({"identity", "mirror-d"}): "mirror-d",
+    frozenset({"identity", "mirror-a"}): "mirror-a",
+    frozenset({"identity", "mirror-h", "mirror-v", "rot180"}): "orthogonal",
+    frozenset({"identity", "mirror-d", "mirror-a", "rot180"}): "diagonal",
+    frozenset(_MAPS): "full",
+}
+
+
+def layout_tag(puzzle: Grid, n: int) -> str:
+    """Symmetry tag of the given cells of ``puzzle``, from first principles."""
+    given = {(i // n, i % n) for i, d in enumerate(puzzle) if d}
+    fixing = frozenset(name for name, f in _MAPS.items() if all(f(r, c, n) in given for r, c in given))
+    return _TAGS[fixing]
+
+
+def is_valid_solution(grid: Grid, b: Board) -> bool:
+    """Every unit of ``grid`` holds each digit 1..n exactly once."""
+    full = set(range(1, b.n + 1))
+    return len(grid) == b.ncells and all({grid[i] for i in u} == full for u in b.units)
+
+
+def count_solutions(puzzle: Grid, b: Board, limit: int = 2) -> int:
+    """Number of solutions of ``puzzle`` capped at ``limit`` (0 for contradictory givens)."""
+    n = b.n
+    full = (1 << n) - 1
+    units = [list(u) for u in b.units]
+    peers = [list(p) for p in b.peers]
+    cand = [full] * b.ncells
+    for i, d in enumerate(puzzle):
+        if d:
+            bit = 1 << (d - 1)
+            if not cand[i] & bit:
+                return 0
+            cand[i] = bit
+            for j in peers[i]:
+                cand[j] &= ~bit
+    if any(c == 0 for c in cand):
+        return 0
+
+    def propagate(c: list[int]) -> bool:
+        """Naked and hidden singles to a fixpoint; False on contradiction."""
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(c)):
+                v = c[i]
+                if v == 0:
+                    return False
+                if v & (v - 1) == 0:
+                    for j in peers[i]:
+                        if c[j] & v:
+                            c[j] &= ~v
+                            if c[j] == 0:
+                                return False
+                            changed = True
+            for u in units:
+                seen = once = 0
+                for i in u:
+                    once = (once & ~c[i]) | (c[i] & ~seen)
+                    seen |= c[i]
+                if seen != full:
+                    return False
+                for i in u:
+                    h = c[i] & once
+                    if h and c[i] != h:
+                        if h & (h - 1):
+                            return False
+                        c[i] = h
+                        changed = True
+        return True
+
+    found = 0
+
+    def search(c: list[int]) -> None:
+        nonlocal found
+        if not propagate(c):
+            return
+        best, best_k = -1, n + 1
+        for i, v in enumerate(c):
+            k = bin(v).count("1")
+            if 1 < k < best_k:
+                best, best_k = i, k
+        if best < 0:
+            found += 1
+            return
+        v = c[best]
+        while v and found < limit:
+            bit = v & -v
+            v ^= bit
+            nc = c[:]
+            nc[best] = bit
+            search(nc)
+
+    search(cand)
+    return min(found, limit)
+
+
+_REQUIRED = ("size", "puzzle", "solution", "hints", "symmetry", "symmetry_requested")
+
+
+def verify_row(row: Mapping[str, Any]) -> list[str]:
+    """Problems with one output row: valid solution, givens agree, hints, tag, exactly one solution."""
+    missing = [k for k in _REQUIRED if row.get(k) is None]
+    if missing:
+        return [f"missing column(s): {', '.join(missing)}"]
+    try:
+        b = board(int(row["size"]))
+        puzzle = parse(str(row["puzzle"]), b.n)
+        solution = parse(str(row["solution"]), b.n)
+    except (ValueError, PuzzleFormatError) as exc:
+        return [str(exc)]
+    problems = []
+    if not is_valid_solution(solution, b):
+        problems.append("solution is not a valid grid")
+    disagree = [i for i, d in enumerate(puzzle) if d and d != solution[i]]
+    if disagree:
+        r, c = divmod(disagree[0], b.n)
+        problems.append(f"given at row {r + 1}, column {c + 1} disagrees with the solution")
+    k = sum(1 for d in puzzle if d)
+    if k != int(row["hints"]):
+        problems.append(f"hints says {row['hints']} but the puzzle has {k} givens")
+    tag = layout_tag(puzzle, b.n)
+    if tag != row["symmetry"]:
+        problems.append(f"symmetry says {row['symmetry']} but the layout is {tag}")
+    requested = row["symmetry_requested"]
+    if requested in _TAGS.values():
+        want = next(g for g, t in _TAGS.items() if t == requested)
+        have = next(g for g, t in _TAGS.items() if t == tag)
+        if not want <= have:
+            problems.append(f"layout {tag} lacks the requested symmetry {requested}")
+    else:
+        problems.append(f"unknown symmetry_requested {requested!r}")
+    if not problems:
+        count = count_solutions(puzzle, b, limit=2)
+        if count != 1:
+            problems.append("puzzle has no solution" if count == 0 else "puzzle has more than one solution")
+    return problems
