@@ -61,7 +61,8 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
         elif manifest.get("status") != "complete":
             problems.append(f"run status is {manifest.get('status')!r}: "
                             f"{frame.height} of {expected} puzzles written (resume it with --resume)")
-    mean, lo, hi = frame.select(pl.col("hints").mean(), pl.col("hints").min(), pl.col("hints").max()).row(0)
+    h = pl.col("hints")
+    mean, lo, hi = frame.select(h.mean().alias("mean"), h.min().alias("lo"), h.max().alias("hi")).row(0)
     result.stats = {
         "bad_rows": bad,
         "sizes": dict(Counter(frame["size"].to_list())),
