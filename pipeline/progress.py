@@ -48,6 +48,6 @@ def reporter(label: str, tty: bool | None = None, every: float = 5.0) -> Iterato
         state["last"] = now
         rate = (done - state["d0"]) / max(now - state["t0"], 1e-9)
         eta = (total - done) / rate if rate > 0 else float("nan")
-        print(f"progress done={done} total={total} rate={rate:.1f}/s eta={eta:.0f}s", file=sys.stderr, flush=True)
+        print(f"progress done={done} total={total} rate={rate:.3g}/s eta={eta:.0f}s", file=sys.stderr, flush=True)
 
     yield line
