@@ -163,6 +163,32 @@ def size_of_grid(grid: Grid) -> int:
     raise PuzzleFormatError(f"grid has {k} cells, which is not the square of a supported size")
 
 
+def conflict(grid: Grid) -> str | None:
+    """The first unit holding a digit twice, in words (1-based), or None.
+
+    E.g. ``row 1 has two 8s (columns 3 and 7)``, ``column 2 has two 5s (rows 1 and 4)``,
+    ``box 3 has two 1s (r1c7 and r3c9)``.
+    """
+    b = board(size_of_grid(grid))
+    for kind, units in (("row", b.rows), ("column", b.cols), ("box", b.boxes)):
+        for k, unit in enumerate(units):
+            seen: dict[int, int] = {}
+            for i in unit:
+                d = grid[i]
+                if not d:
+                    continue
+                if d in seen:
+                    (r1, c1), (r2, c2) = b.rc(seen[d]), b.rc(i)
+                    where = {
+                        "row": f"columns {c1 + 1} and {c2 + 1}",
+                        "column": f"rows {r1 + 1} and {r2 + 1}",
+                        "box": f"r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1}",
+                    }[kind]
+                    return f"{kind} {k + 1} has two {SYMBOLS[d - 1]}s ({where})"
+                seen[d] = i
+    return None
+
+
 def hints(grid: Grid) -> int:
     """Number of givens (non-blank cells)."""
     return sum(1 for d in grid if d)

@@ -134,6 +134,99 @@ def show(
         typer.echo("")
 
 
+def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int]:
+    """Text for one puzzle and the exit code (0 solved or counted, 1 no solution / timeout)."""
+    import json
+
+    from pipeline import board, solver
+
+    grid = board.parse(text)
+    result: solver.SolveResult | solver.RepairResult
+    result = solver.repair(grid) if mode == "repair" else solver.solve(grid, limit if mode == "count" else 2)
+    if fmt == "json":
+        return json.dumps(solver.as_json(result)), 1 if result.status in ("none", "timeout") else 0
+    lines: list[str] = []
+    if isinstance(result, solver.RepairResult):
+        if result.changes:
+            lines.append(f"repaired: {len(result.changes)} given(s) changed "
+                         f"(the repaired puzzle is {result.repaired_status})")
+            lines += [f"  {c}" for c in result.changes]
+        else:
+            lines.append(f"nothing to repair: the puzzle is {result.status}")
+        sol = result.solution
+    else:
+        if result.status == "none":
+            raise _fail(f"no solution: {result.reason}; try --repair", 1)
+        if mode == "count" or result.status != "unique":
+            found = len(result.solutions)
+            many = "at least " if found >= result.limit else ""
+            lines.append(result.status if result.status != "multiple"
+                         else f"multiple: {many}{found} solutions (limit {result.limit})")
+        sol = result.solution
+    if result.status == "timeout" or sol is None:
+        raise _fail("the solver hit its time limit; no answer", 1)
+    if mode != "count" or fmt == "grid":
+        lines.append(board.format_grid(sol) if fmt == "grid" else board.format_line(sol))
+    return "\n".join(lines), 0
+
+
+@app.command()
+@_user_errors
+def solve(
+    puzzle: Annotated[str, typer.Argument(help="A puzzle (81 chars, . or 0 blank), a file (text, .csv, .parquet), "
+                                                "or - for stdin.")],
+    count: Annotated[bool, typer.Option("--count", help="Report unique / multiple / none.")] = False,
+    limit: Annotated[int, typer.Option(min=1, help="With --count: stop after this many solutions.")] = 2,
+    repair: Annotated[bool, typer.Option("--repair", help="Change the fewest givens so the puzzle solves.")] = False,
+    fmt: Annotated[str | None, typer.Option("--format", help="grid | line | json (default: grid on a terminal, "
+                                                             "else line).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout (a batch: a .parquet file).")] = None,
+    workers: Annotated[str, typer.Option(help="Batch worker processes or 'auto'.")] = "auto",
+) -> None:
+    """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
+    import json
+
+    from pipeline import batch, progress, runner, store
+
+    if count and repair:
+        raise _fail("choose --count or --repair, not both")
+    if fmt not in (None, "grid", "line", "json"):
+        raise _fail(f"--format: {fmt!r} is not one of grid, line, json")
+    mode: batch.Mode = "repair" if repair else "count" if count else "solve"
+    try:
+        source = batch.load(puzzle)
+    except batch.InputError as exc:
+        raise _fail(str(exc)) from None
+    if source.single:
+        ((_, text),) = source.items
+        fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
+        rendered, code = _render_single(text, mode, fmt, limit)
+        if out is not None:
+            store.write_text(out, rendered + "\n")
+        else:
+            typer.echo(rendered)
+        raise typer.Exit(code)
+    if workers != "auto" and not workers.isdigit():
+        raise _fail(f"--workers: {workers!r} is not 'auto' or a number")
+    n = runner.worker_count(workers if workers == "auto" else int(workers))
+    with progress.reporter("solve") as tick:
+        rows = batch.solve_batch(source.items, mode, limit, n, tick)
+    bad = [r for r in rows if r["status"] == "invalid"]
+    for r in bad:
+        typer.echo(f"numplace: {source.name} line {r['line']}: {r['error']}", err=True)
+    if out is not None:
+        batch.write(out, rows)
+        tally = {s: sum(1 for r in rows if r["status"] == s) for s in dict.fromkeys(r["status"] for r in rows)}
+        typer.echo(f"wrote {len(rows)} results to {out}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+    else:
+        for r in rows:
+            if fmt == "json":
+                typer.echo(json.dumps(r))
+            else:
+                typer.echo(f"{r['line']}\t{r['status']}\t{r['solution'] or ''}")
+    raise typer.Exit(1 if bad else 0)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

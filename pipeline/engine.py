@@ -20,7 +20,7 @@ Contracts
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -154,30 +154,49 @@ class Engine:
         self._apply(puzzle, exclude)
         return self._solve()
 
-    def random_grid(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome:
-        """A complete grid: first feasible solution of ``max sum w*x`` containing ``fixed``.
-
-        ``weights`` has one entry per column (``n**3``); ``seed`` also seeds HiGHS. The no-good
-        row is removed and the solver state cleared first, so the result depends only on the
-        arguments.
-        """
+    def _maximize(self, costs: np.ndarray, bounds_from: Grid, options: Mapping[str, float]) -> Outcome:
+        """Solve ``max costs . x`` with ``bounds_from``'s givens fixed, from a clean solver state and
+        the pristine matrix (no no-good row); restore a zero objective and the options after."""
         self.set_nogood(None)
-        self._h.clearSolver()
         h = self._h
+        h.clearSolver()
         idx = np.arange(self.ncols, dtype=np.int32)
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        h.changeColsCost(self.ncols, idx, np.asarray(weights, dtype=float))
-        h.setOptionValue("random_seed", int(seed % 2_147_483_647))
-        h.setOptionValue("mip_max_improving_sols", 1)
+        h.changeColsCost(self.ncols, idx, np.asarray(costs, dtype=float))
+        saved = {k: h.getOptionValue(k)[1] for k in options}
+        for k, v in options.items():
+            h.setOptionValue(k, v)
         try:
-            self._apply(fixed or (0,) * (self.n * self.n))
+            self._apply(bounds_from)
             return self._solve()
         finally:
             h.changeColsCost(self.ncols, idx, np.zeros(self.ncols))
             h.changeObjectiveSense(highspy.ObjSense.kMinimize)
-            h.setOptionValue("mip_max_improving_sols", 2_147_483_647)
-            h.setOptionValue("random_seed", 0)
+            for k, old in saved.items():
+                h.setOptionValue(k, old)
             h.clearSolver()
+
+    def random_grid(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome:
+        """A complete grid: first feasible solution of ``max sum w*x`` containing ``fixed``.
+
+        ``weights`` has one entry per column (``n**3``); ``seed`` also seeds HiGHS. The result
+        depends only on the arguments (clean solver state, pristine matrix).
+        """
+        options = {"random_seed": int(seed % 2_147_483_647), "mip_max_improving_sols": 1}
+        return self._maximize(weights, fixed or (0,) * (self.n * self.n), options)
+
+    def closest(self, puzzle: Grid) -> Outcome:
+        """A grid that keeps as many givens of ``puzzle`` as possible (solved to optimality).
+
+        The repair IP of the sources: seed 000 maximizes the givens kept; seed 003 minimizes
+        penalty variables z with ``x[i, g] + z[i] = 1``. Both have the same optimum, so the givens
+        become objective weights instead of bounds and no column or row is added.
+        """
+        costs = np.zeros(self.ncols)
+        for i, d in enumerate(puzzle):
+            if d:
+                costs[self._col(i, d)] = 1.0
+        return self._maximize(costs, (0,) * (self.n * self.n), {"mip_rel_gap": 0})
 
     def unique_without(self, puzzle: Grid) -> bool:
         """True iff ``puzzle`` has no solution other than the no-good grid (one solve).

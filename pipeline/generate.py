@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline import symmetry
-from pipeline.board import Grid, board
+from pipeline.board import Grid, board, conflict
 from pipeline.engine import Engine, SolverTimeout, engine_for
 
 
@@ -202,19 +202,9 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
 
 def fixed_cells_problem(n: int, fixed: Grid) -> str | None:
     """Why no grid can contain ``fixed`` (None when some grid does). Checks units, then the IP."""
-    b = board(n)
-    for kind, units in (("row", b.rows), ("column", b.cols), ("box", b.boxes)):
-        for k, u in enumerate(units):
-            seen: dict[int, int] = {}
-            for i in u:
-                d = fixed[i]
-                if d and d in seen:
-                    (r1, c1), (r2, c2) = b.rc(seen[d]), b.rc(i)
-                    return (
-                        f"{kind} {k + 1} has two {b.symbols[d - 1]}s "
-                        f"(row {r1 + 1} column {c1 + 1} and row {r2 + 1} column {c2 + 1})"
-                    )
-                seen[d] = i
+    clash = conflict(fixed)
+    if clash:
+        return clash
     if engine_for(n).count_solutions(fixed, limit=1).count == 0:
         return "no complete grid contains these fixed cells"
     return None

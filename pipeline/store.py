@@ -146,3 +146,32 @@ def schema_problems(frame: pl.DataFrame) -> list[str]:
         elif frame.schema[name] != dtype:
             out.append(f"column {name} is {frame.schema[name]}, expected {dtype}")
     return out
+
+
+def write_table(path: Path, rows: list[dict[str, Any]], schema: Mapping[str, pl.DataType]) -> None:
+    """Write ``rows`` to the Parquet file ``path`` atomically (its folder must exist)."""
+    if not path.parent.is_dir():
+        raise StoreError(f"{path.parent}: no such folder for the output file")
+    frame = pl.DataFrame(rows, schema=dict(schema))
+    _atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (its folder must exist)."""
+    if not path.parent.is_dir():
+        raise StoreError(f"{path.parent}: no such folder for the output file")
+    _atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def read_puzzle_column(path: Path) -> list[str]:
+    """The ``puzzle`` column of a Parquet or CSV file, as strings (null -> empty string)."""
+    try:
+        if path.suffix == ".parquet":
+            frame = pl.read_parquet(path, columns=None)
+        else:
+            frame = pl.read_csv(path, infer_schema_length=0)
+    except Exception as exc:  # polars raises several types for damaged files
+        raise StoreError(f"{path}: cannot read it as {path.suffix[1:].upper()} ({exc.__class__.__name__})") from None
+    if "puzzle" not in frame.columns:
+        raise StoreError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
+    return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]

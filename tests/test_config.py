@@ -23,7 +23,7 @@ from .conftest import ROOT, numplace, tiny
         ({"removal": {"hints": {"target": 16}}}, "fewer than 17 givens"),
         ({"removal": {"hints": {"taget": 20}}}, "removal.hints.taget: unknown key (did you mean target?)"),
         ({"removal": {"minimal": True, "hints": {"target": 30}}}, "choose one stop rule"),
-        ({"grid": {"fixed": "11" + "." * 79}}, "grid.fixed: row 1 has two 1s (row 1 column 1 and row 1 column 2)"),
+        ({"grid": {"fixed": "11" + "." * 79}}, "grid.fixed: row 1 has two 1s (columns 1 and 2)"),
         ({"grid": {"fixed": "12345678." + "." * 8 + "9" + "." * 63}},
          "grid.fixed: no complete grid contains these fixed cells"),
         ({"grid": {"fixed": "1" * 80}}, "grid.fixed: puzzle has 80 cells"),

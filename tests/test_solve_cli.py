@@ -1,0 +1,135 @@
+"""`numplace solve`: every format, counting, repair, batch files, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline.board import format_grid, parse
+
+from .conftest import ROOT, numplace
+from .test_engine import TDOKU
+
+P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+S = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+CLASH = "55" + P[2:]
+
+
+def test_line_format_is_the_default_off_a_terminal() -> None:
+    res = numplace("solve", P)
+    assert res.returncode == 0 and res.stdout.strip() == S
+
+
+def test_grid_and_json_formats() -> None:
+    grid = numplace("solve", P, "--format", "grid")
+    assert grid.stdout.strip() == format_grid(parse(S))
+    js = json.loads(numplace("solve", P, "--format", "json").stdout)
+    assert {"status", "solution", "solutions_found", "changes", "puzzle"} <= js.keys()
+    assert js["status"] == "unique" and js["solution"] == S and js["solutions_found"] == 1
+    assert js["changes"] == [] and js["puzzle"] == P
+
+
+def test_drawn_grid_from_a_file_and_from_stdin(tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text(format_grid(parse(P)) + "\n")
+    assert numplace("solve", str(f)).stdout.strip() == S
+    res = subprocess.run([sys.executable, "-m", "pipeline", "solve", "-"], input=P.replace(".", "0"),
+                         cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.strip() == S
+
+
+def test_count_unique_multiple_none() -> None:
+    assert numplace("solve", P, "--count").stdout.strip() == "unique"
+    thirteen = next(p for p, c, _ in TDOKU if c == 13)
+    res = numplace("solve", thirteen, "--count", "--limit", "50")
+    assert res.stdout.strip() == "multiple: 13 solutions (limit 50)"
+    res = numplace("solve", thirteen, "--count", "--format", "json")
+    assert json.loads(res.stdout)["solutions_found"] == 2
+    assert "at least 2" in numplace("solve", thirteen, "--count").stdout
+    none = numplace("solve", CLASH, "--count", "--format", "json")
+    assert none.returncode == 1 and json.loads(none.stdout)["status"] == "none"
+
+
+def test_unsolvable_says_why_and_suggests_repair() -> None:
+    res = numplace("solve", CLASH)
+    assert res.returncode == 1
+    assert res.stderr.strip() == "numplace: error: no solution: row 1 has two 5s (columns 1 and 2); try --repair"
+
+
+def test_repair_text_and_json() -> None:
+    res = numplace("solve", CLASH, "--repair")
+    assert res.returncode == 0
+    assert "r1c2: 5 -> 3" in res.stdout and res.stdout.strip().endswith(S)
+    js = json.loads(numplace("solve", CLASH, "--repair", "--format", "json").stdout)
+    assert js["status"] == "repaired" and js["changes"] == [{"row": 0, "col": 1, "from": "5", "to": "3"}]
+    assert js["repaired_puzzle"] == P and js["solution"] == S
+    same = json.loads(numplace("solve", P, "--repair", "--format", "json").stdout)
+    assert same["status"] == "unique" and same["changes"] == []
+
+
+def test_out_file(tmp_path: Path) -> None:
+    out = tmp_path / "sol.txt"
+    assert numplace("solve", P, "--out", str(out)).returncode == 0
+    assert out.read_text().strip() == S
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        (P[:80], "puzzle has 80 cells"),
+        (P[:40] + "X" + P[41:], "unknown symbol 'X' at row 5, column 5"),
+        ("1234.........", "puzzle has 13 cells; expected 16 for 4x4, 36 for 6x6, 81 for 9x9"),
+        ("." * 25, "puzzle has 25 cells"),
+        ("missing-file.txt", "missing-file.txt: no such file"),
+        ("tests/data", "is a folder"),
+    ],
+)
+def test_bad_input_is_one_line(arg: str, message: str) -> None:
+    res = numplace("solve", arg)
+    assert res.returncode == 2
+    assert message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    f = tmp_path / "empty.txt"
+    f.write_text("\n# only a comment\n")
+    res = numplace("solve", str(f))
+    assert res.returncode == 2 and "empty.txt: empty, no puzzle in it" in res.stderr
+
+
+def test_batch_with_a_bad_line_in_the_middle(tmp_path: Path) -> None:
+    good = [p for p, c, _ in TDOKU]
+    lines = [*good[:20], "12345", *good[20:]]
+    f = tmp_path / "batch.txt"
+    f.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "result.parquet"
+    res = numplace("solve", str(f), "--count", "--out", str(out), "--workers", "2")
+    assert res.returncode == 1  # one line was bad
+    assert "batch.txt line 21: puzzle has 5 cells" in res.stderr
+    frame = pl.read_parquet(out)
+    assert frame["line"].to_list() == list(range(1, len(lines) + 1))
+    assert frame.filter(pl.col("line") == 21)["status"].item() == "invalid"
+    want = {0: "none", 1: "unique"}
+    statuses = frame.filter(pl.col("line") != 21)["status"].to_list()
+    assert statuses == [want.get(c, "multiple") for _, c, _ in TDOKU]
+
+
+def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
+    frame = pl.DataFrame({"id": [1, 2], "puzzle": [P, CLASH]})
+    csv, pq = tmp_path / "in.csv", tmp_path / "in.parquet"
+    frame.write_csv(csv)
+    frame.write_parquet(pq)
+    for src in (csv, pq):
+        res = numplace("solve", str(src), "--repair")
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.splitlines() == [f"1\tunique\t{S}", f"2\trepaired\t{S}"]
+    nocol = tmp_path / "nocol.csv"
+    pl.DataFrame({"grid": [P]}).write_csv(nocol)
+    res = numplace("solve", str(nocol))
+    assert res.returncode == 2 and "no 'puzzle' column" in res.stderr
