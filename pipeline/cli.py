@@ -134,6 +134,51 @@ def show(
         typer.echo("")
 
 
+@app.command()
+@_user_errors
+def generate(
+    count: Annotated[int, typer.Option(help="Number of puzzles.")] = 10,
+    seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
+    size: Annotated[int, typer.Option(help="Board side: 4, 6, 9 or 16.")] = 9,
+    symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
+    minimal: Annotated[bool, typer.Option("--minimal", help="Orbit-minimal puzzles (the default without "
+                                                           "--hints).")] = False,
+    hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
+    engine: Annotated[str, typer.Option(help="hybrid (compiled checks, ILP certifies) or ilp.")] = "hybrid",
+    workers: Annotated[str, typer.Option(help="Worker processes or 'auto'.")] = "1",
+    fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
+) -> None:
+    """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
+    import json
+
+    from pipeline import config as cfgmod
+    from pipeline import runner
+
+    if minimal and hints:
+        raise _fail("choose --minimal or --hints, not both")
+    if fmt not in ("line", "json"):
+        raise _fail(f"--format: {fmt!r} is not one of line, json")
+    removal: dict[str, Any] = {"symmetry": symmetry}
+    if hints:
+        lo, _, hi = hints.partition("-")
+        if not (lo.isdigit() and (hi.isdigit() or not hi)):
+            raise _fail(f"--hints: {hints!r} is not N or A-B")
+        removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
+    w: Any = workers if workers == "auto" or not workers.isdigit() else int(workers)
+    cfg = cfgmod.validate({"name": "generate", "seed": seed, "count": count, "board": {"size": size},
+                           "removal": removal, "workers": w, "engine": engine})
+    failed = 0
+    for item in runner.stream(cfg):
+        if "row" in item:
+            row = item["row"]
+            typer.echo(json.dumps(row, default=str) if fmt == "json" else row["puzzle"])
+        else:
+            failed += 1
+            typer.echo(f"numplace: puzzle {item['index']}: {item['kind']} failed: {item['failure']}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
 def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int]:
     """Text for one puzzle and the exit code (0 solved or counted, 1 no solution / timeout)."""
     import json

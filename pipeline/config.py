@@ -101,6 +101,7 @@ class Config(_Strict):
     removal: RemovalCfg = RemovalCfg()
     workers: Any = "auto"
     output: OutputCfg = OutputCfg()
+    engine: Literal["hybrid", "ilp"] = "hybrid"
 
     @field_validator("name")
     @classmethod

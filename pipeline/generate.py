@@ -6,34 +6,39 @@ only from ``numpy.random.default_rng([seed, attempt])`` (PCG64: the same stream 
 
 The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 
-1. *Grid.* Solve the IP with random objective weights and HiGHS seeded from the puzzle's seed,
-   stopping at the first feasible grid. Without fixed cells, apply a random element of the
+1. *Grid.* Fill the boxes on the diagonal with random digits (they share no row or column), then
+   solve the IP with random objective weights and HiGHS seeded from the puzzle's seed, stopping
+   at the first feasible grid. Without fixed cells, apply a random element of the
    validity-preserving group (relabel digits, permute bands, rows in bands, stacks, columns in
    stacks, transpose when boxes are square) to spread samples further at no cost.
 2. *Orbits.* Split the cells into orbits of the requested symmetry group and shuffle them from the
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
-3. *Try each orbit once.* Blank it; install the grid's no-good row once; one solve says whether the
-   puzzle is still unique (infeasible <=> unique). Keep the removal if unique, else restore the
-   orbit and remember that it is *proven* non-removable: removing more givens later can only add
-   solutions, so the proof still holds for the final puzzle.
+3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
+   one HiGHS solve against the grid's no-good row (infeasible <=> unique); with ``hybrid`` the
+   compiled counter of :mod:`pipeline.fastcount` (ILP fallback if its node budget runs out).
+   Keep the removal if unique, else restore the orbit and remember that it is *proven*
+   non-removable: removing more givens later can only add solutions, so the proof still holds
+   for the final puzzle.
 4. *Stop rule.* ``minimal``: go through every orbit. ``hints {min, max}``: draw a goal in
    ``[min, max]``, never go below ``min``, stop at or under the goal; if the pass ends above
    ``max`` the grid cannot reach the target and the next attempt uses a new grid.
 5. *Honest flags.* ``orbit_minimal``: every orbit still given is proven or checked non-removable.
    ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
    every given is checked. A check that hits the time limit abandons the attempt.
+6. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
+   find it infeasible (unique) in either engine mode; ``certified`` says it did.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline import symmetry
+from pipeline import fastcount, symmetry
 from pipeline.board import Grid, board, conflict
 from pipeline.engine import Engine, SolverTimeout, engine_for
 
@@ -51,6 +56,7 @@ class Spec:
     keep_fixed: bool = False
     max_attempts: int = 20
     time_limit: float | None = None
+    engine: str = "hybrid"  # "hybrid": fast counter decides removals; "ilp": every check by HiGHS
 
 
 class GenerationFailed(RuntimeError):
@@ -106,8 +112,41 @@ def _goal(spec: Spec, rng: np.random.Generator) -> tuple[int, int, int] | None:
     return spec.hints_min, goal, spec.hints_max
 
 
+Check = Callable[[Grid], bool]
+
+
+def checker(eng: Engine, kind: str) -> Check:
+    """The removal check "is this puzzle still unique?" for engine ``kind``.
+
+    ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
+    :mod:`pipeline.fastcount`, falling back to the ILP only when its node budget runs out. Both
+    are exact, so both give the same answer and the same puzzles.
+    """
+    if kind == "ilp":
+        return eng.unique_without
+
+    def hybrid(puzzle: Grid) -> bool:
+        k = fastcount.count(puzzle, 2)
+        return eng.unique_without(puzzle) if k < 0 else k == 1
+
+    return hybrid
+
+
+def prefill(n: int, rng: np.random.Generator) -> Grid:
+    """Random digits in the boxes on the diagonal of box rows/columns (no two share a row or a
+    column, so they are independent); the ILP completes the grid from there much faster."""
+    b = board(n)
+    out = [0] * (n * n)
+    nbands, nstacks = n // b.box_rows, n // b.box_cols
+    for k in range(min(nbands, nstacks)):
+        box = b.boxes[k * nstacks + k]
+        for i, d in zip(box, rng.permutation(n), strict=True):
+            out[i] = int(d) + 1
+    return tuple(out)
+
+
 def _remove(
-    eng: Engine, grid: Grid, orbits: Sequence[tuple[int, ...]], locked: set[int],
+    unique: Check, grid: Grid, orbits: Sequence[tuple[int, ...]], locked: set[int],
     goal: tuple[int, int, int] | None,
 ) -> tuple[Grid, set[tuple[int, ...]]]:
     """Steps 3-4: the removal pass. Returns the puzzle and the orbits proven non-removable."""
@@ -122,7 +161,7 @@ def _remove(
         if goal is not None and count - len(orb) < goal[0]:
             continue  # would go below min; a smaller orbit later may still fit
         trial = _blank(puzzle, orb)
-        if eng.unique_without(trial):
+        if unique(trial):
             puzzle, count = trial, count - len(orb)
         else:
             proven.add(orb)
@@ -130,16 +169,16 @@ def _remove(
 
 
 def _minimality(
-    eng: Engine, puzzle: Grid, orbits: Sequence[tuple[int, ...]], proven: set[tuple[int, ...]]
+    unique: Check, puzzle: Grid, orbits: Sequence[tuple[int, ...]], proven: set[tuple[int, ...]]
 ) -> tuple[bool, bool]:
     """Step 5: (minimal, orbit_minimal), each established by proofs or fresh checks."""
     given = [orb for orb in orbits if puzzle[orb[0]]]
     for orb in given:
-        if orb not in proven and eng.unique_without(_blank(puzzle, orb)):
+        if orb not in proven and unique(_blank(puzzle, orb)):
             return False, False  # an orbit can go, so a single given of it can too
     singles = {orb[0] for orb in proven if len(orb) == 1}
     for i, d in enumerate(puzzle):
-        if d and i not in singles and eng.unique_without(_blank(puzzle, (i,))):
+        if d and i not in singles and unique(_blank(puzzle, (i,))):
             return False, True
     return True, True
 
@@ -148,7 +187,8 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
     """One puzzle for ``seed`` as a plain dict of row fields; raises :class:`GenerationFailed`.
 
     Fields: ``puzzle``, ``solution`` (Grids), ``hints``, ``symmetry_requested``, ``minimal``,
-    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``.
+    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``, ``certified``
+    (the final ILP solve with the no-good row was infeasible: the ILP agrees the puzzle is unique).
     """
     t0 = time.perf_counter()
     n = spec.size
@@ -160,9 +200,12 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
     locked = fixed_cells if spec.keep_fixed else set()
     timeouts = 0
     why = "no attempt made"
+    unique = checker(eng, spec.engine)
     for attempt in range(spec.max_attempts):
         rng = np.random.default_rng([seed, attempt])
-        out = eng.random_grid(rng.random(n**3), int(rng.integers(2**31 - 1)), spec.fixed)
+        weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
+        start = spec.fixed if spec.fixed else prefill(n, rng)
+        out = eng.random_grid(weights, solver_seed, start)
         if out.status != "feasible" or out.grid is None:
             why = f"grid solve ended {out.status}"
             timeouts += out.status == "timeout"
@@ -172,12 +215,13 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
         goal = _goal(spec, rng)
         eng.set_nogood(grid)
         try:
-            puzzle, proven = _remove(eng, grid, order, locked, goal)
+            puzzle, proven = _remove(unique, grid, order, locked, goal)
             k = sum(1 for d in puzzle if d)
             if goal is not None and not (goal[0] <= k <= goal[2]):
                 why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
                 continue
-            minimal, orbit_minimal = _minimality(eng, puzzle, orbits_all, proven)
+            minimal, orbit_minimal = _minimality(unique, puzzle, orbits_all, proven)
+            certified = eng.unique_without(puzzle)  # the model of record signs off, one solve
         except SolverTimeout:
             timeouts += 1
             why = "a uniqueness check hit the time limit"
@@ -196,6 +240,7 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
             "gen_ms": (time.perf_counter() - t0) * 1000.0,
             "attempts": attempt + 1,
             "timeouts": timeouts,
+            "certified": certified,
         }
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts)
 

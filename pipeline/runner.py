@@ -19,7 +19,7 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -74,6 +74,7 @@ def spec_of(cfg: Config) -> generate.Spec:
         keep_fixed=cfg.grid.keep_fixed,
         max_attempts=cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
+        engine=cfg.engine,
     )
 
 
@@ -119,6 +120,8 @@ def make_rows(
             "attempts": made["attempts"],
         }
         problems = verify.verify_row(row)
+        if not made["certified"]:
+            problems.append("ILP certification failed: the no-good solve found a second solution")
         if spec.fixed is not None and any(d and format_line((d,)) != row["solution"][k]
                                           for k, d in enumerate(spec.fixed)):
             problems.append("solution does not contain the fixed cells")
@@ -129,6 +132,19 @@ def make_rows(
         else:
             out.append({**base, "row": row})
     return out
+
+
+def stream(cfg: Config, chunk: int = 8) -> Iterator[dict[str, Any]]:
+    """Make ``cfg``'s puzzles without writing anything: the items of :func:`make_rows`, in index
+    order (``numplace generate``). Same seeds, engine and verification as :func:`run`."""
+    preflight(cfg)
+    chash = config_hash(cfg)
+    spec = spec_of(cfg)
+    workers = worker_count(cfg.workers)
+    chunks = [list(range(j, min(j + chunk, cfg.count))) for j in range(0, cfg.count, chunk)]
+    par = Parallel(n_jobs=max(1, min(workers, len(chunks))), backend="loky", return_as="generator", batch_size=1)
+    for items in par(delayed(make_rows)(spec, cfg.name, chash, cfg.seed, idx) for idx in chunks):
+        yield from items
 
 
 def _versions() -> dict[str, str]:
