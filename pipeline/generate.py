@@ -188,7 +188,9 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
 
     Fields: ``puzzle``, ``solution`` (Grids), ``hints``, ``symmetry_requested``, ``minimal``,
     ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``, ``certified``
-    (the final ILP solve with the no-good row was infeasible: the ILP agrees the puzzle is unique).
+    (the final ILP solve with the no-good row was infeasible: the ILP agrees the puzzle is unique),
+    ``phase_ms`` (grid / removal incl. minimality / certify, summed over attempts; successful
+    attempts only for removal and certify).
     """
     t0 = time.perf_counter()
     n = spec.size
@@ -201,11 +203,14 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
     timeouts = 0
     why = "no attempt made"
     unique = checker(eng, spec.engine)
+    phase = {"grid": 0.0, "removal": 0.0, "certify": 0.0}
     for attempt in range(spec.max_attempts):
         rng = np.random.default_rng([seed, attempt])
         weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
         start = spec.fixed if spec.fixed else prefill(n, rng)
+        t1 = time.perf_counter()
         out = eng.random_grid(weights, solver_seed, start)
+        phase["grid"] += time.perf_counter() - t1
         if out.status != "feasible" or out.grid is None:
             why = f"grid solve ended {out.status}"
             timeouts += out.status == "timeout"
@@ -214,6 +219,7 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
         order = [orbits_all[int(k)] for k in rng.permutation(len(orbits_all))]
         goal = _goal(spec, rng)
         eng.set_nogood(grid)
+        t2 = time.perf_counter()
         try:
             puzzle, proven = _remove(unique, grid, order, locked, goal)
             k = sum(1 for d in puzzle if d)
@@ -221,7 +227,10 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
                 why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
                 continue
             minimal, orbit_minimal = _minimality(unique, puzzle, orbits_all, proven)
+            t3 = time.perf_counter()
             certified = eng.unique_without(puzzle)  # the model of record signs off, one solve
+            phase["certify"] += time.perf_counter() - t3
+            phase["removal"] += t3 - t2
         except SolverTimeout:
             timeouts += 1
             why = "a uniqueness check hit the time limit"
@@ -241,6 +250,7 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
             "attempts": attempt + 1,
             "timeouts": timeouts,
             "certified": certified,
+            "phase_ms": {k: v * 1000.0 for k, v in phase.items()},
         }
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts)
 

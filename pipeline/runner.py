@@ -17,6 +17,7 @@ import datetime as dt
 import math
 import os
 import platform
+import resource
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -125,7 +126,7 @@ def make_rows(
         if spec.fixed is not None and any(d and format_line((d,)) != row["solution"][k]
                                           for k, d in enumerate(spec.fixed)):
             problems.append("solution does not contain the fixed cells")
-        base = {"index": i, "attempts": made["attempts"], "timeouts": made["timeouts"]}
+        base = {"index": i, "attempts": made["attempts"], "timeouts": made["timeouts"], "rss_mb": _rss_mb()}
         if problems:
             out.append({**base, "failure": "; ".join(problems), "kind": "verification",
                         "puzzle": row["puzzle"]})
@@ -145,6 +146,11 @@ def stream(cfg: Config, chunk: int = 8) -> Iterator[dict[str, Any]]:
     par = Parallel(n_jobs=max(1, min(workers, len(chunks))), backend="loky", return_as="generator", batch_size=1)
     for items in par(delayed(make_rows)(spec, cfg.name, chash, cfg.seed, idx) for idx in chunks):
         yield from items
+
+
+def _rss_mb() -> float:
+    """Peak resident memory of this process so far, MB (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def _versions() -> dict[str, str]:
@@ -257,7 +263,9 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     n_jobs = max(1, min(workers, len(tasks)))
     par = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered", batch_size=1)
     shard_of = {idx[0]: k for k, idx in tasks}
+    peak = 0.0
     for chunk_out in par(jobs) if tasks else ():
+        peak = max([peak, *(it.get("rss_mb", 0.0) for it in chunk_out)])
         k = shard_of[chunk_out[0]["index"]]
         results[k].extend(chunk_out)
         outstanding[k] -= 1
@@ -270,7 +278,7 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     seconds = time.perf_counter() - t0
     manifest["status"] = "complete" if not failures and written == cfg.count else "incomplete"
     manifest["finished_at"] = _now()
-    manifest["sessions"][-1].update(finished=_now(), seconds=round(seconds, 3),
+    manifest["sessions"][-1].update(finished=_now(), seconds=round(seconds, 3), worker_peak_rss_mb=round(peak, 1),
                                     made=done_count - sum(min(size, cfg.count - k * size) for k in done))
     manifest["totals"] = _totals(manifest, cfg.count)
     store.write_manifest(run_dir, manifest)
