@@ -24,6 +24,7 @@ test: $(STAMP)  ## lint, then the test suite (pytest's "no tests collected", exi
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/profile_phases.py
 
 lock:  ## re-resolve requirements.lock from pyproject.toml (needs pip-tools in the venv)
 	$(BIN)/pip-compile -q --extra dev --generate-hashes --strip-extras --allow-unsafe \

@@ -39,6 +39,7 @@ def one(config: Path, count: int, workers: int, out: Path) -> dict[str, float]:
         "run_rate": totals["puzzles"] / manifest["sessions"][-1]["seconds"],
         "ilp_per_puzzle": totals["ilp_solves"] / totals["puzzles"],
         "gen_ms": 1000 * totals["gen_seconds"] / totals["puzzles"],
+        "rss_mb": manifest["sessions"][-1].get("worker_peak_rss_mb", float("nan")),
     }
 
 
@@ -54,10 +55,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             rows[workers] = one(args.config, args.count, workers, Path(tmp))
     print(f"{'workers':>7} {'wall s':>8} {'puzzles/s':>10} {'(excl. start-up)':>17} {'ILP solves/puzzle':>18} "
-          f"{'gen ms/puzzle':>14}")
+          f"{'gen ms/puzzle':>14} {'peak RSS/worker MB':>19}")
     for w, r in rows.items():
         print(f"{w:>7} {r['wall_s']:>8.2f} {r['rate']:>10.2f} {r['run_rate']:>17.2f} {r['ilp_per_puzzle']:>18.1f} "
-              f"{r['gen_ms']:>14.1f}")
+              f"{r['gen_ms']:>14.1f} {r['rss_mb']:>19.0f}")
     print(f"ratio 2 workers / 1 worker: {rows[2]['rate'] / rows[1]['rate']:.2f}x "
           f"(excl. start-up {rows[2]['run_rate'] / rows[1]['run_rate']:.2f}x)")
 
