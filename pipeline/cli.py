@@ -272,6 +272,39 @@ def solve(
     raise typer.Exit(1 if bad else 0)
 
 
+@app.command()
+@_user_errors
+def rate(
+    puzzle: Annotated[str, typer.Argument(help="A puzzle, a file (one puzzle, or one per line; .csv/.parquet "
+                                                "with a puzzle column), or - for stdin.")],
+    explain: Annotated[bool, typer.Option("--explain", help="Print the solving path step by step.")] = False,
+) -> None:
+    """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
+    from pipeline import batch, board, grade
+
+    try:
+        source = batch.load(puzzle)
+    except batch.InputError as exc:
+        raise _fail(str(exc)) from None
+    bad = 0
+    for lineno, text in source.items:
+        where = "" if source.single else f"line {lineno}: "
+        try:
+            g = grade.grade(board.parse(text))
+        except (board.PuzzleFormatError, ValueError) as exc:
+            if source.single:
+                raise _fail(str(exc)) from None
+            typer.echo(f"numplace: {source.name} line {lineno}: {exc}", err=True)
+            bad += 1
+            continue
+        typer.echo(f"{where}{g.level} {g.score:g} ({g.logic_steps} logic steps"
+                   f"{f', {g.guesses} guesses' if g.guesses else ''}; hardest: {g.techniques[-1]})")
+        if explain:
+            for line in grade.explain(g):
+                typer.echo(f"  {line}")
+    raise typer.Exit(1 if bad else 0)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

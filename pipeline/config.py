@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline.board import SIZES, Grid, PuzzleFormatError, parse
+from pipeline.grade import LEVELS
 from pipeline.symmetry import TAGS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
@@ -87,6 +88,31 @@ class RemovalCfg(_Strict):
         return self.hints is None
 
 
+class ScoreCfg(_Strict):
+    min: float | None = Field(default=None, ge=0)
+    max: float | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _order(self) -> ScoreCfg:
+        if self.min is None and self.max is None:
+            raise ValueError("give min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class DifficultyCfg(_Strict):
+    levels: list[Literal[LEVELS]] | None = None  # type: ignore[valid-type]
+    score: ScoreCfg | None = None
+    max_attempts: int = Field(default=200, ge=1, le=100_000)
+
+    @model_validator(mode="after")
+    def _some_target(self) -> DifficultyCfg:
+        if not self.levels and self.score is None:
+            raise ValueError("give levels, score, or both")
+        return self
+
+
 class OutputCfg(_Strict):
     dir: str = "outputs"
     shard_size: int = Field(default=500, ge=1, le=1_000_000)
@@ -102,6 +128,7 @@ class Config(_Strict):
     workers: Any = "auto"
     output: OutputCfg = OutputCfg()
     engine: Literal["hybrid", "ilp"] = "hybrid"
+    difficulty: DifficultyCfg | None = None
 
     @field_validator("name")
     @classmethod
@@ -147,7 +174,7 @@ class Config(_Strict):
 
 _SECTIONS: dict[str, type[BaseModel]] = {
     "": Config, "board": BoardCfg, "grid": GridCfg, "removal": RemovalCfg,
-    "removal.hints": HintsCfg, "output": OutputCfg,
+    "removal.hints": HintsCfg, "output": OutputCfg, "difficulty": DifficultyCfg, "difficulty.score": ScoreCfg,
 }
 
 

@@ -25,7 +25,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 5. *Honest flags.* ``orbit_minimal``: every orbit still given is proven or checked non-removable.
    ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
    every given is checked. A check that hits the time limit abandons the attempt.
-6. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
+6. *Grade.* The human-style grade of :mod:`pipeline.grade`; outside a requested difficulty range
+   the attempt is rejected (counted per level) and the next grid is tried.
+7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
 """
 
@@ -41,6 +43,7 @@ import numpy as np
 from pipeline import fastcount, symmetry
 from pipeline.board import Grid, board, conflict
 from pipeline.engine import Engine, SolverTimeout, engine_for
+from pipeline.grade import grade
 
 
 @dataclass(frozen=True)
@@ -57,15 +60,25 @@ class Spec:
     max_attempts: int = 20
     time_limit: float | None = None
     engine: str = "hybrid"  # "hybrid": fast counter decides removals; "ilp": every check by HiGHS
+    levels: tuple[str, ...] | None = None  # keep only puzzles graded at one of these levels
+    score_min: float | None = None
+    score_max: float | None = None
+
+    def wants(self, level: str, score: float) -> bool:
+        """True when a puzzle of this grade is in the requested difficulty range."""
+        return ((self.levels is None or level in self.levels)
+                and (self.score_min is None or score >= self.score_min)
+                and (self.score_max is None or score <= self.score_max))
 
 
 class GenerationFailed(RuntimeError):
     """No acceptable puzzle within ``max_attempts`` grids (message says why)."""
 
-    def __init__(self, message: str, attempts: int, timeouts: int) -> None:
+    def __init__(self, message: str, attempts: int, timeouts: int, rejected: dict[str, int] | None = None) -> None:
         super().__init__(message)
         self.attempts = attempts
         self.timeouts = timeouts
+        self.rejected = rejected or {}
 
 
 def puzzle_seed(config_seed: int, index: int) -> int:
@@ -134,11 +147,16 @@ def checker(eng: Engine, kind: str) -> Check:
 
 def prefill(n: int, rng: np.random.Generator) -> Grid:
     """Random digits in the boxes on the diagonal of box rows/columns (no two share a row or a
-    column, so they are independent); the ILP completes the grid from there much faster."""
+    column, so they are independent); the ILP completes the grid from there much faster.
+
+    On 4x4 two such boxes leave about half the starts without a completion, so only the first box
+    is filled there; for 6, 9 and 16 every diagonal start completes (9x9 is the classic fact;
+    6 and 16 checked on samples), and :func:`make_puzzle` falls back to no prefill regardless.
+    """
     b = board(n)
     out = [0] * (n * n)
     nbands, nstacks = n // b.box_rows, n // b.box_cols
-    for k in range(min(nbands, nstacks)):
+    for k in range(1 if n == 4 else min(nbands, nstacks)):
         box = b.boxes[k * nstacks + k]
         for i, d in zip(box, rng.permutation(n), strict=True):
             out[i] = int(d) + 1
@@ -187,7 +205,9 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
     """One puzzle for ``seed`` as a plain dict of row fields; raises :class:`GenerationFailed`.
 
     Fields: ``puzzle``, ``solution`` (Grids), ``hints``, ``symmetry_requested``, ``minimal``,
-    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``, ``certified``
+    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``, ``difficulty``,
+    ``difficulty_score``, ``techniques``, ``logic_steps``, ``rejected`` (level -> puzzles graded
+    outside the requested difficulty and replaced), ``certified``
     (the final ILP solve with the no-good row was infeasible: the ILP agrees the puzzle is unique),
     ``phase_ms`` (grid / removal incl. minimality / certify, summed over attempts; successful
     attempts only for removal and certify).
@@ -204,12 +224,15 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
     why = "no attempt made"
     unique = checker(eng, spec.engine)
     phase = {"grid": 0.0, "removal": 0.0, "certify": 0.0}
+    rejected: dict[str, int] = {}
     for attempt in range(spec.max_attempts):
         rng = np.random.default_rng([seed, attempt])
         weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
         start = spec.fixed if spec.fixed else prefill(n, rng)
         t1 = time.perf_counter()
         out = eng.random_grid(weights, solver_seed, start)
+        if out.status == "infeasible" and not spec.fixed:
+            out = eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
         phase["grid"] += time.perf_counter() - t1
         if out.status != "feasible" or out.grid is None:
             why = f"grid solve ended {out.status}"
@@ -225,6 +248,11 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
             k = sum(1 for d in puzzle if d)
             if goal is not None and not (goal[0] <= k <= goal[2]):
                 why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
+                continue
+            graded = grade(puzzle, grid)
+            if not spec.wants(graded.level, graded.score):
+                rejected[graded.level] = rejected.get(graded.level, 0) + 1
+                why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
                 continue
             minimal, orbit_minimal = _minimality(unique, puzzle, orbits_all, proven)
             t3 = time.perf_counter()
@@ -251,8 +279,14 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
             "timeouts": timeouts,
             "certified": certified,
             "phase_ms": {k: v * 1000.0 for k, v in phase.items()},
+            "difficulty": graded.level,
+            "difficulty_score": graded.score,
+            "techniques": graded.techniques,
+            "logic_steps": graded.logic_steps,
+            "rejected": rejected,
         }
-    raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts)
+    raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts,
+                           rejected)
 
 
 def fixed_cells_problem(n: int, fixed: Grid) -> str | None:

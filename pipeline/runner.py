@@ -20,7 +20,7 @@ import platform
 import resource
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -73,9 +73,12 @@ def spec_of(cfg: Config) -> generate.Spec:
         hints_max=hi,
         fixed=cfg.fixed_grid,
         keep_fixed=cfg.grid.keep_fixed,
-        max_attempts=cfg.removal.max_attempts,
+        max_attempts=cfg.difficulty.max_attempts if cfg.difficulty else cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
         engine=cfg.engine,
+        levels=tuple(d.levels) if (d := cfg.difficulty) and d.levels else None,
+        score_min=d.score.min if d and d.score else None,
+        score_max=d.score.max if d and d.score else None,
     )
 
 
@@ -96,7 +99,7 @@ def make_rows(
             made = generate.make_puzzle(spec, seed)
         except generate.GenerationFailed as exc:
             out.append({"index": i, "failure": str(exc), "kind": "generation",
-                        "attempts": exc.attempts, "timeouts": exc.timeouts})
+                        "attempts": exc.attempts, "timeouts": exc.timeouts, "rejected": exc.rejected})
             continue
         row: dict[str, Any] = {
             "puzzle_id": f"{set_name}-{i:07d}",
@@ -119,6 +122,10 @@ def make_rows(
             "created_at": dt.datetime.now(dt.UTC),
             "numplace_version": __version__,
             "attempts": made["attempts"],
+            "difficulty": made["difficulty"],
+            "difficulty_score": made["difficulty_score"],
+            "techniques": made["techniques"],
+            "logic_steps": made["logic_steps"],
         }
         problems = verify.verify_row(row)
         if not made["certified"]:
@@ -126,7 +133,8 @@ def make_rows(
         if spec.fixed is not None and any(d and format_line((d,)) != row["solution"][k]
                                           for k, d in enumerate(spec.fixed)):
             problems.append("solution does not contain the fixed cells")
-        base = {"index": i, "attempts": made["attempts"], "timeouts": made["timeouts"], "rss_mb": _rss_mb()}
+        base = {"index": i, "attempts": made["attempts"], "timeouts": made["timeouts"], "rss_mb": _rss_mb(),
+                "rejected": made["rejected"]}
         if problems:
             out.append({**base, "failure": "; ".join(problems), "kind": "verification",
                         "puzzle": row["puzzle"]})
@@ -302,6 +310,8 @@ def _finish_shard(run_dir: Path, manifest: dict[str, Any], k: int, items: list[d
         "ilp_solves": sum(r["ilp_solves"] for r in rows),
         "gen_ms": round(sum(r["gen_ms"] for r in rows), 3),
         "failures": bad,
+        "rejected": _sum_counts(it.get("rejected", {}) for it in items),
+        "levels": _sum_counts({r["difficulty"]: 1} for r in rows),
     }
     store.write_manifest(run_dir, manifest)
     store.write_part(run_dir, k, rows)
@@ -323,7 +333,17 @@ def _totals(manifest: dict[str, Any], count: int) -> dict[str, Any]:
         "generation_failures": sum(1 for f in fails if f["kind"] == "generation"),
         "verification_failures": sum(1 for f in fails if f["kind"] == "verification"),
         "gen_seconds": round(sum(s["gen_ms"] for s in shards) / 1000.0, 3),
+        "difficulty_rejections": _sum_counts(s.get("rejected", {}) for s in shards),
+        "levels": _sum_counts(s.get("levels", {}) for s in shards),
     }
+
+
+def _sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in counts:
+        for k, v in c.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def default_log(msg: str) -> None:

@@ -39,6 +39,10 @@ SCHEMA: dict[str, pl.DataType] = {
     "created_at": pl.Datetime("us", "UTC"),
     "numplace_version": pl.String(),
     "attempts": pl.Int32(),
+    "difficulty": pl.String(),
+    "difficulty_score": pl.Float64(),
+    "techniques": pl.List(pl.String()),
+    "logic_steps": pl.Int32(),
 }
 
 MANIFEST = "manifest.json"

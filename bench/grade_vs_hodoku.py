@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Agreement of numplace's difficulty levels with HoDoKu's (hodoku-py), as a confusion matrix.
+
+Runs under the *peers'* Python (hodoku-py is never a numplace dependency). Input: JSON lines from
+`numplace generate --format json` (each has `puzzle` and `difficulty`). Levels are paired in order:
+easy=Easy, medium=Medium, hard=Hard, expert=Unfair, extreme=Extreme.
+
+    .venv/bin/numplace generate --count 500 --seed 1 --format json > /tmp/graded.jsonl
+    /tmp/peers/bin/python bench/grade_vs_hodoku.py /tmp/graded.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+
+OURS = ["easy", "medium", "hard", "expert", "extreme"]
+THEIRS = ["EASY", "MEDIUM", "HARD", "UNFAIR", "EXTREME"]
+
+
+def main() -> None:
+    from hodoku import Solver  # the peer, from the benchmark venv
+
+    with open(sys.argv[1], encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    solver = Solver()
+    pairs: Counter[tuple[str, str]] = Counter()
+    examples: dict[tuple[str, str], tuple[str, list[str], int]] = {}
+    t0 = time.perf_counter()
+    for row in rows:
+        rating = solver.rate(row["puzzle"])
+        theirs = rating.level.name
+        key = (row["difficulty"], theirs)
+        pairs[key] += 1
+        examples.setdefault(key, (row["puzzle"], row["techniques"], int(rating.score)))
+    secs = time.perf_counter() - t0
+    agree = sum(pairs[(o, t)] for o, t in zip(OURS, THEIRS, strict=True))
+    within1 = sum(v for (o, t), v in pairs.items() if abs(OURS.index(o) - THEIRS.index(t)) <= 1)
+    print(f"# {len(rows)} puzzles from {sys.argv[1]}; HoDoKu rated them in {secs:.1f} s")
+    print("| numplace \\ HoDoKu | " + " | ".join(t.capitalize() for t in THEIRS) + " | total |")
+    print("|---|" + "---|" * (len(THEIRS) + 1))
+    for o in OURS:
+        counts = [pairs[(o, t)] for t in THEIRS]
+        print(f"| {o} | " + " | ".join(str(c) for c in counts) + f" | {sum(counts)} |")
+    totals = [sum(pairs[(o, t)] for o in OURS) for t in THEIRS]
+    print("| total | " + " | ".join(str(c) for c in totals) + f" | {len(rows)} |")
+    print(f"\nexact agreement {agree}/{len(rows)} = {100 * agree / len(rows):.1f} %; "
+          f"within one level {100 * within1 / len(rows):.1f} %")
+    print("\nfirst example of each disagreement (puzzle, our techniques, HoDoKu score):")
+    for (o, t), (puzzle, techniques, score) in sorted(examples.items()):
+        if OURS.index(o) != THEIRS.index(t):
+            print(f"  ours {o} / HoDoKu {t} ({pairs[(o, t)]}x): {puzzle}  ours: {techniques[-3:]}  "
+                  f"hodoku score {score}")
+
+
+if __name__ == "__main__":
+    main()

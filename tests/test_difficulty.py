@@ -1,0 +1,75 @@
+"""Issue 5 in the pipeline: every row graded, difficulty targets, rejections counted, `numplace rate`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from pipeline import config, runner, store
+from pipeline.grade import LEVELS, TECHNIQUES
+
+from .conftest import numplace, tiny
+from .test_engine import TDOKU
+
+P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def test_every_row_is_graded(tmp_path: Path) -> None:
+    summary = runner.run(config.validate(tiny(tmp_path / "out", count=6)))
+    frame = pl.read_parquet(summary.run_dir / "part-*.parquet")
+    assert frame["difficulty"].is_in(list(LEVELS)).all()
+    assert (frame["difficulty_score"] > 0).all() and (frame["logic_steps"] > 0).all()
+    for techniques in frame["techniques"].to_list():
+        assert techniques and all(t in TECHNIQUES for t in techniques)
+
+
+def test_a_level_target_yields_only_that_level_and_counts_rejections(tmp_path: Path) -> None:
+    sets = []
+    for workers in (1, 2):
+        data = tiny(tmp_path / f"w{workers}", count=4, workers=workers, difficulty={"levels": ["hard", "expert"]})
+        summary = runner.run(config.validate(data))
+        assert summary.ok
+        frame = pl.read_parquet(summary.run_dir / "part-*.parquet")
+        assert set(frame["difficulty"]) <= {"hard", "expert"}
+        totals = store.read_manifest(summary.run_dir)["totals"]
+        rejected = totals["difficulty_rejections"]
+        assert sum(rejected.values()) == totals["attempts"] - 4 and set(rejected) <= set(LEVELS) - {"hard", "expert"}
+        assert sum(totals["levels"].values()) == 4
+        sets.append(frame.select("index", "puzzle", "difficulty", "difficulty_score", "attempts"))
+    assert sets[0].equals(sets[1])
+
+
+def test_score_range_and_attempt_bound(tmp_path: Path) -> None:
+    # a 4x4 puzzle never needs more than singles, so "extreme" cannot be reached: a clear failure
+    data = tiny(tmp_path / "out", count=2, board={"size": 4}, difficulty={"levels": ["extreme"], "max_attempts": 3})
+    summary = runner.run(config.validate(data))
+    assert summary.written == 0
+    assert all("no puzzle in the difficulty range" in f["failure"] for f in summary.failures)
+    assert store.read_manifest(summary.run_dir)["totals"]["difficulty_rejections"] == {"easy": 6}
+    data = tiny(tmp_path / "out2", count=3, difficulty={"score": {"max": 300}})
+    frame = pl.read_parquet(runner.run(config.validate(data)).run_dir / "part-*.parquet")
+    assert (frame["difficulty_score"] <= 300).all()
+
+
+def test_bad_difficulty_config(tmp_path: Path, write_config) -> None:
+    for change, message in [({"difficulty": {"levels": ["insane"]}}, "difficulty.levels.0: 'insane' is not allowed"),
+                            ({"difficulty": {}}, "difficulty: give levels, score, or both"),
+                            ({"difficulty": {"score": {"min": 5, "max": 1}}}, "min (5.0) is greater than max")]:
+        res = numplace("run", str(write_config(tiny(tmp_path / "out") | change)))
+        assert res.returncode == 2 and message in res.stderr, res.stderr
+        assert not (tmp_path / "out").exists()
+
+
+def test_rate_command(tmp_path: Path) -> None:
+    res = numplace("rate", P)
+    assert res.returncode == 0 and res.stdout.startswith("easy ")
+    explained = numplace("rate", P, "--explain").stdout.splitlines()
+    assert explained[1].startswith("  Step 1: ") and "sets r" in explained[1]
+    f = tmp_path / "many.txt"
+    f.write_text("\n".join([P, "123", *(p for p, c, _ in TDOKU if c == 1)][:6]) + "\n")
+    res = numplace("rate", str(f))
+    assert res.returncode == 1 and "many.txt line 2: puzzle has 3 cells" in res.stderr
+    assert [line.split()[0] for line in res.stdout.splitlines()][:2] == ["line", "line"]
+    none = numplace("rate", "55" + P[2:])
+    assert none.returncode == 2 and "cannot grade: the puzzle has no solution" in none.stderr
