@@ -138,3 +138,19 @@ def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: i
 def write(path: Path, rows: list[dict[str, Any]]) -> None:
     """Write batch rows as Parquet (atomically)."""
     store.write_table(path, rows, SCHEMA)
+
+
+def values(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> list[tuple[int, str]]:
+    """Non-blank lines of ``-`` (stdin) or of a file, or the argument itself: (line number, text)."""
+    if arg == "-":
+        text, name = stdin(), "stdin"
+    elif Path(arg).is_file():
+        text, name = Path(arg).read_text(encoding="utf-8"), arg
+    elif "/" in arg or _FILE_SUFFIX.search(arg):
+        raise InputError(f"{arg}: no such file")
+    else:
+        return [(1, arg.strip())]
+    out = [(k + 1, ln.strip()) for k, ln in enumerate(text.splitlines()) if ln.strip() and not ln.startswith("#")]
+    if not out:
+        raise InputError(f"{name}: empty, nothing in it")
+    return out

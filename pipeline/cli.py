@@ -305,6 +305,107 @@ def rate(
     raise typer.Exit(1 if bad else 0)
 
 
+def _each(arg: str, fn: Callable[[str], str]) -> None:
+    """Apply ``fn`` to each input value (one per line); a bad value is one line naming it, exit 2
+    for a single value, and for a batch the others still run and the exit code is 1."""
+    from pipeline import batch, board
+
+    try:
+        items = batch.values(arg)
+    except batch.InputError as exc:
+        raise _fail(str(exc)) from None
+    bad = 0
+    for lineno, text in items:
+        try:
+            typer.echo(fn(text))
+        except (ValueError, board.PuzzleFormatError) as exc:
+            where = f"line {lineno}: " if len(items) > 1 else ""
+            if len(items) == 1:
+                raise _fail(f"{where}{exc}") from None
+            typer.echo(f"numplace: error: {where}{exc}", err=True)
+            bad += 1
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command("grid-number")
+@_user_errors
+def grid_number(grid: Annotated[str, typer.Argument(help="A 9x9 grid (81 digits), a file of them, or -.")]) -> None:
+    """The number of each complete 9x9 grid, in 0 .. N0-1 (one per line in, one per line out)."""
+    from pipeline import board, numbering
+
+    _each(grid, lambda text: str(numbering.grid_number(board.parse(text, 9))))
+
+
+@app.command("grid-from-number")
+@_user_errors
+def grid_from_number(number: Annotated[str, typer.Argument(help="A number in 0 .. N0-1, a file of them, or -.")]
+                     ) -> None:
+    """The 9x9 grid with each number (the inverse of grid-number)."""
+    from pipeline import board, numbering
+
+    def one(text: str) -> str:
+        if not text.isdigit():
+            raise ValueError(f"{text!r} is not a whole number in 0 .. {numbering.N0 - 1}")
+        return board.format_line(numbering.grid_from_number(int(text)))
+
+    _each(number, one)
+
+
+@app.command("count-grids")
+@_user_errors
+def count_grids(band: Annotated[str | None, typer.Option(help="A top band (27 digits, rows 1-3): count its "
+                                                               "standardized completions only.")] = None) -> None:
+    """Count all 9x9 grids from the project's own band counts (N2, N0), or one band's completions."""
+    from pipeline import numbering
+
+    if band is not None:
+        try:
+            typer.echo(numbering.band_count([int(c) for c in band if c.isdigit()]))
+        except ValueError as exc:
+            raise _fail(f"--band: {exc}") from None
+        return
+    result = numbering.count_grids()
+    typer.echo(f"36,288 standard top bands in {result.classes} classes; {result.distinct_counts} distinct band counts")
+    typer.echo(f"N2 = {result.n2:,} standardized grids")
+    typer.echo(f"N0 = 9! * 72^2 * N2 = {result.n0:,} grids")
+    typer.echo(f"counted in {result.seconds:.1f} s")
+
+
+@app.command()
+@_user_errors
+def canon(puzzle: Annotated[str, typer.Argument(help="A puzzle or grid (4x4, 6x6, 9x9), a file of them, or -.")]
+          ) -> None:
+    """The canonical form (minimal under relabelling, row/column/band/stack moves, transpose)."""
+    from pipeline import board
+    from pipeline import canon as canonmod
+
+    def one(text: str) -> str:
+        grid = board.parse(text)
+        if len(grid) == 256:
+            raise ValueError("no canonical form for 16x16 boards")
+        return canonmod.canonical_key(grid)
+
+    _each(puzzle, one)
+
+
+@app.command()
+@_user_errors
+def catalog(out: Annotated[Path, typer.Option(help="Output root whose catalog to show.")] = Path("outputs")) -> None:
+    """What the dedup catalog under an output root holds: puzzles per set and run."""
+    import polars as pl
+
+    from pipeline import store
+
+    frame = store.read_catalog(out)
+    typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
+               f"{frame['run_id'].n_unique()} run(s)")
+    if frame.height:
+        summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
+        for row in summary.iter_rows(named=True):
+            typer.echo(f"  {row['set_name']:<24} {row['run_id']:<28} {row['size']}x{row['size']}  {row['puzzles']}")
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

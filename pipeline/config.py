@@ -41,8 +41,14 @@ class BoardCfg(_Strict):
 
 
 class GridCfg(_Strict):
+    method: Literal["weighted-ilp", "uniform"] = "weighted-ilp"
     fixed: str | None = None
     keep_fixed: bool = False
+
+
+class DedupCfg(_Strict):
+    catalog: bool = True  # also reject puzzles already in the output root's catalog
+    max_redraws: int = Field(default=50, ge=1, le=10_000)
 
 
 class HintsCfg(_Strict):
@@ -129,6 +135,7 @@ class Config(_Strict):
     output: OutputCfg = OutputCfg()
     engine: Literal["hybrid", "ilp"] = "hybrid"
     difficulty: DifficultyCfg | None = None
+    dedup: DedupCfg = DedupCfg()
 
     @field_validator("name")
     @classmethod
@@ -156,6 +163,8 @@ class Config(_Strict):
                 raise ValueError(f"grid.fixed: {exc}") from None
         elif self.grid.keep_fixed:
             raise ValueError("grid.keep_fixed: true needs grid.fixed")
+        if self.grid.method == "uniform" and (n != 9 or self.grid.fixed is not None):
+            raise ValueError("grid.method: uniform is for 9x9 boards without fixed cells (use weighted-ilp)")
         if self.removal.hints is not None:
             _, hi = self.removal.hints.bounds
             if hi > n * n:
@@ -175,6 +184,7 @@ class Config(_Strict):
 _SECTIONS: dict[str, type[BaseModel]] = {
     "": Config, "board": BoardCfg, "grid": GridCfg, "removal": RemovalCfg,
     "removal.hints": HintsCfg, "output": OutputCfg, "difficulty": DifficultyCfg, "difficulty.score": ScoreCfg,
+    "dedup": DedupCfg,
 }
 
 

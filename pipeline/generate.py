@@ -6,11 +6,12 @@ only from ``numpy.random.default_rng([seed, attempt])`` (PCG64: the same stream 
 
 The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 
-1. *Grid.* Fill the boxes on the diagonal with random digits (they share no row or column), then
-   solve the IP with random objective weights and HiGHS seeded from the puzzle's seed, stopping
-   at the first feasible grid. Without fixed cells, apply a random element of the
-   validity-preserving group (relabel digits, permute bands, rows in bands, stacks, columns in
-   stacks, transpose when boxes are square) to spread samples further at no cost.
+1. *Grid.* ``grid.method: uniform`` (9x9): draw a number uniformly in [0, N0) and unrank it
+   (:mod:`pipeline.numbering`), an exactly uniform grid. Otherwise fill the boxes on the diagonal
+   with random digits (they share no row or column), then solve the IP with random objective
+   weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid. Without
+   fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
+   bands, rows in bands, stacks, columns in stacks, transpose when boxes are square).
 2. *Orbits.* Split the cells into orbits of the requested symmetry group and shuffle them from the
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
 3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
@@ -40,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline import fastcount, symmetry
+from pipeline import fastcount, numbering, symmetry
 from pipeline.board import Grid, board, conflict
-from pipeline.engine import Engine, SolverTimeout, engine_for
+from pipeline.engine import Engine, Outcome, SolverTimeout, engine_for
 from pipeline.grade import grade
 
 
@@ -60,6 +61,7 @@ class Spec:
     max_attempts: int = 20
     time_limit: float | None = None
     engine: str = "hybrid"  # "hybrid": fast counter decides removals; "ilp": every check by HiGHS
+    grid_method: str = "weighted-ilp"  # or "uniform" (9x9 only): a uniform number, unranked
     levels: tuple[str, ...] | None = None  # keep only puzzles graded at one of these levels
     score_min: float | None = None
     score_max: float | None = None
@@ -81,9 +83,11 @@ class GenerationFailed(RuntimeError):
         self.rejected = rejected or {}
 
 
-def puzzle_seed(config_seed: int, index: int) -> int:
-    """The seed of puzzle ``index`` of a set: a 63-bit hash of (config seed, index)."""
-    digest = hashlib.blake2b(f"numplace:{config_seed}:{index}".encode(), digest_size=8).digest()
+def puzzle_seed(config_seed: int, index: int, redraw: int = 0) -> int:
+    """The seed of puzzle ``index`` of a set: a 63-bit hash of (config seed, index); ``redraw`` > 0
+    gives the seed of the index's ``redraw``-th replacement (after a duplicate)."""
+    key = f"numplace:{config_seed}:{index}" + (f":{redraw}" if redraw else "")
+    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 
 
@@ -230,15 +234,18 @@ def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
         weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
         start = spec.fixed if spec.fixed else prefill(n, rng)
         t1 = time.perf_counter()
-        out = eng.random_grid(weights, solver_seed, start)
-        if out.status == "infeasible" and not spec.fixed:
-            out = eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
+        if spec.grid_method == "uniform":
+            out = Outcome("feasible", numbering.uniform_grid(rng))
+        else:
+            out = eng.random_grid(weights, solver_seed, start)
+            if out.status == "infeasible" and not spec.fixed:
+                out = eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
         phase["grid"] += time.perf_counter() - t1
         if out.status != "feasible" or out.grid is None:
             why = f"grid solve ended {out.status}"
             timeouts += out.status == "timeout"
             continue
-        grid = out.grid if spec.fixed else random_transform(out.grid, n, rng)
+        grid = out.grid if spec.fixed or spec.grid_method == "uniform" else random_transform(out.grid, n, rng)
         order = [orbits_all[int(k)] for k in rng.permutation(len(orbits_all))]
         goal = _goal(spec, rng)
         eng.set_nogood(grid)

@@ -28,7 +28,7 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
-from pipeline import __version__, generate, store, verify
+from pipeline import __version__, canon, generate, numbering, store, verify
 from pipeline.board import board, format_line
 from pipeline.config import Config, ConfigError, config_hash
 
@@ -76,6 +76,7 @@ def spec_of(cfg: Config) -> generate.Spec:
         max_attempts=cfg.difficulty.max_attempts if cfg.difficulty else cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
         engine=cfg.engine,
+        grid_method=cfg.grid.method,
         levels=tuple(d.levels) if (d := cfg.difficulty) and d.levels else None,
         score_min=d.score.min if d and d.score else None,
         score_max=d.score.max if d and d.score else None,
@@ -83,7 +84,7 @@ def spec_of(cfg: Config) -> generate.Spec:
 
 
 def make_rows(
-    spec: generate.Spec, set_name: str, chash: str, config_seed: int, indices: list[int]
+    spec: generate.Spec, set_name: str, chash: str, config_seed: int, indices: list[int], redraw: int = 0
 ) -> list[dict[str, Any]]:
     """Worker task: generate and independently verify puzzles ``indices``.
 
@@ -94,7 +95,7 @@ def make_rows(
     b = board(spec.size)
     out: list[dict[str, Any]] = []
     for i in indices:
-        seed = generate.puzzle_seed(config_seed, i)
+        seed = generate.puzzle_seed(config_seed, i, redraw)
         try:
             made = generate.make_puzzle(spec, seed)
         except generate.GenerationFailed as exc:
@@ -126,6 +127,8 @@ def make_rows(
             "difficulty_score": made["difficulty_score"],
             "techniques": made["techniques"],
             "logic_steps": made["logic_steps"],
+            "grid_number": str(numbering.grid_number(made["solution"])) if b.n == 9 else None,  # type: ignore[arg-type]
+            "canonical_puzzle": canon.canonical_key(made["puzzle"]) if b.n != 16 else None,  # type: ignore[arg-type]
         }
         problems = verify.verify_row(row)
         if not made["certified"]:
@@ -193,6 +196,9 @@ def _new_run_dir(cfg: Config, chash: str) -> Path:
 
 def preflight(cfg: Config) -> None:
     """Checks that need the engine, done before any output exists (raises ConfigError)."""
+    if cfg.board.size == 9:  # build or load the numbering and canon tables once, before the workers
+        numbering.tables()
+        canon.tables()
     fixed = cfg.fixed_grid
     if fixed is not None:
         why = generate.fixed_cells_problem(cfg.board.size, fixed)
@@ -234,6 +240,7 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
             "created_at": _now(),
             "versions": _versions(),
             "shards": {},
+            "catalog_snapshot": store.catalog_files(Path(cfg.output.dir)) if cfg.dedup.catalog else [],
         }
         store.write_manifest(run_dir, manifest)
 
@@ -272,6 +279,10 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     par = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered", batch_size=1)
     shard_of = {idx[0]: k for k, idx in tasks}
     peak = 0.0
+    dedup = Dedup(cfg, chash, spec, _seen_keys(cfg, run_dir, manifest), workers)
+    ready: dict[int, list[dict[str, Any]]] = {}
+    order = iter(pending)
+    next_k = next(order, None)
     for chunk_out in par(jobs) if tasks else ():
         peak = max([peak, *(it.get("rss_mb", 0.0) for it in chunk_out)])
         k = shard_of[chunk_out[0]["index"]]
@@ -279,9 +290,17 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
         outstanding[k] -= 1
         done_count += len(chunk_out)
         if outstanding[k] == 0:
-            written += _finish_shard(run_dir, manifest, k, results.pop(k), failures, say)
+            ready[k] = results.pop(k)
+        # parts are finished in index order, so duplicates resolve the same way for any worker count
+        while next_k is not None and next_k in ready:
+            items = dedup.resolve(ready.pop(next_k), say)
+            written += _finish_shard(run_dir, manifest, next_k, items, failures, say)
+            manifest["shards"][str(next_k)]["dedup_replaced"] = dedup.replaced_in_last
+            store.write_manifest(run_dir, manifest)
+            next_k = next(order, None)
         if progress:
             progress(done_count, cfg.count)
+    _write_catalog(cfg, run_dir)
 
     seconds = time.perf_counter() - t0
     manifest["status"] = "complete" if not failures and written == cfg.count else "incomplete"
@@ -291,6 +310,80 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     manifest["totals"] = _totals(manifest, cfg.count)
     store.write_manifest(run_dir, manifest)
     return RunSummary(run_dir, cfg.count, written, failures, seconds, len(done))
+
+
+def _seen_keys(cfg: Config, run_dir: Path, manifest: dict[str, Any]) -> set[str]:
+    """Dedup keys already taken: the catalog snapshot of the run's start, plus the parts written."""
+    own = store.catalog_name(cfg.name, run_dir.name)
+    names = [n for n in manifest.get("catalog_snapshot", []) if n != own]
+    seen = store.catalog_keys(Path(cfg.output.dir), names)
+    parts = sorted(run_dir.glob("part-*.parquet"))
+    if parts:
+        frame = store.read_parts(parts)
+        seen.update(_keys_of(frame.to_dicts()))
+    return seen
+
+
+def _key(row: dict[str, Any]) -> str:
+    return str(row["canonical_puzzle"] or row["puzzle"])
+
+
+def _keys_of(rows: list[dict[str, Any]]) -> list[str]:
+    return [_key(r) for r in rows]
+
+
+class Dedup:
+    """Replaces puzzles whose dedup key is already taken (catalog snapshot or an earlier index).
+
+    Per part, in rounds: keys are accepted in index order; every index still clashing gets its
+    next redraw (seed from index and redraw number), made in parallel; repeat up to
+    ``dedup.max_redraws``. The outcome depends only on the data, never on the worker count.
+    """
+
+    def __init__(self, cfg: Config, chash: str, spec: generate.Spec, seen: set[str], workers: int = 1) -> None:
+        self.cfg, self.chash, self.spec, self.seen, self.workers = cfg, chash, spec, seen, workers
+        self.replaced_in_last = 0
+
+    def resolve(self, items: list[dict[str, Any]], say: Log) -> list[dict[str, Any]]:
+        by_index = {it["index"]: it for it in items}
+        clashing = [i for i in sorted(by_index) if not self._accept(by_index[i])]
+        replaced = set(clashing)
+        for redraw in range(1, self.cfg.dedup.max_redraws + 1):
+            if not clashing:
+                break
+            jobs = (delayed(make_rows)(self.spec, self.cfg.name, self.chash, self.cfg.seed, [i], redraw)
+                    for i in clashing)
+            fresh = Parallel(n_jobs=max(1, min(self.workers, len(clashing))), backend="loky")(jobs)
+            for i, (new,) in zip(clashing, fresh, strict=True):
+                new["attempts"] += by_index[i]["attempts"]
+                by_index[i] = new
+            clashing = [i for i in clashing if not self._accept(by_index[i])]
+        for i in clashing:
+            it = by_index[i]
+            by_index[i] = {"index": i, "kind": "duplicate", "attempts": it["attempts"], "timeouts": it["timeouts"],
+                           "rejected": {}, "failure": f"still a duplicate after {self.cfg.dedup.max_redraws} redraws: "
+                           "the set has run out of distinct puzzles (see numplace catalog)"}
+        self.replaced_in_last = len(replaced) - len(clashing)
+        return [by_index[i] for i in sorted(by_index)]
+
+    def _accept(self, item: dict[str, Any]) -> bool:
+        """True (and the key taken) unless the item is a row whose key is already taken."""
+        if "row" not in item:
+            return True
+        key = _key(item["row"])
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
+def _write_catalog(cfg: Config, run_dir: Path) -> None:
+    """Record this run's keys in the catalog of the output root (one file per run, by rename)."""
+    parts = sorted(run_dir.glob("part-*.parquet"))
+    rows = store.read_parts(parts).to_dicts() if parts else []
+    store.write_catalog(Path(cfg.output.dir), cfg.name, run_dir.name, [
+        {"key": _key(r), "size": r["size"], "set_name": r["set_name"], "run_id": run_dir.name,
+         "puzzle_id": r["puzzle_id"]} for r in rows])
 
 
 def _finish_shard(run_dir: Path, manifest: dict[str, Any], k: int, items: list[dict[str, Any]],
@@ -331,6 +424,8 @@ def _totals(manifest: dict[str, Any], count: int) -> dict[str, Any]:
         "timeouts": sum(s["timeouts"] for s in shards),
         "ilp_solves": sum(s["ilp_solves"] for s in shards),
         "generation_failures": sum(1 for f in fails if f["kind"] == "generation"),
+        "duplicate_failures": sum(1 for f in fails if f["kind"] == "duplicate"),
+        "duplicates_replaced": sum(s.get("dedup_replaced", 0) for s in shards),
         "verification_failures": sum(1 for f in fails if f["kind"] == "verification"),
         "gen_seconds": round(sum(s["gen_ms"] for s in shards) / 1000.0, 3),
         "difficulty_rejections": _sum_counts(s.get("rejected", {}) for s in shards),

@@ -43,6 +43,8 @@ SCHEMA: dict[str, pl.DataType] = {
     "difficulty_score": pl.Float64(),
     "techniques": pl.List(pl.String()),
     "logic_steps": pl.Int32(),
+    "grid_number": pl.String(),
+    "canonical_puzzle": pl.String(),
 }
 
 MANIFEST = "manifest.json"
@@ -179,3 +181,51 @@ def read_puzzle_column(path: Path) -> list[str]:
     if "puzzle" not in frame.columns:
         raise StoreError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
     return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]
+
+
+# ---------------------------------------------------------------------------------------------
+# The catalog of canonical puzzles under an output root (dedup across sets and runs)
+# ---------------------------------------------------------------------------------------------
+
+CATALOG = ".catalog"
+CATALOG_SCHEMA: dict[str, pl.DataType] = {
+    "key": pl.String(), "size": pl.Int32(), "set_name": pl.String(), "run_id": pl.String(),
+    "puzzle_id": pl.String(),
+}
+
+
+def catalog_files(root: Path) -> list[str]:
+    """Names of the catalog files under ``root`` (one per finished run), sorted."""
+    folder = root / CATALOG
+    return sorted(p.name for p in folder.glob("*.parquet")) if folder.is_dir() else []
+
+
+def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
+    """The dedup keys held by the catalog files ``names`` (a snapshot; missing files are skipped)."""
+    keys: set[str] = set()
+    for name in names:
+        path = root / CATALOG / name
+        if path.is_file():
+            keys.update(pl.read_parquet(path, columns=["key"])["key"].to_list())
+    return keys
+
+
+def catalog_name(set_name: str, run_id: str) -> str:
+    return f"{set_name}--{run_id}.parquet"
+
+
+def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, Any]]) -> None:
+    """Record a run's keys. One file per run, written whole by rename: two runs never write the
+    same file, so concurrent runs need no lock (neither sees the other's puzzles until both end)."""
+    folder = root / CATALOG
+    folder.mkdir(parents=True, exist_ok=True)
+    frame = pl.DataFrame(rows, schema=CATALOG_SCHEMA)
+    _atomic_write(folder / catalog_name(set_name, run_id), lambda tmp: frame.write_parquet(tmp))
+
+
+def read_catalog(root: Path) -> pl.DataFrame:
+    """The whole catalog under ``root`` (empty frame if there is none)."""
+    names = catalog_files(root)
+    if not names:
+        return pl.DataFrame(schema=CATALOG_SCHEMA)
+    return pl.concat([pl.read_parquet(root / CATALOG / n) for n in names])
