@@ -33,6 +33,7 @@ def _user_errors(fn: F) -> F:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pipeline.batch import InputError
         from pipeline.board import PuzzleFormatError
         from pipeline.config import ConfigError
         from pipeline.runner import RunError
@@ -40,7 +41,7 @@ def _user_errors(fn: F) -> F:
 
         try:
             return fn(*args, **kwargs)
-        except (ConfigError, RunError, StoreError, PuzzleFormatError) as exc:
+        except (ConfigError, RunError, StoreError, PuzzleFormatError, InputError) as exc:
             raise _fail(str(exc)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -238,10 +239,7 @@ def solve(
     if fmt not in (None, "grid", "line", "json"):
         raise _fail(f"--format: {fmt!r} is not one of grid, line, json")
     mode: batch.Mode = "repair" if repair else "count" if count else "solve"
-    try:
-        source = batch.load(puzzle)
-    except batch.InputError as exc:
-        raise _fail(str(exc)) from None
+    source = batch.load(puzzle)
     if source.single:
         ((_, text),) = source.items
         fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
@@ -282,10 +280,7 @@ def rate(
     """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
     from pipeline import batch, board, grade
 
-    try:
-        source = batch.load(puzzle)
-    except batch.InputError as exc:
-        raise _fail(str(exc)) from None
+    source = batch.load(puzzle)
     bad = 0
     for lineno, text in source.items:
         where = "" if source.single else f"line {lineno}: "
@@ -310,10 +305,7 @@ def _each(arg: str, fn: Callable[[str], str]) -> None:
     for a single value, and for a batch the others still run and the exit code is 1."""
     from pipeline import batch, board
 
-    try:
-        items = batch.values(arg)
-    except batch.InputError as exc:
-        raise _fail(str(exc)) from None
+    items = batch.values(arg)
     bad = 0
     for lineno, text in items:
         try:

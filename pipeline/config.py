@@ -18,7 +18,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipeline.board import SIZES, Grid, PuzzleFormatError, parse
+from pipeline.board import Grid, PuzzleFormatError, parse
 from pipeline.grade import LEVELS
 from pipeline.symmetry import TAGS
 
@@ -253,7 +253,3 @@ def config_hash(cfg: Config) -> str:
     data["output"].pop("dir", None)
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def sizes_text() -> str:
-    return ", ".join(map(str, SIZES[:-1]))
