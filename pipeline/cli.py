@@ -130,7 +130,8 @@ def show(
     for row in frame.iter_rows(named=True):
         grid = board.parse(row["puzzle"], row["size"])
         typer.echo(f"{row['puzzle_id']}  hints {row['hints']}  symmetry {row['symmetry']}  "
-                   f"minimal {row['minimal']}  orbit_minimal {row['orbit_minimal']}")
+                   f"minimal {row['minimal']}  orbit_minimal {row['orbit_minimal']}  "
+                   f"difficulty {row.get('difficulty')} {row.get('difficulty_score', 0):g}")
         typer.echo(board.format_grid(grid))
         typer.echo("")
 
