@@ -26,7 +26,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/profile_phases.py
 
-lock:  ## re-resolve requirements.lock from pyproject.toml (needs pip-tools in the venv)
+lock: $(STAMP)  ## re-resolve requirements.lock from pyproject.toml
+	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile -q --extra dev --generate-hashes --strip-extras --allow-unsafe \
 	  --no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
 
