@@ -523,18 +523,24 @@ def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:
 _FISH = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 
 
+def _lines_of(cells: int, n: int) -> tuple[list[int], list[int]]:
+    """For a bitmask of cells: per row, the bitmask of its columns; per column, of its rows."""
+    by_row = [0] * n
+    by_col = [0] * n
+    for i in _bits(cells):
+        r, c = divmod(i, n)
+        by_row[r] |= 1 << c
+        by_col[c] |= 1 << r
+    return by_row, by_col
+
+
 def _fish(st: Candidates, ctx: _Ctx, size: int) -> Step | None:
     n = st.n
     for k in range(n):
         x = ctx.where[k]
         if not x:
             continue
-        by_row = [0] * n
-        by_col = [0] * n
-        for i in _bits(x):
-            r, c = divmod(i, n)
-            by_row[r] |= 1 << c
-            by_col[c] |= 1 << r
+        by_row, by_col = _lines_of(x, n)
         for rows_base, lines, cross in ((True, by_row, by_col), (False, by_col, by_row)):
             base = [li for li in range(n) if 2 <= lines[li].bit_count() <= size]
             for combo in combinations(base, size):
@@ -604,12 +610,7 @@ def _finned_search(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool
         x = ctx.where[k]
         if not x:
             continue
-        by_row = [0] * n
-        by_col = [0] * n
-        for i in _bits(x):
-            r, c = divmod(i, n)
-            by_row[r] |= 1 << c
-            by_col[c] |= 1 << r
+        by_row, by_col = _lines_of(x, n)
         for rows_base, lines, cross in ((True, by_row, by_col), (False, by_col, by_row)):
             bands = bands_of[rows_base]
             base = [li for li in range(n) if 2 <= lines[li].bit_count() <= size + width]

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+
+from pipeline import canon, numbering
+from pipeline.board import Grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -46,3 +51,30 @@ def tiny(out: Path, **over: object) -> dict:
     }
     cfg.update(over)
     return cfg
+
+
+@pytest.fixture(scope="session", autouse=True)
+def numplace_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """All table caches of the session (numbering, canon) live in one temporary directory, so the
+    tests never touch the user's cache; CLI subprocesses inherit the variable."""
+    d = tmp_path_factory.getbasetemp() / "numplace-cache"
+    d.mkdir(exist_ok=True)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("NUMPLACE_CACHE_DIR", str(d))
+    numbering.reset_tables()
+    canon.reset_tables()
+    yield d
+    mp.undo()
+    numbering.reset_tables()
+    canon.reset_tables()
+
+
+def transform(g: Grid, rng: random.Random, transpose: bool | None = None) -> Grid:
+    """A random element of the 9x9 validity-preserving group applied to a grid or puzzle."""
+    a = [list(g[9 * r : 9 * r + 9]) for r in range(9)]
+    if rng.random() < 0.5 if transpose is None else transpose:
+        a = [list(x) for x in zip(*a, strict=True)]
+    rows = [3 * b + x for b in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
+    cols = [3 * s + x for s in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
+    perm = [0, *rng.sample(range(1, 10), 9)]
+    return tuple(perm[a[r][c]] for r in rows for c in cols)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,34 +15,10 @@ from pipeline import numbering as nb
 from pipeline.board import Grid, board
 from pipeline.verify import is_valid_solution
 
+from .conftest import transform
+
 B9 = board(9)
 TABLE = f"canon-v{canon.VERSION}.npz"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def numplace_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """All table caches of the session live in one temporary directory (shared with test_numbering)."""
-    d = tmp_path_factory.getbasetemp() / "numplace-cache"
-    d.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("NUMPLACE_CACHE_DIR", str(d))
-    nb.reset_tables()
-    canon.reset_tables()
-    yield d
-    mp.undo()
-    nb.reset_tables()
-    canon.reset_tables()
-
-
-def transform(g: Grid, rng: random.Random) -> Grid:
-    """A random element of the group (transpose, bands, rows, stacks, columns, relabel) applied."""
-    a = [list(g[9 * r : 9 * r + 9]) for r in range(9)]
-    if rng.random() < 0.5:
-        a = [list(x) for x in zip(*a, strict=True)]
-    rows = [3 * b + x for b in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
-    cols = [3 * s + x for s in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
-    perm = [0, *rng.sample(range(1, 10), 9)]
-    return tuple(perm[a[r][c]] for r in rows for c in cols)
 
 
 def holes(g: Grid, givens: int, rng: random.Random) -> Grid:

@@ -6,43 +6,21 @@ import math
 import random
 import shutil
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pipeline import numbering as nb
-from pipeline.board import Grid, board
+from pipeline.board import board
 from pipeline.verify import is_valid_solution
+
+from .conftest import transform
 
 B9 = board(9)
 PURE_BAND = ["123456789", "456789123", "789123456"]
 TABLE = f"numbering-v{nb.TABLE_VERSION}.npz"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def numplace_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """All table caches of the session live in one temporary directory (shared with test_canon)."""
-    d = tmp_path_factory.getbasetemp() / "numplace-cache"
-    d.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("NUMPLACE_CACHE_DIR", str(d))
-    nb.reset_tables()
-    yield d
-    mp.undo()
-    nb.reset_tables()
-
-
-def transform(g: Grid, rng: random.Random, transpose: bool | None = None) -> Grid:
-    """A random element of the validity-preserving group applied to a grid or puzzle."""
-    a = [list(g[9 * r : 9 * r + 9]) for r in range(9)]
-    if rng.random() < 0.5 if transpose is None else transpose:
-        a = [list(x) for x in zip(*a, strict=True)]
-    rows = [3 * b + x for b in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
-    cols = [3 * s + x for s in rng.sample(range(3), 3) for x in rng.sample(range(3), 3)]
-    perm = [0, *rng.sample(range(1, 10), 9)]
-    return tuple(perm[a[r][c]] for r in rows for c in cols)
 
 
 # ---------------------------------------------------------------------------------------------
