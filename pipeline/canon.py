@@ -37,34 +37,26 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.numbering import (
-    _ARRANGE,
-    _BOX1,
-    _PERMS3,
-    band_classes,
-    cache_dir,
-    check_grid,
-    load_or_build,
-    standard_bands,
-)
+from pipeline.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
+from pipeline.tablecache import Tables
 
 VERSION = 1
 
 # all column maps respecting stacks: c[3s + i] = 3 * stackperm[s] + withinperm_s[i]
 _COLPERMS = np.array(
     [
-        [3 * sp[s] + _PERMS3[w[s]][i] for s in range(3) for i in range(3)]
-        for sp in _PERMS3
+        [3 * sp[s] + PERMS3[w[s]][i] for s in range(3) for i in range(3)]
+        for sp in PERMS3
         for w in itertools.product(range(6), repeat=3)
     ],
     dtype=np.int64,
 )
-_ROWPERMS = np.array(_PERMS3, dtype=np.int64)
+_ROWPERMS = np.array(PERMS3, dtype=np.int64)
 _POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
 _POW10_18 = 10 ** np.arange(17, -1, -1, dtype=np.int64)
 _TRANSPOSE = tuple(9 * (i % 9) + i // 9 for i in range(81))
 # standardization of a band whose box 1 reads 1..9: by the arrangement of row 1 (see numbering)
-_STD_COLS = tuple(tuple(int(x) for x in np.argsort(_ARRANGE[a])) for a in range(72))
+_STD_COLS = tuple(tuple(int(x) for x in np.argsort(ARRANGEMENTS[a])) for a in range(72))
 _GATHER = tuple(tuple(9 * i + cs[j] for i in range(3) for j in range(9)) for cs in _STD_COLS)
 
 
@@ -133,26 +125,17 @@ class _Tables:
         ]
 
 
-_TABLES: _Tables | None = None
+_TABLES = Tables(f"canon-v{VERSION}.npz", build_tables, _Tables)
 
 
 def tables() -> _Tables:
     """The canonical-band tables (cached on disk like the numbering tables)."""
-    global _TABLES
-    if _TABLES is None:
-        arrays = load_or_build(f"canon-v{VERSION}.npz", build_tables)
-        try:
-            _TABLES = _Tables(arrays)
-        except (ValueError, KeyError, IndexError):  # checksummed but inconsistent: rebuild
-            (cache_dir() / f"canon-v{VERSION}.npz").unlink(missing_ok=True)
-            _TABLES = _Tables(load_or_build(f"canon-v{VERSION}.npz", build_tables))
-    return _TABLES
+    return _TABLES.get()
 
 
 def reset_tables() -> None:
     """Forget the loaded tables (for tests)."""
-    global _TABLES
-    _TABLES = None
+    _TABLES.reset()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,11 +154,11 @@ def _arr6(v0: int, v1: int, v2: int, v3: int, v4: int, v5: int) -> int:
 
 
 _P3IDX = [0] * 9
-for _i, _p in enumerate(_PERMS3):
+for _i, _p in enumerate(PERMS3):
     _P3IDX[_p[0] * 3 + _p[1]] = _i
 
 
-_BOX1_GET = operator.itemgetter(*_BOX1)
+_BOX1_GET = operator.itemgetter(*BOX1)
 _TRANSPOSE_GET = operator.itemgetter(*_TRANSPOSE)
 _GATHER_GET = tuple(operator.itemgetter(*ix) for ix in _GATHER)
 _DIGITS = bytes(range(1, 10))
@@ -330,6 +313,20 @@ def _dedup(
     return pid[keep], v[keep], cp[keep], order[keep], lab[keep], nxt[keep]
 
 
+def _row_options(order: np.ndarray, k: int) -> np.ndarray:
+    """The rows each candidate may put at position ``k`` (1..8), given the rows ``order[:, :k]``
+    it placed so far: the band structure allows 2 (second row of a band), 1 (third row), 6 (first
+    row of the second band) or 3 (first row of the third band) choices."""
+    if k % 3 == 1:
+        return _OTHERS[order[:, k - 1]]
+    if k % 3 == 2:
+        prev = order[:, k - 1]
+        return (3 * (prev // 3) + 3 - prev % 3 - order[:, k - 2] % 3)[:, None]
+    if k == 3:
+        return _NOT_BAND[order[:, 0] // 3]
+    return (3 * (3 - order[:, 0] // 3 - order[:, 3] // 3))[:, None] + np.arange(3)[None, :]
+
+
 def _search_many(puzzles: Sequence[Grid]) -> list[Grid]:
     """Exact branch and bound over all position maps for a batch of puzzles (module docstring).
 
@@ -361,15 +358,7 @@ def _search_many(puzzles: Sequence[Grid]) -> list[Grid]:
     if len(cp) > _DEDUP_AT and np.bincount(pid).max() > _DEDUP_AT:
         pid, v, cp, order, lab, nxt = _dedup(0, cid, pid, v, cp, order, lab, nxt)
     for k in range(1, 9):
-        if k % 3 == 1:
-            opts = _OTHERS[order[:, k - 1]]
-        elif k % 3 == 2:
-            prev = order[:, k - 1]
-            opts = (3 * (prev // 3) + 3 - prev % 3 - order[:, k - 2] % 3)[:, None]
-        elif k == 3:
-            opts = _NOT_BAND[order[:, 0] // 3]
-        else:
-            opts = (3 * (3 - order[:, 0] // 3 - order[:, 3] // 3))[:, None] + np.arange(3)[None, :]
+        opts = _row_options(order, k)
         width = opts.shape[1]
         src = np.repeat(np.arange(len(order)), width) if width > 1 else np.arange(len(order))
         rows = opts.ravel()
@@ -481,12 +470,19 @@ def canonical_small(puzzle: Sequence[int]) -> Grid:
     return tuple(int(v) for v in out[best])
 
 
-def canonical_key(puzzle: Sequence[int]) -> str:
-    """The dedup key of a puzzle of any size, as one line: the canonical form for 4x4, 6x6 and 9x9;
-    for 16x16 (no canonical form here) the puzzle itself, so only exact copies are caught."""
+def canonical_key(puzzle: Sequence[int]) -> str | None:
+    """The canonical form of a puzzle or grid as one line (the ``canonical_puzzle`` column) for
+    4x4, 6x6 and 9x9; None for 16x16, which has no canonical form here."""
     n = round(len(puzzle) ** 0.5)
     if n == 9:
         return format_line(canonical_puzzle(puzzle))
     if n in (4, 6):
         return format_line(canonical_small(puzzle))
-    return format_line(tuple(puzzle))
+    return None
+
+
+def dedup_key(puzzle: str, canonical: str | None) -> str:
+    """The key that keeps duplicates out of sets: the canonical form where the board has one, else
+    the puzzle line itself (16x16: only exact copies are caught). ``canonical`` is
+    :func:`canonical_key` of ``puzzle``, usually read back from a row."""
+    return puzzle if canonical is None else canonical

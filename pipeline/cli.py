@@ -375,9 +375,10 @@ def canon(puzzle: Annotated[str, typer.Argument(help="A puzzle or grid (4x4, 6x6
 
     def one(text: str) -> str:
         grid = board.parse(text)
-        if len(grid) == 256:
-            raise ValueError("no canonical form for 16x16 boards")
-        return canonmod.canonical_key(grid)
+        key = canonmod.canonical_key(grid)
+        if key is None:
+            raise ValueError(f"no canonical form for {board.size_of_grid(grid)}x{board.size_of_grid(grid)} boards")
+        return key
 
     _each(puzzle, one)
 

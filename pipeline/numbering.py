@@ -45,29 +45,28 @@ lexicographic rank of box 1 read as a permutation of 1..9.
 
 Tables (built by :func:`build_tables` in ~10 s, about 1 MB compressed, < 5 MB raw) are cached in
 :func:`cache_dir` as ``numbering-v{TABLE_VERSION}.npz`` holding a SHA-256 of their own contents; a
-missing, unreadable or mismatching file is rebuilt, never trusted. Everything else (band counts,
-classes) is computed by this module; the only constants are ``N2``/``N0``, which the build checks.
+missing, unreadable or mismatching file is rebuilt, never trusted (:mod:`pipeline.tablecache`).
+Everything else (band counts, classes) is computed by this module; the only constants are
+``N2``/``N0``, which the build checks.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import operator
-import os
 import random
-import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from pipeline.board import Grid, conflict
+from pipeline.tablecache import Tables
+from pipeline.tablecache import cache_dir as cache_dir  # re-exported
 
 # ---------------------------------------------------------------------------------------------
 # constants
@@ -83,9 +82,11 @@ N0 = math.factorial(9) * N1
 TABLE_VERSION = 1
 
 _FACT = [math.factorial(k) for k in range(10)]
-_PERMS3: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))
-_PERM3_INDEX = {p: i for i, p in enumerate(_PERMS3)}
-_BOX1 = (0, 1, 2, 9, 10, 11, 18, 19, 20)
+#: The six orders of three things, in ``itertools.permutations`` (lexicographic) order.
+PERMS3: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))
+_PERM3_INDEX = {p: i for i, p in enumerate(PERMS3)}
+#: Cell indices of box 1 in reading order.
+BOX1 = (0, 1, 2, 9, 10, 11, 18, 19, 20)
 _UNITS: tuple[tuple[int, ...], ...] = (
     tuple(tuple(r * 9 + c for c in range(9)) for r in range(9))
     + tuple(tuple(r * 9 + c for r in range(9)) for c in range(9))
@@ -109,63 +110,6 @@ _CELL = tuple(
     )
     for k in range(3)
 )
-
-
-# ---------------------------------------------------------------------------------------------
-# cache directory and checksummed array files
-# ---------------------------------------------------------------------------------------------
-
-
-def cache_dir() -> Path:
-    """Where tables are cached: ``$NUMPLACE_CACHE_DIR``, else ``$XDG_CACHE_HOME/numplace``, else
-    ``~/.cache/numplace``. The directory is created on first write, not here."""
-    override = os.environ.get("NUMPLACE_CACHE_DIR")
-    if override:
-        return Path(override)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "numplace"
-
-
-def _digest(arrays: dict[str, np.ndarray]) -> bytes:
-    h = hashlib.sha256()
-    for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
-        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
-    return h.digest()
-
-
-def load_or_build(name: str, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Arrays cached as ``cache_dir()/name``; verified by their SHA-256, else rebuilt and rewritten.
-
-    The file is written atomically (temp file + rename). If the cache directory cannot be written,
-    the freshly built arrays are returned all the same.
-    """
-    path = cache_dir() / name
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-        stored = arrays.pop("__sha256__")
-        if stored.tobytes() == _digest(arrays):
-            return arrays
-    except Exception:  # missing, truncated, not a zip, wrong keys: all mean "rebuild"
-        pass
-    arrays = build()
-    payload = dict(arrays)
-    payload["__sha256__"] = np.frombuffer(_digest(arrays), dtype=np.uint8)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez_compressed(fh, **payload)  # type: ignore[arg-type]
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except OSError:
-        pass
-    return arrays
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,11 +179,13 @@ def _arrangement(a: int) -> tuple[int, ...]:
     stk = (1, 0) if swap else (0, 1)
     src = [0, 1, 2]
     for s, x in ((0, x2), (1, x3)):
-        src.extend(3 + 3 * stk[s] + _PERMS3[x][i] for i in range(3))
+        src.extend(3 + 3 * stk[s] + PERMS3[x][i] for i in range(3))
     return tuple(src)
 
 
-_ARRANGE = tuple(_arrangement(a) for a in range(72))
+#: ``ARRANGEMENTS[a]``: for arrangement number ``a`` (0..71), the source index in standard order
+#: of each of the 9 positions of row 1 (or column 1); see the module docstring.
+ARRANGEMENTS = tuple(_arrangement(a) for a in range(72))
 
 
 def _arrangement_of(v: Sequence[int]) -> int:
@@ -290,7 +236,7 @@ def _act(band: Band, rows: Sequence[int], cols: Sequence[int]) -> tuple[Band, tu
     """``X[i][j] = tau(band[rows[i]][cols[j]])`` with ``tau`` making box 1 read 1..9; returns (X, tau)."""
     x = [band[9 * rows[i] + cols[j]] for i in range(3) for j in range(9)]
     tau = [0] * 10
-    for k, cell in enumerate(_BOX1):
+    for k, cell in enumerate(BOX1):
         tau[x[cell]] = k + 1
     return tuple(tau[d] for d in x), tuple(tau)
 
@@ -601,26 +547,17 @@ class _Tables:
         return fp // 6, fq // 6
 
 
-_TABLES: _Tables | None = None
+_TABLES = Tables(f"numbering-v{TABLE_VERSION}.npz", build_tables, _Tables)
 
 
 def tables() -> _Tables:
     """The numbering tables, loaded from the cache or built (and cached) on first use."""
-    global _TABLES
-    if _TABLES is None:
-        name = f"numbering-v{TABLE_VERSION}.npz"
-        try:
-            _TABLES = _Tables(load_or_build(name, build_tables))
-        except (ValueError, KeyError, IndexError):  # checksummed but inconsistent: rebuild
-            (cache_dir() / name).unlink(missing_ok=True)
-            _TABLES = _Tables(load_or_build(name, build_tables))
-    return _TABLES
+    return _TABLES.get()
 
 
 def reset_tables() -> None:
     """Forget the loaded tables (the next use reloads or rebuilds them); for tests."""
-    global _TABLES
-    _TABLES = None
+    _TABLES.reset()
 
 
 def band_table() -> list[tuple[Band, int]]:
@@ -702,7 +639,7 @@ def _sort_bands(rows: list[list[int]]) -> list[list[int]]:
 
 def _standardize(g: Grid) -> tuple[int, int, int, list[int]]:
     """``(A, B, C, S)`` of a valid grid (module docstring)."""
-    box = [g[i] for i in _BOX1]
+    box = [g[i] for i in BOX1]
     a = perm_rank(box)
     sig = [0] * 10
     for k, d in enumerate(box):
@@ -710,7 +647,7 @@ def _standardize(g: Grid) -> tuple[int, int, int, list[int]]:
     g1 = [sig[d] for d in g]
     b = _arrangement_of(g1[3:9])
     c = _arrangement_of([g1[9 * r] for r in range(3, 9)])
-    colsrc, rowsrc = _ARRANGE[b], _ARRANGE[c]
+    colsrc, rowsrc = ARRANGEMENTS[b], ARRANGEMENTS[c]
     s = [0] * 81
     for r in range(9):
         base = 9 * rowsrc[r]
@@ -794,7 +731,7 @@ def grid_from_number(i: int) -> Grid:
     top = t.bands[p]
     s = list(top) + [x for row in lower for x in row]
     box = perm_unrank(a)
-    colsrc, rowsrc = _ARRANGE[b], _ARRANGE[c]
+    colsrc, rowsrc = ARRANGEMENTS[b], ARRANGEMENTS[c]
     out = []
     for r in range(9):
         base = 9 * rowsrc[r]

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline import canon
+from pipeline import canon, tablecache
 from pipeline import numbering as nb
 from pipeline.board import Grid, board
 from pipeline.verify import is_valid_solution
@@ -263,4 +263,4 @@ def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid
     with np.load(path) as z:
         arrays = {k: z[k] for k in z.files}
     digest = arrays.pop("__sha256__")
-    assert digest.tobytes() == nb._digest(arrays)
+    assert digest.tobytes() == tablecache.digest(arrays)

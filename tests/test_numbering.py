@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from pipeline import numbering as nb
+from pipeline import tablecache
 from pipeline.board import board
 from pipeline.verify import is_valid_solution
 
@@ -329,6 +330,7 @@ def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
     assert nb.cache_dir() == tmp_path / "xdg" / "numplace"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert nb.cache_dir() == Path.home() / ".cache" / "numplace"
+    assert nb.cache_dir is tablecache.cache_dir  # one owner, re-exported by numbering
 
 
 @pytest.mark.parametrize("damage", ["missing", "truncated", "flipped", "tampered"])
@@ -340,9 +342,9 @@ def test_load_or_build_never_trusts_a_bad_file(monkeypatch: pytest.MonkeyPatch, 
         calls.append(1)
         return {"x": np.arange(1000, dtype=np.int64), "y": np.ones(3, dtype=np.uint8)}
 
-    first = nb.load_or_build("t.npz", build)
+    first = tablecache.load_or_build("t.npz", build)
     assert len(calls) == 1
-    assert nb.load_or_build("t.npz", build)["x"].tolist() == first["x"].tolist()
+    assert tablecache.load_or_build("t.npz", build)["x"].tolist() == first["x"].tolist()
     assert len(calls) == 1  # a sound file is reused
     path = tmp_path / "t.npz"
     data = path.read_bytes()
@@ -357,11 +359,47 @@ def test_load_or_build_never_trusts_a_bad_file(monkeypatch: pytest.MonkeyPatch, 
             arrays = {k: z[k].copy() for k in z.files}
         arrays["x"][5] = -1
         np.savez(path, **arrays)
-    again = nb.load_or_build("t.npz", build)
+    again = tablecache.load_or_build("t.npz", build)
     assert len(calls) == 2
     assert again["x"][5] == 5
-    assert nb.load_or_build("t.npz", build)["x"][5] == 5
+    assert tablecache.load_or_build("t.npz", build)["x"][5] == 5
     assert len(calls) == 2  # and the rebuilt file is sound
+
+
+def test_tables_memo_loads_once_and_rebuilds_a_rejected_file_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))
+    builds: list[int] = []
+    wraps: list[int] = []
+    version = [1]
+
+    def build() -> dict[str, np.ndarray]:
+        builds.append(1)
+        return {"v": np.array([version[0]], dtype=np.int64)}
+
+    def wrap(arrays: dict[str, np.ndarray]) -> int:
+        wraps.append(1)
+        if int(arrays["v"][0]) == 0:
+            raise ValueError("checksummed but inconsistent")
+        return int(arrays["v"][0])
+
+    memo = tablecache.Tables("memo.npz", build, wrap)
+    assert memo.get() == 1 and memo.get() == 1
+    assert (len(builds), len(wraps)) == (1, 1)  # loaded once per process
+    memo.reset()
+    assert memo.get() == 1
+    assert (len(builds), len(wraps)) == (1, 2)  # reset reloads from the file, no rebuild
+    version[0] = 0  # a "buggy build" wrote a file that wrap rejects
+    (tmp_path / "memo.npz").unlink()
+    memo.reset()
+    with pytest.raises(ValueError, match="inconsistent"):  # rejected twice: the error propagates
+        memo.get()
+    version[0] = 7
+    memo.reset()
+    assert memo.get() == 7  # the bad file is deleted and rebuilt
+    with np.load(tmp_path / "memo.npz") as z:
+        assert int(z["v"][0]) == 7
 
 
 def test_corrupted_numbering_table_is_rebuilt(
