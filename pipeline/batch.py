@@ -1,10 +1,19 @@
-"""Where ``numplace solve`` gets its puzzles, and solving many of them in parallel.
+"""Where ``numplace solve`` and friends get their input, and solving many puzzles in parallel.
 
-:func:`load` reads the argument of ``numplace solve``: an inline puzzle, ``-`` (stdin), a text file,
-or a Parquet/CSV file with a ``puzzle`` column. A text holds either *one* puzzle (one line, or a
-drawn grid over several lines) or a *batch* (one puzzle per line; blank lines and ``#`` comments
-are skipped but keep their line numbers). A batch is solved in parallel (joblib, loky); a line that
-cannot be read gets status ``invalid`` and its message, and does not stop the others.
+:func:`read_lines` is the one reader of a command's input argument: ``-`` (stdin), a text file, or
+the argument itself (inline). Text is UTF-8; blank lines and ``#`` comment lines (after stripping,
+so an indented ``# note`` is a comment too) are skipped but keep their 1-based line numbers.
+Two views build on it:
+
+* :func:`load` (``numplace solve``, ``numplace rate``): also a Parquet/CSV file with a ``puzzle``
+  column; a text holds either *one* puzzle (one line, or a drawn grid over several lines) or a
+  *batch* (one puzzle per line).
+* :func:`values` (``grid-number``, ``grid-from-number``, ``canon``): one value per line, never a
+  drawn grid.
+
+A batch is solved in parallel (joblib, loky); a line that cannot be read gets status ``invalid``
+and its message, and does not stop the others. A batch row (:data:`SCHEMA`) takes its result
+fields from :func:`pipeline.solver.outcome`, the same record ``numplace solve --format json`` uses.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import polars as pl
 from joblib import Parallel, delayed
 
 from pipeline import solver, store
-from pipeline.board import PuzzleFormatError, format_line, parse, size_of
+from pipeline.board import PuzzleFormatError, parse, size_of
 
 Mode = Literal["solve", "count", "repair"]
 
@@ -53,46 +62,90 @@ class Source:
     items: list[tuple[int, str]]
 
 
-def _from_text(name: str, text: str) -> Source:
-    lines = [(k + 1, ln.strip()) for k, ln in enumerate(text.splitlines())]
-    lines = [(k, ln) for k, ln in lines if ln and not ln.startswith("#")]
-    if not lines:
-        raise InputError(f"{name}: empty, no puzzle in it")
-    if len(lines) == 1:
-        return Source(name, True, lines)
-    try:
-        size_of(lines[0][1])
-    except PuzzleFormatError:
-        # the first line is not a whole puzzle: the text is one drawn grid
-        return Source(name, True, [(lines[0][0], "\n".join(ln for _, ln in lines))])
-    return Source(name, False, lines)
+@dataclass(frozen=True)
+class Lines:
+    """What :func:`read_lines` found.
+
+    ``name`` is ``stdin``, the file's path, or ``argument``. For stdin or a file (``inline`` false)
+    ``items`` are (1-based line number, stripped text) of the non-blank, non-comment lines in order,
+    never empty. For an inline argument (``inline`` true) ``items`` is ``[(1, arg)]``, unchanged.
+    """
+
+    name: str
+    items: list[tuple[int, str]]
+    inline: bool
 
 
-def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
-    """Resolve ``numplace solve``'s argument; raises :class:`InputError` or ``StoreError``."""
+def _text_lines(name: str, text: str, nothing: str) -> Lines:
+    """The non-blank, non-comment lines of ``text`` (a ``#`` comment is tested after stripping)."""
+    items = [(k + 1, s) for k, ln in enumerate(text.splitlines()) if (s := ln.strip()) and not s.startswith("#")]
+    if not items:
+        raise InputError(f"{name}: empty, {nothing} in it")
+    return Lines(name, items, inline=False)
+
+
+def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: str = "nothing") -> Lines:
+    """Resolve an input argument and read its lines (see :class:`Lines`).
+
+    ``-`` reads ``stdin()``; an existing file is read as UTF-8 text; a folder, or a missing path
+    (the argument has a ``/`` or a file suffix such as ``.txt``), is an error; anything else is the
+    inline value itself. Raises :class:`InputError` (one line naming the input) for a folder, a
+    missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
+    it"``). Knows nothing of tables or drawn grids; :func:`load` and :func:`values` add those rules.
+    """
     if arg == "-":
-        return _from_text("stdin", stdin())
+        try:
+            text = stdin()
+        except UnicodeDecodeError:
+            raise InputError("stdin: not UTF-8 text") from None
+        return _text_lines("stdin", text, nothing)
     path = Path(arg)
     if path.is_file():
-        if path.suffix in (".parquet", ".csv"):
-            values = store.read_puzzle_column(path)
-            if not values:
-                raise InputError(f"{path}: empty, no puzzle in it")
-            return Source(str(path), False, [(k + 1, v) for k, v in enumerate(values)])
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{path}: not a text file") from None
-        return _from_text(str(path), text)
+        return _text_lines(str(path), text, nothing)
     if path.is_dir():
         raise InputError(f"{path}: is a folder, not a puzzle file")
     if "/" in arg or _FILE_SUFFIX.search(arg):
         raise InputError(f"{arg}: no such file (and not a puzzle either)")
-    return Source("argument", True, [(1, arg)])
+    return Lines("argument", [(1, arg)], inline=True)
+
+
+def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
+    """Resolve ``numplace solve``'s argument; raises :class:`InputError` or ``StoreError``.
+
+    On top of :func:`read_lines`: a ``.parquet``/``.csv`` file is a batch of its ``puzzle`` column
+    (line = 1-based row); a text with one line left is one puzzle; a text whose first line is not a
+    whole puzzle is one drawn grid (its lines joined, numbered by the first); otherwise a batch.
+    """
+    path = Path(arg)
+    if path.suffix in (".parquet", ".csv") and path.is_file():
+        column = store.read_puzzle_column(path)
+        if not column:
+            raise InputError(f"{path}: empty, no puzzle in it")
+        return Source(str(path), False, [(k + 1, v) for k, v in enumerate(column)])
+    lines = read_lines(arg, stdin, nothing="no puzzle")
+    items = lines.items
+    if lines.inline or len(items) == 1:
+        return Source(lines.name, True, items)
+    try:
+        size_of(items[0][1])
+    except PuzzleFormatError:
+        # the first line is not a whole puzzle: the text is one drawn grid
+        return Source(lines.name, True, [(items[0][0], "\n".join(ln for _, ln in items))])
+    return Source(lines.name, False, items)
 
 
 def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
-    """One batch row for ``text`` (never raises for bad puzzles: status ``invalid``)."""
+    """One batch row for ``text`` without its ``line`` (the other :data:`SCHEMA` columns, in order).
+
+    Never raises for a bad puzzle: it gets status ``invalid`` and the parse message in ``error``.
+    ``puzzle`` is ``text`` as given; the result columns come from :func:`pipeline.solver.outcome`,
+    with ``error`` holding its ``reason`` (why there is no solution; ``None`` otherwise). ``count``
+    searches up to ``limit`` solutions, ``solve`` up to 2.
+    """
     row: dict[str, Any] = {"puzzle": text, "status": "invalid", "solutions_found": 0, "solution": None,
                            "changes": [], "repaired_puzzle": None, "error": None}
     try:
@@ -100,16 +153,10 @@ def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
     except PuzzleFormatError as exc:
         row["error"] = str(exc)
         return row
-    if mode == "repair":
-        rep = solver.repair(grid)
-        sol = rep.solution
-        row.update(status=rep.status, solutions_found=rep.solutions_found,
-                   solution=format_line(sol) if sol else None, changes=[c.as_json() for c in rep.changes],
-                   repaired_puzzle=format_line(rep.repaired) if rep.changes else None)
-        return row
-    res = solver.solve(grid, limit if mode == "count" else 2)
-    row.update(status=res.status, solutions_found=len(res.solutions),
-               solution=format_line(res.solution) if res.solution else None, error=res.reason)
+    result = solver.repair(grid) if mode == "repair" else solver.solve(grid, limit if mode == "count" else 2)
+    out = solver.outcome(result)
+    row.update(status=out.status, solutions_found=out.solutions_found, solution=out.solution,
+               changes=out.changes_json(), repaired_puzzle=out.repaired_puzzle, error=out.reason)
     return row
 
 
@@ -141,16 +188,11 @@ def write(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def values(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> list[tuple[int, str]]:
-    """Non-blank lines of ``-`` (stdin) or of a file, or the argument itself: (line number, text)."""
-    if arg == "-":
-        text, name = stdin(), "stdin"
-    elif Path(arg).is_file():
-        text, name = Path(arg).read_text(encoding="utf-8"), arg
-    elif "/" in arg or _FILE_SUFFIX.search(arg):
-        raise InputError(f"{arg}: no such file")
-    else:
-        return [(1, arg.strip())]
-    out = [(k + 1, ln.strip()) for k, ln in enumerate(text.splitlines()) if ln.strip() and not ln.startswith("#")]
-    if not out:
-        raise InputError(f"{name}: empty, nothing in it")
-    return out
+    """One value per line of ``-`` (stdin) or of a file, or the argument itself: (line number, text).
+
+    The lines are :func:`read_lines`'s (same skipping, numbering and errors; an empty input is
+    ``"<name>: empty, nothing in it"``); an inline argument is stripped. Unlike :func:`load` there
+    is no drawn-grid or table reading: every line is a value of its own.
+    """
+    lines = read_lines(arg, stdin)
+    return [(1, arg.strip())] if lines.inline else lines.items

@@ -110,25 +110,60 @@ def repair(puzzle: Grid) -> RepairResult:
     return RepairResult("repaired", puzzle, repaired, changes, solution, _status(after), after.count)
 
 
-def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dict[str, object]:
-    """The JSON object of ``numplace solve --format json``:
-    ``{"status", "solution", "solutions_found", "changes", "puzzle", ...}``."""
+@dataclass(frozen=True)
+class Outcome:
+    """The fields every record of a solve, count or repair result shares, grids as one-line text.
+
+    This is the one place they are computed; :func:`as_json` (``numplace solve --format json``) and
+    :func:`pipeline.batch.solve_one` (a batch Parquet row) only choose and name them.
+
+    * ``status``: the result's status (``repaired`` when givens changed).
+    * ``puzzle``: the input puzzle (:func:`~pipeline.board.format_line`).
+    * ``solution``: the first solution found, or ``None`` (none, timeout).
+    * ``solutions_found``: solutions counted (at most the limit; ``count == limit`` means at least
+      that many); for a repair, those of the repaired puzzle, up to 2.
+    * ``changes``: the repair's changed givens (empty for solve and count, and for a sound puzzle).
+    * ``repaired_puzzle``: the repaired puzzle when givens changed, else ``None``.
+    * ``repaired_status``: a repair's status of the repaired puzzle; ``None`` for solve and count.
+    * ``reason``: solve and count only, why there is no solution; ``None`` otherwise.
+    """
+
+    status: Status
+    puzzle: str
+    solution: str | None
+    solutions_found: int
+    changes: tuple[Change, ...]
+    repaired_puzzle: str | None
+    repaired_status: Status | None
+    reason: str | None
+
+    def changes_json(self) -> list[dict[str, object]]:
+        """``changes`` as a list of ``{"row", "col", "from", "to"}`` (0-based, symbols as strings)."""
+        return [c.as_json() for c in self.changes]
+
+
+def outcome(result: SolveResult | RepairResult, found: int | None = None) -> Outcome:
+    """The shared record of ``result`` (see :class:`Outcome`); ``found`` overrides a solve's count."""
+    solution = format_line(result.solution) if result.solution else None
     if isinstance(result, RepairResult):
-        sol = result.solution
-        return {
-            "status": result.status,
-            "solution": format_line(sol) if sol else None,
-            "solutions_found": result.solutions_found,
-            "changes": [c.as_json() for c in result.changes],
-            "puzzle": format_line(result.puzzle),
-            "repaired_puzzle": format_line(result.repaired) if result.changes else None,
-            "repaired_status": result.repaired_status,
-        }
-    return {
-        "status": result.status,
-        "solution": format_line(result.solution) if result.solution else None,
-        "solutions_found": len(result.solutions) if found is None else found,
-        "changes": [],
-        "puzzle": format_line(result.puzzle),
-        "reason": result.reason,
+        return Outcome(result.status, format_line(result.puzzle), solution, result.solutions_found, result.changes,
+                       format_line(result.repaired) if result.changes else None, result.repaired_status, None)
+    return Outcome(result.status, format_line(result.puzzle), solution,
+                   len(result.solutions) if found is None else found, (), None, None, result.reason)
+
+
+def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dict[str, object]:
+    """The JSON object of ``numplace solve --format json`` (a contract; keys in this order):
+    ``{"status", "solution", "solutions_found", "changes", "puzzle"}`` from :func:`outcome`, then
+    ``"repaired_puzzle", "repaired_status"`` for a repair or ``"reason"`` for a solve or count."""
+    out = outcome(result, found)
+    head: dict[str, object] = {
+        "status": out.status,
+        "solution": out.solution,
+        "solutions_found": out.solutions_found,
+        "changes": out.changes_json(),
+        "puzzle": out.puzzle,
     }
+    if isinstance(result, RepairResult):
+        return {**head, "repaired_puzzle": out.repaired_puzzle, "repaired_status": out.repaired_status}
+    return {**head, "reason": out.reason}

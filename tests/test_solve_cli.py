@@ -133,3 +133,47 @@ def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
     pl.DataFrame({"grid": [P]}).write_csv(nocol)
     res = numplace("solve", str(nocol))
     assert res.returncode == 2 and "no 'puzzle' column" in res.stderr
+
+
+def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> None:
+    """One line reader: `solve` (batch.load) and `canon` (batch.values) skip `  # ...` alike."""
+    from pipeline import batch
+    from pipeline.canon import canonical_key
+
+    def transposed(text: str) -> str:
+        return "".join(text[c * 9 + r] for r in range(9) for c in range(9))
+
+    f = tmp_path / "mixed.txt"
+    f.write_text(f"# header\n{P}\n   # an indented comment\n\n{transposed(P)}\n")
+    want = [(2, P), (5, transposed(P))]
+    source = batch.load(str(f))
+    assert not source.single and source.items == want
+    assert batch.values(str(f)) == want
+    res = numplace("solve", str(f))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == [f"2\tunique\t{S}", f"5\tunique\t{transposed(S)}"]
+    res = numplace("canon", str(f))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == [canonical_key(parse(P))] * 2
+
+
+def test_values_reads_like_load(tmp_path: Path) -> None:
+    """`batch.values` shares `batch.load`'s rules: no drawn grid, but the same errors, one line each."""
+    from pipeline import batch
+
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text(format_grid(parse(P)) + "\n")
+    assert batch.load(str(drawn)).single
+    assert len(batch.values(str(drawn))) > 1  # a value per line, never joined into one grid
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"\xff\xfe\x00\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n  # nothing here\n")
+    for arg, message in [(str(binary), "not a text file"), (str(empty), "empty, nothing in it"),
+                         ("missing.txt", "missing.txt: no such file"), (str(tmp_path), "is a folder")]:
+        with pytest.raises(batch.InputError, match=message):
+            batch.values(arg)
+    assert batch.values(" 42 ") == [(1, "42")]
+    res = numplace("grid-number", str(binary))
+    assert res.returncode == 2 and "bin.txt: not a text file" in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -101,3 +101,29 @@ def test_reason_names_the_clash() -> None:
     p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     bad = p[:6] + "5" + p[7:]  # a second 5 in row 1, column 7
     assert solver.solve(parse(bad)).reason == "row 1 has two 5s (columns 1 and 7)"
+
+
+def test_json_and_batch_row_share_one_outcome() -> None:
+    """`--format json` and a batch Parquet row are both built from `solver.outcome` (same values)."""
+    from pipeline import batch
+
+    p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    clash = "55" + p[2:]
+    many = next(c[0] for c in CASES if c[1] > 2 and size_of(c[0]) == 9)
+    for text in (p, clash, many):
+        for mode in ("solve", "count", "repair"):
+            grid = parse(text)
+            result = solver.repair(grid) if mode == "repair" else solver.solve(grid, 5 if mode == "count" else 2)
+            js, row = solver.as_json(result), batch.solve_one(text, mode, 5)
+            assert list(row) == [k for k in batch.SCHEMA if k != "line"]
+            for key in ("status", "solution", "solutions_found", "changes"):
+                assert js[key] == row[key], (text, mode, key)
+            assert row["puzzle"] == text and js["puzzle"] == format_line(grid)
+            if mode == "repair":
+                assert list(js)[5:] == ["repaired_puzzle", "repaired_status"]
+                assert js["repaired_puzzle"] == row["repaired_puzzle"] and row["error"] is None
+            else:
+                assert list(js)[5:] == ["reason"] and js["reason"] == row["error"]
+                assert row["repaired_puzzle"] is None
+    assert solver.as_json(solver.repair(parse(clash)))["repaired_puzzle"] == p
+    assert solver.as_json(solver.solve(parse(p)), found=7)["solutions_found"] == 7
