@@ -12,58 +12,9 @@ first, restarting from the singles after every step) and rates the path the way 
 Our level names map to HoDoKu's in order: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard,
 ``expert`` = Unfair, ``extreme`` = Extreme.
 
-Technique table (:data:`TECHNIQUES`; HoDoKu defaults checked against its ``Options.java``)
------------------------------------------------------------------------------------------
-================  ==============================  =======  ======  =====================================
-name              HoDoKu SolutionType             level    weight  difference from HoDoKu
-================  ==============================  =======  ======  =====================================
-naked_single      NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house counts as a naked single
-                                                                   (both weigh 4, so scores agree)
-hidden_single     HIDDEN_SINGLE                   easy     14
-locked_pair       LOCKED_PAIR                     medium   40
-locked_triple     LOCKED_TRIPLE                   medium   60
-pointing          LOCKED_CANDIDATES_1             medium   50
-claiming          LOCKED_CANDIDATES_2             medium   50
-naked_pair        NAKED_PAIR                      medium   60
-naked_triple      NAKED_TRIPLE                    medium   80
-hidden_pair       HIDDEN_PAIR                     medium   70
-hidden_triple     HIDDEN_TRIPLE                   medium   100
-naked_quad        NAKED_QUADRUPLE                 hard     120
-hidden_quad       HIDDEN_QUADRUPLE                hard     150
-x_wing            X_WING                          hard     140
-swordfish         SWORDFISH                       hard     150
-jellyfish         JELLYFISH                       hard     160     HoDoKu's default is Hard (not Unfair)
-remote_pair       REMOTE_PAIR                     hard     110
-skyscraper        SKYSCRAPER                      hard     130
-two_string_kite   TWO_STRING_KITE                 hard     150
-turbot_fish       TURBOT_FISH                     hard     120     any other 2-strong-link X-chain
-empty_rectangle   EMPTY_RECTANGLE                 hard     120
-w_wing            W_WING                          hard     150
-xy_wing           XY_WING                         hard     160
-xyz_wing          XYZ_WING                        hard     180
-finned_x_wing     FINNED_X_WING                   hard     130
-sashimi_x_wing    SASHIMI_X_WING                  hard     150
-simple_colors     SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu; tried before
-                                                                   finned swordfish (HoDoKu: after)
-finned_swordfish  FINNED_SWORDFISH                expert   200
-sashimi_swordfish SASHIMI_SWORDFISH               expert   240
-finned_jellyfish  FINNED_JELLYFISH                expert   250
-sashimi_jellyfish SASHIMI_JELLYFISH               expert   260
-x_chain           X_CHAIN                         expert   260
-xy_chain          XY_CHAIN                        expert   260
-trial_and_error   BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
-                                                                   with fewest candidates (HoDoKu picks
-                                                                   a middle cell)
-================  ==============================  =======  ======  =====================================
-
-Not implemented (HoDoKu has them): uniqueness techniques and BUG+1 (deliberately: they are only
-valid for puzzles known to be unique), Franken/mutant and kraken fish, squirmbag and larger fish,
-multi-colors, nice loops / grouped AICs, ALS techniques, Sue de Coq, forcing chains/nets, templates.
-A puzzle HoDoKu solves with one of those is finished here with the chains or with trial and error,
-so its grade can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and
-weight. The order in which techniques are tried is HoDoKu's default order restricted to ours, except
-that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish, so that the easiest
-applicable technique is always the one used.
+The levels, weights and HoDoKu names of the techniques, with the differences from HoDoKu, are the
+table in :mod:`pipeline.techniques`; :data:`TECHNIQUES`, :data:`LEVELS`, :data:`HODOKU_LEVELS`,
+:data:`MAX_SCORE` and :class:`Technique` are re-exported from there.
 """
 
 from __future__ import annotations
@@ -73,70 +24,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pipeline.board import Grid
-from pipeline.logic import TECHNIQUE_ORDER, TITLES, LogicResult, Step, cell_name, digit_name, solve_logically
-
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
-#: HoDoKu's level names, index for index.
-HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
-#: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
-MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
-
-
-@dataclass(frozen=True)
-class Technique:
-    """One row of the technique table: our name and title, level and weight, HoDoKu's name."""
-
-    name: str
-    title: str
-    level: str
-    weight: float
-    hodoku: str
-
-
-def _t(name: str, level: str, weight: float, hodoku: str) -> Technique:
-    return Technique(name, TITLES[name], level, weight, hodoku)
-
-
-#: name -> :class:`Technique` (level and weight), in the order the solver tries them.
-TECHNIQUES: dict[str, Technique] = {
-    t.name: t
-    for t in (
-        _t("naked_single", "easy", 4, "NAKED_SINGLE"),
-        _t("hidden_single", "easy", 14, "HIDDEN_SINGLE"),
-        _t("locked_pair", "medium", 40, "LOCKED_PAIR"),
-        _t("locked_triple", "medium", 60, "LOCKED_TRIPLE"),
-        _t("pointing", "medium", 50, "LOCKED_CANDIDATES_1"),
-        _t("claiming", "medium", 50, "LOCKED_CANDIDATES_2"),
-        _t("naked_pair", "medium", 60, "NAKED_PAIR"),
-        _t("naked_triple", "medium", 80, "NAKED_TRIPLE"),
-        _t("hidden_pair", "medium", 70, "HIDDEN_PAIR"),
-        _t("hidden_triple", "medium", 100, "HIDDEN_TRIPLE"),
-        _t("naked_quad", "hard", 120, "NAKED_QUADRUPLE"),
-        _t("hidden_quad", "hard", 150, "HIDDEN_QUADRUPLE"),
-        _t("x_wing", "hard", 140, "X_WING"),
-        _t("swordfish", "hard", 150, "SWORDFISH"),
-        _t("jellyfish", "hard", 160, "JELLYFISH"),
-        _t("remote_pair", "hard", 110, "REMOTE_PAIR"),
-        _t("skyscraper", "hard", 130, "SKYSCRAPER"),
-        _t("two_string_kite", "hard", 150, "TWO_STRING_KITE"),
-        _t("turbot_fish", "hard", 120, "TURBOT_FISH"),
-        _t("empty_rectangle", "hard", 120, "EMPTY_RECTANGLE"),
-        _t("w_wing", "hard", 150, "W_WING"),
-        _t("xy_wing", "hard", 160, "XY_WING"),
-        _t("xyz_wing", "hard", 180, "XYZ_WING"),
-        _t("finned_x_wing", "hard", 130, "FINNED_X_WING"),
-        _t("sashimi_x_wing", "hard", 150, "SASHIMI_X_WING"),
-        _t("simple_colors", "hard", 150, "SIMPLE_COLORS"),
-        _t("finned_swordfish", "expert", 200, "FINNED_SWORDFISH"),
-        _t("sashimi_swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
-        _t("finned_jellyfish", "expert", 250, "FINNED_JELLYFISH"),
-        _t("sashimi_jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
-        _t("x_chain", "expert", 260, "X_CHAIN"),
-        _t("xy_chain", "expert", 260, "XY_CHAIN"),
-        _t("trial_and_error", "extreme", 10000, "BRUTE_FORCE"),
-    )
-}
-assert tuple(TECHNIQUES) == TECHNIQUE_ORDER
+from pipeline.logic import LogicResult, Step, cell_name, digit_name, solve_logically
+from pipeline.techniques import HODOKU_LEVELS, LEVELS, MAX_SCORE, TECHNIQUE_ORDER, TECHNIQUES, TITLES
+from pipeline.techniques import Technique as Technique  # re-exported (as are the table and levels): this module's API
 
 
 def difficulty_key(name: str) -> tuple[int, float, int]:

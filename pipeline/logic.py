@@ -28,7 +28,8 @@ Contracts
 Public API: :func:`solve_logically`, :func:`next_step`, :func:`find_step`, :func:`search_solution`,
 :class:`Candidates`, :class:`Step`, :class:`LogicResult`, :class:`Contradiction`,
 :data:`TECHNIQUE_ORDER`, :data:`TITLES`, and the namers :func:`cell_name`, :func:`unit_name`,
-:func:`digit_name`. Levels and weights of the techniques live in :mod:`pipeline.grade`.
+:func:`digit_name`. The technique table (names, order, titles, levels, weights) lives in
+:mod:`pipeline.techniques`; :data:`TECHNIQUE_ORDER` and :data:`TITLES` are re-exported from it.
 """
 
 from __future__ import annotations
@@ -39,48 +40,11 @@ from functools import cache, cached_property
 from itertools import combinations
 
 from pipeline.board import SYMBOLS, Board, Grid, board, conflict, size_of_grid
+from pipeline.techniques import TECHNIQUE_ORDER, TITLES  # re-exported: part of this module's API
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary
 # ---------------------------------------------------------------------------------------------
-
-#: Technique names in the order they are tried (easiest first), with their display titles.
-TITLES: dict[str, str] = {
-    "naked_single": "Naked Single",
-    "hidden_single": "Hidden Single",
-    "locked_pair": "Locked Pair",
-    "locked_triple": "Locked Triple",
-    "pointing": "Locked Candidates (Pointing)",
-    "claiming": "Locked Candidates (Claiming)",
-    "naked_pair": "Naked Pair",
-    "naked_triple": "Naked Triple",
-    "hidden_pair": "Hidden Pair",
-    "hidden_triple": "Hidden Triple",
-    "naked_quad": "Naked Quad",
-    "hidden_quad": "Hidden Quad",
-    "x_wing": "X-Wing",
-    "swordfish": "Swordfish",
-    "jellyfish": "Jellyfish",
-    "remote_pair": "Remote Pair",
-    "skyscraper": "Skyscraper",
-    "two_string_kite": "2-String Kite",
-    "turbot_fish": "Turbot Fish",
-    "empty_rectangle": "Empty Rectangle",
-    "w_wing": "W-Wing",
-    "xy_wing": "XY-Wing",
-    "xyz_wing": "XYZ-Wing",
-    "finned_x_wing": "Finned X-Wing",
-    "sashimi_x_wing": "Sashimi X-Wing",
-    "simple_colors": "Simple Colors",
-    "finned_swordfish": "Finned Swordfish",
-    "sashimi_swordfish": "Sashimi Swordfish",
-    "finned_jellyfish": "Finned Jellyfish",
-    "sashimi_jellyfish": "Sashimi Jellyfish",
-    "x_chain": "X-Chain",
-    "xy_chain": "XY-Chain",
-    "trial_and_error": "Trial and Error",
-}
-TECHNIQUE_ORDER: tuple[str, ...] = tuple(TITLES)
 
 
 @dataclass(frozen=True)
@@ -647,27 +611,33 @@ def _finned_search(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool
                         sashimi = min(counts) <= 1
                         if 0 in counts or found[(size, sashimi)] is not None:
                             continue
-                        name = ("sashimi_" if sashimi else "finned_") + _FISH[size]
-
-                        def cell(li: int, p: int, rows_base: bool = rows_base) -> int:
-                            return li * n + p if rows_base else p * n + li
-
-                        d = k + 1
-                        fins = sorted(cell(li, p) for li in combo for p in _bits(lines[li] & ~cover))
-                        cells = sorted(cell(li, p) for li in combo for p in _bits(lines[li]))
-                        covers = list(_bits(cover))
-                        b_units = tuple((0 if rows_base else n) + li for li in combo)
-                        c_units = tuple((n if rows_base else 0) + cv for cv in covers)
-                        bw, cw = ("rows", "columns") if rows_base else ("columns", "rows")
-                        detail = (f"on {digit_name(d)} in {bw} {_and([str(li + 1) for li in combo])}, "
-                                  f"{cw} {_and([str(cv + 1) for cv in covers])}, fin{'s' if len(fins) > 1 else ''} "
-                                  f"{_cells(fins, n)}")
-                        found[(size, sashimi)] = Step(
-                            name, tuple(cells), eliminations=_elims_of((cell(li, p), d) for li, p in tgt),
-                            digits=(d,), units=b_units + c_units, detail=detail)
+                        found[(size, sashimi)] = _finned_step(n, k + 1, size, sashimi, rows_base, combo, lines,
+                                                              cover, tgt)
                         if all(v is not None for v in found.values()):
                             return found
     return found
+
+
+def _finned_step(n: int, d: int, size: int, sashimi: bool, rows_base: bool, combo: Sequence[int],
+                 lines: Sequence[int], cover: int, tgt: Sequence[tuple[int, int]]) -> Step:
+    """The step of a finned (or sashimi) fish on digit ``d``: base lines ``combo`` (rows when
+    ``rows_base``), cover positions ``cover``, eliminations ``tgt`` as (line, position)."""
+
+    def cell(li: int, p: int) -> int:
+        return li * n + p if rows_base else p * n + li
+
+    fins = sorted(cell(li, p) for li in combo for p in _bits(lines[li] & ~cover))
+    cells = sorted(cell(li, p) for li in combo for p in _bits(lines[li]))
+    covers = list(_bits(cover))
+    b_units = tuple((0 if rows_base else n) + li for li in combo)
+    c_units = tuple((n if rows_base else 0) + cv for cv in covers)
+    bw, cw = ("rows", "columns") if rows_base else ("columns", "rows")
+    detail = (f"on {digit_name(d)} in {bw} {_and([str(li + 1) for li in combo])}, "
+              f"{cw} {_and([str(cv + 1) for cv in covers])}, fin{'s' if len(fins) > 1 else ''} "
+              f"{_cells(fins, n)}")
+    name = ("sashimi_" if sashimi else "finned_") + _FISH[size]
+    return Step(name, tuple(cells), eliminations=_elims_of((cell(li, p), d) for li, p in tgt),
+                digits=(d,), units=b_units + c_units, detail=detail)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1264,8 +1234,8 @@ def _finders() -> dict[str, Finder]:
     }
 
 
+#: name -> finder, for every technique of :data:`TECHNIQUE_ORDER` but ``trial_and_error``, in that order.
 _FINDERS = _finders()
-assert tuple(_FINDERS) == TECHNIQUE_ORDER[:-1]
 
 
 def _allowed(max_technique: str | None) -> list[str]:

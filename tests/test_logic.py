@@ -18,6 +18,7 @@ from pipeline.board import Grid, board, parse
 from pipeline.engine import engine_for
 from pipeline.generate import Spec, make_puzzle
 from pipeline.logic import (
+    _FINDERS,
     TECHNIQUE_ORDER,
     Candidates,
     LogicResult,
@@ -141,6 +142,11 @@ def positions() -> tuple[Position, ...]:
         pl = frozenset(_cell_digit(t[1:], n) for t in effects.split() if t.startswith("+"))
         out.append(Position(tech, mode, n, grid, rem, el, pl, source, k))
     return tuple(out)
+
+
+def test_every_technique_but_trial_and_error_has_a_finder_in_table_order() -> None:
+    assert TECHNIQUE_ORDER[-1] == "trial_and_error"
+    assert tuple(_FINDERS) == TECHNIQUE_ORDER[:-1]
 
 
 def test_every_technique_has_a_position() -> None:

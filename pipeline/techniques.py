@@ -1,0 +1,148 @@
+"""The table of human solving techniques: the one place that names, orders, levels and weighs them.
+
+Every technique the logical solver (:mod:`pipeline.logic`) can use is one row of :data:`TECHNIQUES`:
+our name, display title, level, weight and HoDoKu's name for it. This module imports nothing of the
+package, so light modules (e.g. :mod:`pipeline.config`) can use the level names without loading the
+solver.
+
+Contracts
+---------
+* **Names** are stable identifiers: they appear in stored puzzle records (the ``techniques`` column),
+  in ``max_technique`` arguments and in test data. Renaming one is a data-format change.
+* **Row order is solver order.** The solver tries techniques in the order of the rows
+  (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.logic` has one finder for every row but
+  the last. The last row is ``trial_and_error``, which always applies to a solvable state.
+* **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
+  (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
+  ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
+* **Level and weight** of each row are HoDoKu's defaults (``Options.DEFAULT_SOLVER_STEPS``: level and
+  "base score" per step), so scores and levels computed by :mod:`pipeline.grade` are HoDoKu's for any
+  path that uses only these techniques. :data:`MAX_SCORE` is HoDoKu's ``DifficultyLevel`` limit per
+  level (for 9x9; :func:`pipeline.grade.max_score` scales it for 16x16).
+
+Technique table (:data:`TECHNIQUES`; HoDoKu defaults checked against its ``Options.java``)
+-----------------------------------------------------------------------------------------
+=================  ==============================  =======  ======  =====================================
+name               HoDoKu SolutionType             level    weight  difference from HoDoKu
+=================  ==============================  =======  ======  =====================================
+naked_single       NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house counts as a naked single
+                                                                    (both weigh 4, so scores agree)
+hidden_single      HIDDEN_SINGLE                   easy     14
+locked_pair        LOCKED_PAIR                     medium   40
+locked_triple      LOCKED_TRIPLE                   medium   60
+pointing           LOCKED_CANDIDATES_1             medium   50
+claiming           LOCKED_CANDIDATES_2             medium   50
+naked_pair         NAKED_PAIR                      medium   60
+naked_triple       NAKED_TRIPLE                    medium   80
+hidden_pair        HIDDEN_PAIR                     medium   70
+hidden_triple      HIDDEN_TRIPLE                   medium   100
+naked_quad         NAKED_QUADRUPLE                 hard     120
+hidden_quad        HIDDEN_QUADRUPLE                hard     150
+x_wing             X_WING                          hard     140
+swordfish          SWORDFISH                       hard     150
+jellyfish          JELLYFISH                       hard     160     HoDoKu's default is Hard (not Unfair)
+remote_pair        REMOTE_PAIR                     hard     110
+skyscraper         SKYSCRAPER                      hard     130
+two_string_kite    TWO_STRING_KITE                 hard     150
+turbot_fish        TURBOT_FISH                     hard     120     any other 2-strong-link X-chain
+empty_rectangle    EMPTY_RECTANGLE                 hard     120
+w_wing             W_WING                          hard     150
+xy_wing            XY_WING                         hard     160
+xyz_wing           XYZ_WING                        hard     180
+finned_x_wing      FINNED_X_WING                   hard     130
+sashimi_x_wing     SASHIMI_X_WING                  hard     150
+simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu; tried before
+                                                                    finned swordfish (HoDoKu: after)
+finned_swordfish   FINNED_SWORDFISH                expert   200
+sashimi_swordfish  SASHIMI_SWORDFISH               expert   240
+finned_jellyfish   FINNED_JELLYFISH                expert   250
+sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
+x_chain            X_CHAIN                         expert   260
+xy_chain           XY_CHAIN                        expert   260
+trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
+                                                                    with fewest candidates (HoDoKu picks
+                                                                    a middle cell)
+=================  ==============================  =======  ======  =====================================
+
+Not implemented (HoDoKu has them): uniqueness techniques and BUG+1 (deliberately: they are only
+valid for puzzles known to be unique), Franken/mutant and kraken fish, squirmbag and larger fish,
+multi-colors, nice loops / grouped AICs, ALS techniques, Sue de Coq, forcing chains/nets, templates.
+A puzzle HoDoKu solves with one of those is finished here with the chains or with trial and error,
+so its grade can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and
+weight. The order in which techniques are tried is HoDoKu's default order restricted to ours, except
+that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish, so that the easiest
+applicable technique is always the one used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Our level names, easiest first.
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
+#: HoDoKu's level names, index for index.
+HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
+#: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
+MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
+
+
+@dataclass(frozen=True)
+class Technique:
+    """One row of the technique table.
+
+    ``name``: our identifier (stable, stored). ``title``: display title used in explanations.
+    ``level``: one of :data:`LEVELS`. ``weight``: score of one step (HoDoKu's base score, > 0).
+    ``hodoku``: HoDoKu's ``SolutionType`` name.
+    """
+
+    name: str
+    title: str
+    level: str
+    weight: float
+    hodoku: str
+
+
+#: name -> :class:`Technique`, in the order the solver tries them (easiest first; ``trial_and_error`` last).
+TECHNIQUES: dict[str, Technique] = {
+    t.name: t
+    for t in (
+        Technique("naked_single", "Naked Single", "easy", 4, "NAKED_SINGLE"),
+        Technique("hidden_single", "Hidden Single", "easy", 14, "HIDDEN_SINGLE"),
+        Technique("locked_pair", "Locked Pair", "medium", 40, "LOCKED_PAIR"),
+        Technique("locked_triple", "Locked Triple", "medium", 60, "LOCKED_TRIPLE"),
+        Technique("pointing", "Locked Candidates (Pointing)", "medium", 50, "LOCKED_CANDIDATES_1"),
+        Technique("claiming", "Locked Candidates (Claiming)", "medium", 50, "LOCKED_CANDIDATES_2"),
+        Technique("naked_pair", "Naked Pair", "medium", 60, "NAKED_PAIR"),
+        Technique("naked_triple", "Naked Triple", "medium", 80, "NAKED_TRIPLE"),
+        Technique("hidden_pair", "Hidden Pair", "medium", 70, "HIDDEN_PAIR"),
+        Technique("hidden_triple", "Hidden Triple", "medium", 100, "HIDDEN_TRIPLE"),
+        Technique("naked_quad", "Naked Quad", "hard", 120, "NAKED_QUADRUPLE"),
+        Technique("hidden_quad", "Hidden Quad", "hard", 150, "HIDDEN_QUADRUPLE"),
+        Technique("x_wing", "X-Wing", "hard", 140, "X_WING"),
+        Technique("swordfish", "Swordfish", "hard", 150, "SWORDFISH"),
+        Technique("jellyfish", "Jellyfish", "hard", 160, "JELLYFISH"),
+        Technique("remote_pair", "Remote Pair", "hard", 110, "REMOTE_PAIR"),
+        Technique("skyscraper", "Skyscraper", "hard", 130, "SKYSCRAPER"),
+        Technique("two_string_kite", "2-String Kite", "hard", 150, "TWO_STRING_KITE"),
+        Technique("turbot_fish", "Turbot Fish", "hard", 120, "TURBOT_FISH"),
+        Technique("empty_rectangle", "Empty Rectangle", "hard", 120, "EMPTY_RECTANGLE"),
+        Technique("w_wing", "W-Wing", "hard", 150, "W_WING"),
+        Technique("xy_wing", "XY-Wing", "hard", 160, "XY_WING"),
+        Technique("xyz_wing", "XYZ-Wing", "hard", 180, "XYZ_WING"),
+        Technique("finned_x_wing", "Finned X-Wing", "hard", 130, "FINNED_X_WING"),
+        Technique("sashimi_x_wing", "Sashimi X-Wing", "hard", 150, "SASHIMI_X_WING"),
+        Technique("simple_colors", "Simple Colors", "hard", 150, "SIMPLE_COLORS"),
+        Technique("finned_swordfish", "Finned Swordfish", "expert", 200, "FINNED_SWORDFISH"),
+        Technique("sashimi_swordfish", "Sashimi Swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
+        Technique("finned_jellyfish", "Finned Jellyfish", "expert", 250, "FINNED_JELLYFISH"),
+        Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
+        Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
+        Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
+        Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
+    )
+}
+
+#: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
+TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)
+#: name -> display title, in :data:`TECHNIQUE_ORDER`.
+TITLES: dict[str, str] = {name: t.title for name, t in TECHNIQUES.items()}
