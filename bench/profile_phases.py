@@ -57,14 +57,14 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
         t0 = time.perf_counter()
         made = make_puzzle(spec, puzzle_seed(7, i))
         total.append(time.perf_counter() - t0)
-        ph = made["phase_ms"]
+        ph = made.phase_ms
         grid.append(ph["grid"])
         removal.append(ph["removal"])
         certify.append(ph["certify"])
-        orbmin += bool(made["orbit_minimal"])
-        row = {"size": size, "puzzle": board.format_line(made["puzzle"]),
-               "solution": board.format_line(made["solution"]), "hints": made["hints"],
-               "symmetry": made["symmetry"], "symmetry_requested": made["symmetry_requested"]}
+        orbmin += bool(made.orbit_minimal)
+        row = {"size": size, "puzzle": board.format_line(made.puzzle),
+               "solution": board.format_line(made.solution), "hints": made.hints,
+               "symmetry": made.symmetry, "symmetry_requested": made.symmetry_requested}
         t0 = time.perf_counter()
         assert verify.verify_row(row) == []
         ver.append((time.perf_counter() - t0) * 1000)

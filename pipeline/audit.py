@@ -12,7 +12,8 @@ from typing import Any
 
 import polars as pl
 
-from pipeline import store, verify
+from pipeline import rows, store, verify
+from pipeline.manifest import MANIFEST, read_manifest
 
 
 @dataclass
@@ -34,7 +35,7 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
     frame = store.read_parts(parts)
     result = Audit(path, len(parts), frame.height)
     problems = result.problems
-    problems += store.schema_problems(frame)
+    problems += rows.schema_problems(frame)
     if problems:
         return result
     if frame.height == 0:
@@ -52,9 +53,9 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
                 problems.append(f"{row['puzzle_id']}: {'; '.join(found)}")
     if bad > max_reported:
         problems.append(f"... and {bad - max_reported} more bad rows")
-    manifest_path = path / store.MANIFEST if path.is_dir() else None
+    manifest_path = path / MANIFEST if path.is_dir() else None
     if manifest_path is not None and manifest_path.is_file():
-        manifest = store.read_manifest(path)
+        manifest = read_manifest(path)
         expected = manifest.get("count")
         if manifest.get("status") == "complete" and expected != frame.height:
             problems.append(f"manifest says {expected} puzzles, the parts hold {frame.height}")

@@ -36,7 +36,7 @@ def _user_errors(fn: F) -> F:
         from pipeline.batch import InputError
         from pipeline.board import PuzzleFormatError
         from pipeline.config import ConfigError
-        from pipeline.runner import RunError
+        from pipeline.plan import RunError
         from pipeline.store import StoreError
 
         try:
@@ -75,9 +75,7 @@ def run(
     from pipeline import config as cfgmod
     from pipeline import progress, runner
 
-    w: Any = workers
-    if workers is not None and workers != "auto":
-        w = int(workers) if workers.isdigit() else workers
+    w = cfgmod.parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None}
     cfg = cfgmod.load(config, overrides)
     try:
@@ -155,6 +153,7 @@ def generate(
 
     from pipeline import config as cfgmod
     from pipeline import runner
+    from pipeline.work import Made
 
     if minimal and hints:
         raise _fail("choose --minimal or --hints, not both")
@@ -166,17 +165,15 @@ def generate(
         if not (lo.isdigit() and (hi.isdigit() or not hi)):
             raise _fail(f"--hints: {hints!r} is not N or A-B")
         removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
-    w: Any = workers if workers == "auto" or not workers.isdigit() else int(workers)
     cfg = cfgmod.validate({"name": "generate", "seed": seed, "count": count, "board": {"size": size},
-                           "removal": removal, "workers": w, "engine": engine})
+                           "removal": removal, "workers": cfgmod.parse_workers(workers), "engine": engine})
     failed = 0
     for item in runner.stream(cfg):
-        if "row" in item:
-            row = item["row"]
-            typer.echo(json.dumps(row, default=str) if fmt == "json" else row["puzzle"])
+        if isinstance(item, Made):
+            typer.echo(json.dumps(item.row, default=str) if fmt == "json" else item.row["puzzle"])
         else:
             failed += 1
-            typer.echo(f"numplace: puzzle {item['index']}: {item['kind']} failed: {item['failure']}", err=True)
+            typer.echo(f"numplace: puzzle {item.index}: {item.kind} failed: {item.failure}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -233,7 +230,7 @@ def solve(
     """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
     import json
 
-    from pipeline import batch, progress, runner, store
+    from pipeline import batch, progress, store
 
     if count and repair:
         raise _fail("choose --count or --repair, not both")
@@ -250,9 +247,9 @@ def solve(
         else:
             typer.echo(rendered)
         raise typer.Exit(code)
-    if workers != "auto" and not workers.isdigit():
-        raise _fail(f"--workers: {workers!r} is not 'auto' or a number")
-    n = runner.worker_count(workers if workers == "auto" else int(workers))
+    from pipeline import config as cfgmod
+
+    n = cfgmod.worker_count(cfgmod.parse_workers(workers))
     with progress.reporter("solve") as tick:
         rows = batch.solve_batch(source.items, mode, limit, n, tick)
     bad = [r for r in rows if r["status"] == "invalid"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -253,3 +254,24 @@ def config_hash(cfg: Config) -> str:
     data["output"].pop("dir", None)
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def parse_workers(text: str, flag: str = "--workers") -> int | str:
+    """A worker count as typed on the command line: ``auto`` or a whole number >= 1 (the same rule
+    as the ``workers`` key); raises :class:`ConfigError` naming ``flag``."""
+    if text == "auto":
+        return text
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise ConfigError(f"{flag}: {text!r} is not 'auto' or a number of workers >= 1")
+
+
+def worker_count(workers: int | str) -> int:
+    """The number of worker processes ``workers`` (``auto`` or a number) stands for on this machine:
+    ``auto`` is the CPUs this process may run on."""
+    if workers == "auto":
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+    return int(workers)

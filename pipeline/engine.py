@@ -258,9 +258,3 @@ def engine_for(n: int, time_limit: float | None = None) -> Engine:
         _ENGINES[key] = Engine(n, time_limit)
     return _ENGINES[key]
 
-
-def count_solutions(puzzle: Grid, limit: int = 2) -> CountResult:
-    """Module-level convenience: count solutions of ``puzzle`` (size inferred) up to ``limit``."""
-    from pipeline.board import size_of_grid
-
-    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)

@@ -30,6 +30,25 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    the attempt is rejected (counted per level) and the next grid is tried.
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
+
+:func:`make_puzzle` runs :func:`_attempt` (steps 1-7, marked in its body) for attempts 0, 1, ... until
+one succeeds. Step 6 runs before step 5 so that a puzzle outside the difficulty range costs no
+minimality checks.
+
+**Draw order: the reproducibility contract.** Attempt ``a`` of the puzzle with seed ``s`` draws from
+``numpy.random.default_rng([s, a])`` in exactly this order:
+
+1. ``rng.random(n**3)``: the objective weights (drawn even where they are not used);
+2. ``rng.integers(2**31 - 1)``: HiGHS's random seed;
+3. without fixed cells: the prefill, one ``rng.permutation(n)`` per diagonal box (:func:`prefill`);
+4. with ``grid.method: uniform``: the grid number (:func:`pipeline.numbering.uniform_grid`);
+5. with neither fixed cells nor ``uniform``: the group element (:func:`random_transform`);
+6. ``rng.permutation(len(orbits))``: the order in which orbits are tried;
+7. with a hints rule: the goal, ``rng.integers(min, max + 1)``.
+
+For ``symmetry: random`` the group is drawn once per puzzle from ``default_rng([s, 0x5EED])``. The
+seed of puzzle ``i`` of a set is :func:`puzzle_seed` of (config seed, ``i``). Reordering, adding or
+skipping a draw changes every puzzle of every set; ``tests/test_generate.py`` pins three puzzles.
 """
 
 from __future__ import annotations
@@ -37,14 +56,14 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from pipeline import fastcount, numbering, symmetry
 from pipeline.board import Grid, board, conflict
 from pipeline.engine import Engine, Outcome, SolverTimeout, engine_for
-from pipeline.grade import grade
+from pipeline.grade import Grade, grade
 
 
 @dataclass(frozen=True)
@@ -205,95 +224,170 @@ def _minimality(
     return True, True
 
 
-def make_puzzle(spec: Spec, seed: int) -> dict[str, object]:
-    """One puzzle for ``seed`` as a plain dict of row fields; raises :class:`GenerationFailed`.
+@dataclass(frozen=True)
+class MadePuzzle:
+    """One finished puzzle, typed, as :func:`make_puzzle` hands it to the run (which makes the row).
 
-    Fields: ``puzzle``, ``solution`` (Grids), ``hints``, ``symmetry_requested``, ``minimal``,
-    ``orbit_minimal``, ``ilp_solves``, ``gen_ms``, ``attempts``, ``timeouts``, ``difficulty``,
-    ``difficulty_score``, ``techniques``, ``logic_steps``, ``rejected`` (level -> puzzles graded
-    outside the requested difficulty and replaced), ``certified``
-    (the final ILP solve with the no-good row was infeasible: the ILP agrees the puzzle is unique),
-    ``phase_ms`` (grid / removal incl. minimality / certify, summed over attempts; successful
-    attempts only for removal and certify).
+    ``puzzle`` and ``solution`` are grids; ``symmetry`` is the tag of the layout of the givens and
+    ``symmetry_requested`` the group removal worked on (for ``random``, the one drawn); ``minimal`` and
+    ``orbit_minimal`` are the honest flags of step 5; ``difficulty``, ``difficulty_score``,
+    ``techniques`` (easiest first) and ``logic_steps`` are the grade of step 6; ``certified`` is the
+    verdict of step 7 (the ILP found no second solution). Cost: ``ilp_solves``, ``gen_ms`` (wall, all
+    attempts), ``attempts`` (grids used, this one included), ``timeouts``, ``rejected`` (level -> puzzles
+    graded outside the requested difficulty and replaced). ``phase_ms`` (grid / removal incl.
+    minimality / certify, summed over attempts; removal and certify of the successful attempt only)
+    is for ``bench/`` and never written to a set.
     """
+
+    puzzle: Grid
+    solution: Grid
+    symmetry: str
+    symmetry_requested: str
+    minimal: bool
+    orbit_minimal: bool
+    difficulty: str
+    difficulty_score: float
+    techniques: tuple[str, ...]
+    logic_steps: int
+    certified: bool
+    ilp_solves: int
+    gen_ms: float
+    attempts: int
+    timeouts: int
+    rejected: dict[str, int]
+    phase_ms: dict[str, float]
+
+    @property
+    def hints(self) -> int:
+        """Number of givens."""
+        return sum(1 for d in self.puzzle if d)
+
+
+@dataclass
+class _Puzzle:
+    """What one puzzle's attempts share: the spec, the seed, the engine and the running tallies."""
+
+    spec: Spec
+    seed: int
+    eng: Engine
+    unique: Check
+    tag: str
+    orbits: tuple[tuple[int, ...], ...]
+    locked: set[int]
+    timeouts: int = 0
+    why: str = "no attempt made"
+    rejected: dict[str, int] = field(default_factory=dict)
+    phase: dict[str, float] = field(default_factory=lambda: {"grid": 0.0, "removal": 0.0, "certify": 0.0})
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A successful attempt: the puzzle, its grid and the verdicts of steps 5-7."""
+
+    puzzle: Grid
+    solution: Grid
+    minimal: bool
+    orbit_minimal: bool
+    grade: Grade
+    certified: bool
+
+
+def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
+    """One puzzle for ``seed``: attempts ``0, 1, ...`` until one succeeds; raises
+    :class:`GenerationFailed` (with the last reason) after ``spec.max_attempts``."""
     t0 = time.perf_counter()
-    n = spec.size
-    eng = engine_for(n, spec.time_limit)
+    eng = engine_for(spec.size, spec.time_limit)
     solves0 = eng.solves
     tag = requested_symmetry(spec, seed)
-    orbits_all = symmetry.orbits(tag, n)
     fixed_cells = {i for i, d in enumerate(spec.fixed or ()) if d}
-    locked = fixed_cells if spec.keep_fixed else set()
-    timeouts = 0
-    why = "no attempt made"
-    unique = checker(eng, spec.engine)
-    phase = {"grid": 0.0, "removal": 0.0, "certify": 0.0}
-    rejected: dict[str, int] = {}
+    job = _Puzzle(spec, seed, eng, checker(eng, spec.engine), tag, symmetry.orbits(tag, spec.size),
+                  fixed_cells if spec.keep_fixed else set())
     for attempt in range(spec.max_attempts):
-        rng = np.random.default_rng([seed, attempt])
-        weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
-        start = spec.fixed if spec.fixed else prefill(n, rng)
-        t1 = time.perf_counter()
-        if spec.grid_method == "uniform":
-            out = Outcome("feasible", numbering.uniform_grid(rng))
-        else:
-            out = eng.random_grid(weights, solver_seed, start)
-            if out.status == "infeasible" and not spec.fixed:
-                out = eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
-        phase["grid"] += time.perf_counter() - t1
-        if out.status != "feasible" or out.grid is None:
-            why = f"grid solve ended {out.status}"
-            timeouts += out.status == "timeout"
+        found = _attempt(job, attempt)
+        if found is None:
             continue
-        grid = out.grid if spec.fixed or spec.grid_method == "uniform" else random_transform(out.grid, n, rng)
-        order = [orbits_all[int(k)] for k in rng.permutation(len(orbits_all))]
-        goal = _goal(spec, rng)
-        eng.set_nogood(grid)
-        t2 = time.perf_counter()
-        try:
-            puzzle, proven = _remove(unique, grid, order, locked, goal)
-            k = sum(1 for d in puzzle if d)
-            if goal is not None and not (goal[0] <= k <= goal[2]):
-                why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
-                continue
-            graded = grade(puzzle, grid)
-            if not spec.wants(graded.level, graded.score):
-                rejected[graded.level] = rejected.get(graded.level, 0) + 1
-                why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
-                continue
-            minimal, orbit_minimal = _minimality(unique, puzzle, orbits_all, proven)
-            t3 = time.perf_counter()
-            certified = eng.unique_without(puzzle)  # the model of record signs off, one solve
-            phase["certify"] += time.perf_counter() - t3
-            phase["removal"] += t3 - t2
-        except SolverTimeout:
-            timeouts += 1
-            why = "a uniqueness check hit the time limit"
-            continue
-        finally:
-            eng.set_nogood(None)
-        return {
-            "puzzle": puzzle,
-            "solution": grid,
-            "hints": k,
-            "symmetry_requested": tag,
-            "symmetry": symmetry.symmetry_tag((i for i, d in enumerate(puzzle) if d), n),
-            "minimal": minimal,
-            "orbit_minimal": orbit_minimal,
-            "ilp_solves": eng.solves - solves0,
-            "gen_ms": (time.perf_counter() - t0) * 1000.0,
-            "attempts": attempt + 1,
-            "timeouts": timeouts,
-            "certified": certified,
-            "phase_ms": {k: v * 1000.0 for k, v in phase.items()},
-            "difficulty": graded.level,
-            "difficulty_score": graded.score,
-            "techniques": graded.techniques,
-            "logic_steps": graded.logic_steps,
-            "rejected": rejected,
-        }
-    raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {why}", spec.max_attempts, timeouts,
-                           rejected)
+        g = found.grade
+        return MadePuzzle(
+            puzzle=found.puzzle, solution=found.solution,
+            symmetry=symmetry.symmetry_tag((i for i, d in enumerate(found.puzzle) if d), spec.size),
+            symmetry_requested=tag, minimal=found.minimal, orbit_minimal=found.orbit_minimal,
+            difficulty=g.level, difficulty_score=g.score, techniques=tuple(g.techniques), logic_steps=g.logic_steps,
+            certified=found.certified, ilp_solves=eng.solves - solves0, gen_ms=(time.perf_counter() - t0) * 1000.0,
+            attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
+            phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
+        )
+    raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {job.why}", spec.max_attempts,
+                           job.timeouts, job.rejected)
+
+
+def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
+    """Attempt ``attempt`` of one puzzle, steps 1-7 of the module docstring; None (with ``job.why``
+    and the tallies updated) when this grid gives no acceptable puzzle.
+
+    Every random draw comes from ``default_rng([seed, attempt])`` in the order the module docstring's
+    *draw order* fixes; the engine's state does not carry over between attempts.
+    """
+    spec, eng = job.spec, job.eng
+    rng = np.random.default_rng([job.seed, attempt])
+    # Step 1, grid: draws 1-5 (weights, solver seed, prefill, grid number, group element).
+    t1 = time.perf_counter()
+    grid = _grid(job, rng)
+    job.phase["grid"] += time.perf_counter() - t1
+    if grid is None:
+        return None
+    # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule).
+    order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))]
+    goal = _goal(spec, rng)
+    eng.set_nogood(grid)
+    t2 = time.perf_counter()
+    try:
+        # Steps 3-4, try each orbit once under the stop rule.
+        puzzle, proven = _remove(job.unique, grid, order, job.locked, goal)
+        k = sum(1 for d in puzzle if d)
+        if goal is not None and not (goal[0] <= k <= goal[2]):
+            job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
+            return None
+        # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
+        graded = grade(puzzle, grid)
+        if not spec.wants(graded.level, graded.score):
+            job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
+            job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
+            return None
+        # Step 5, honest flags.
+        minimal, orbit_minimal = _minimality(job.unique, puzzle, job.orbits, proven)
+        # Step 7, certify: the model of record signs off, one solve.
+        t3 = time.perf_counter()
+        certified = eng.unique_without(puzzle)
+        job.phase["certify"] += time.perf_counter() - t3
+        job.phase["removal"] += t3 - t2
+    except SolverTimeout:
+        job.timeouts += 1
+        job.why = "a uniqueness check hit the time limit"
+        return None
+    finally:
+        eng.set_nogood(None)
+    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified)
+
+
+def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
+    """Step 1: a complete grid from draws 1-5 (None, with the reason in ``job``, when the solve
+    ends without one)."""
+    spec, n = job.spec, job.spec.size
+    weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
+    start = spec.fixed if spec.fixed else prefill(n, rng)
+    if spec.grid_method == "uniform":
+        out = Outcome("feasible", numbering.uniform_grid(rng))
+    else:
+        out = job.eng.random_grid(weights, solver_seed, start)
+        if out.status == "infeasible" and not spec.fixed:
+            out = job.eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
+    if out.status != "feasible" or out.grid is None:
+        job.why = f"grid solve ended {out.status}"
+        job.timeouts += out.status == "timeout"
+        return None
+    if spec.fixed or spec.grid_method == "uniform":
+        return out.grid
+    return random_transform(out.grid, n, rng)
 
 
 def fixed_cells_problem(n: int, fixed: Grid) -> str | None:

@@ -11,6 +11,7 @@ import polars as pl
 from pipeline import canon, config, numbering, runner, store
 from pipeline.board import parse
 from pipeline.generate import random_transform
+from pipeline.manifest import read_manifest
 
 from .conftest import numplace, tiny
 
@@ -46,7 +47,7 @@ def test_catalog_rejects_a_relabelled_transposed_copy(tmp_path: Path) -> None:
     frame = _frame(again)
     assert frame["puzzle"][0] != first["puzzle"][0] and frame["seed"][0] != first["seed"][0]
     assert frame["puzzle"][1:].to_list() == first["puzzle"][1:].to_list()
-    assert store.read_manifest(again.run_dir)["totals"]["duplicates_replaced"] == 1
+    assert read_manifest(again.run_dir)["totals"]["duplicates_replaced"] == 1
 
 
 def test_second_run_of_the_same_config_gets_new_puzzles_same_for_1_and_2_workers(tmp_path: Path) -> None:
@@ -58,7 +59,7 @@ def test_second_run_of_the_same_config_gets_new_puzzles_same_for_1_and_2_workers
         shutil.copytree(base, root)
         summary = runner.run(config.validate(tiny(root, count=6, name="book-b", workers=workers)))
         assert summary.ok
-        assert store.read_manifest(summary.run_dir)["totals"]["duplicates_replaced"] == 6
+        assert read_manifest(summary.run_dir)["totals"]["duplicates_replaced"] == 6
         sets.append(_frame(summary).select(CONTENT))
     assert sets[0].equals(sets[1])
     a = set(pl.read_parquet(base / "book-a" / "*" / "part-*.parquet")["canonical_puzzle"])

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import config, runner, store
+from pipeline import config, runner
 from pipeline.grade import LEVELS, TECHNIQUES
+from pipeline.manifest import read_manifest
 
 from .conftest import numplace, tiny
 from .test_engine import TDOKU
@@ -32,7 +33,7 @@ def test_a_level_target_yields_only_that_level_and_counts_rejections(tmp_path: P
         assert summary.ok
         frame = pl.read_parquet(summary.run_dir / "part-*.parquet")
         assert set(frame["difficulty"]) <= {"hard", "expert"}
-        totals = store.read_manifest(summary.run_dir)["totals"]
+        totals = read_manifest(summary.run_dir)["totals"]
         rejected = totals["difficulty_rejections"]
         assert sum(rejected.values()) == totals["attempts"] - 4 and set(rejected) <= set(LEVELS) - {"hard", "expert"}
         assert sum(totals["levels"].values()) == 4
@@ -46,7 +47,7 @@ def test_score_range_and_attempt_bound(tmp_path: Path) -> None:
     summary = runner.run(config.validate(data))
     assert summary.written == 0
     assert all("no puzzle in the difficulty range" in f["failure"] for f in summary.failures)
-    assert store.read_manifest(summary.run_dir)["totals"]["difficulty_rejections"] == {"easy": 6}
+    assert read_manifest(summary.run_dir)["totals"]["difficulty_rejections"] == {"easy": 6}
     data = tiny(tmp_path / "out2", count=3, difficulty={"score": {"max": 300}})
     frame = pl.read_parquet(runner.run(config.validate(data)).run_dir / "part-*.parquet")
     assert (frame["difficulty_score"] <= 300).all()

@@ -144,8 +144,8 @@ def check_grade(g: Grade) -> None:
 def test_generated_puzzles_grades_are_consistent() -> None:
     grades = []
     for seed in range(20):
-        row = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), 9100 + seed)
-        puzzle, solution = row["puzzle"], row["solution"]
+        made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), 9100 + seed)
+        puzzle, solution = made.puzzle, made.solution
         assert isinstance(puzzle, tuple) and isinstance(solution, tuple)
         g = grade(puzzle)
         check_grade(g)
@@ -162,7 +162,7 @@ def test_generated_puzzles_grades_are_consistent() -> None:
 @pytest.mark.parametrize("size", [4, 6])
 def test_small_boards_grade(size: int) -> None:
     for seed in range(10):
-        puzzle = make_puzzle(Spec(size=size, symmetry="rot180", minimal=True), 9300 + seed)["puzzle"]
+        puzzle = make_puzzle(Spec(size=size, symmetry="rot180", minimal=True), 9300 + seed).puzzle
         assert isinstance(puzzle, tuple)
         g = grade(puzzle)
         check_grade(g)

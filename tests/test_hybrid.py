@@ -32,11 +32,11 @@ def test_hybrid_and_ilp_make_identical_puzzles(n: int, tag: str) -> None:
         a = make_puzzle(Spec(size=n, symmetry=tag, minimal=True, engine="hybrid"), seed)
         b = make_puzzle(Spec(size=n, symmetry=tag, minimal=True, engine="ilp"), seed)
         for key in ("puzzle", "solution", "hints", "symmetry", "minimal", "orbit_minimal", "attempts"):
-            assert a[key] == b[key], key
-        assert a["certified"] and b["certified"]
+            assert getattr(a, key) == getattr(b, key), key
+        assert a.certified and b.certified
         # hybrid calls HiGHS for each grid and one certificate (no fallback at these sizes)
-        assert a["ilp_solves"] == a["attempts"] + 1
-        assert b["ilp_solves"] > a["ilp_solves"]
+        assert a.ilp_solves == a.attempts + 1
+        assert b.ilp_solves > a.ilp_solves
 
 
 def test_certification_really_runs(tmp_path, monkeypatch) -> None:

@@ -265,7 +265,7 @@ def generated(size: int, count: int) -> tuple[tuple[Grid, Grid], ...]:
     eng = engine_for(size)
     out = []
     for seed in range(count):
-        puzzle = make_puzzle(Spec(size=size, symmetry="rot180", minimal=True), 7000 + seed)["puzzle"]
+        puzzle = make_puzzle(Spec(size=size, symmetry="rot180", minimal=True), 7000 + seed).puzzle
         assert isinstance(puzzle, tuple)
         counted = eng.count_solutions(puzzle, limit=2)
         assert counted.count == 1

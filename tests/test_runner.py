@@ -6,7 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import config, runner, store, verify
+from pipeline import config, runner, verify
+from pipeline.manifest import read_manifest
 
 from .conftest import tiny
 
@@ -23,7 +24,7 @@ def test_failures_are_counted_and_never_written(tmp_path: Path, monkeypatch) -> 
     assert not summary.ok and summary.written == 3
     frame = pl.read_parquet(summary.run_dir / "part-*.parquet")
     assert sorted(frame["index"].to_list()) == [0, 2, 3]
-    manifest = store.read_manifest(summary.run_dir)
+    manifest = read_manifest(summary.run_dir)
     assert manifest["status"] == "incomplete"
     assert manifest["totals"]["verification_failures"] == 1
     assert manifest["shards"]["0"]["failures"][0]["failure"] == "injected fault"
@@ -34,5 +35,5 @@ def test_unreachable_target_is_a_counted_generation_failure(tmp_path: Path) -> N
         "symmetry": "full", "hints": {"target": 17}, "max_attempts": 2}))
     summary = runner.run(cfg)
     assert summary.written == 0 and len(summary.failures) == 2
-    totals = store.read_manifest(summary.run_dir)["totals"]
+    totals = read_manifest(summary.run_dir)["totals"]
     assert totals["generation_failures"] == 2 and totals["attempts"] == 4

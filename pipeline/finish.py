@@ -1,0 +1,179 @@
+"""The finish step of a run: parts in index order, duplicates resolved, the catalog, the totals.
+
+Items come back from the workers in any order. A shard is finished once all its chunks are back
+*and* every earlier shard is finished, so duplicates resolve the same way for any number of
+workers. Finishing a shard: resolve duplicates (:class:`Dedup`), record its stats in the manifest,
+then write its part file (by rename). Failed items are logged and recorded, never written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline import rows, store
+from pipeline.manifest import sum_counts
+from pipeline.plan import Log, Plan
+from pipeline.work import Failed, Item, Made
+
+#: Makes replacements: (indices, redraw number) -> items of those indices.
+Redraw = Callable[[list[int], int], Iterable[list[Item]]]
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    count: int
+    written: int
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    resumed_shards: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.written == self.count
+
+
+class Dedup:
+    """Replaces puzzles whose dedup key is already taken (catalog snapshot or an earlier index).
+
+    Per part, in rounds: keys are accepted in index order; every index still clashing gets its
+    next redraw (seed from index and redraw number), made by ``redraw``; repeat up to
+    ``max_redraws``. The outcome depends only on the data, never on the worker count.
+    """
+
+    def __init__(self, seen: set[str], redraw: Redraw, max_redraws: int) -> None:
+        self.seen, self.redraw, self.max_redraws = seen, redraw, max_redraws
+
+    def resolve(self, items: list[Item]) -> tuple[list[Item], int]:
+        """The shard's items with duplicates replaced (or failed), in index order, and how many
+        were replaced."""
+        by_index = {it.index: it for it in items}
+        clashing = [i for i in sorted(by_index) if not self._accept(by_index[i])]
+        replaced = len(clashing)
+        for redraw in range(1, self.max_redraws + 1):
+            if not clashing:
+                break
+            for chunk in self.redraw(clashing, redraw):
+                for new in chunk:
+                    old = by_index[new.index]
+                    by_index[new.index] = _add_attempts(new, old.attempts)
+            clashing = [i for i in clashing if not self._accept(by_index[i])]
+        for i in clashing:
+            it = by_index[i]
+            by_index[i] = Failed(i, "duplicate", f"still a duplicate after {self.max_redraws} redraws: the set has "
+                                 "run out of distinct puzzles (see numplace catalog)", it.attempts, it.timeouts)
+        return [by_index[i] for i in sorted(by_index)], replaced - len(clashing)
+
+    def _accept(self, item: Item) -> bool:
+        """True (and the key taken) unless the item is a row whose key is already taken."""
+        if not isinstance(item, Made):
+            return True
+        key = rows.dedup_key(item.row)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
+def _add_attempts(item: Item, attempts: int) -> Item:
+    """``item`` with ``attempts`` more attempts counted (those spent on the duplicates it replaces)."""
+    if isinstance(item, Made):
+        return Made(item.index, item.row, item.attempts + attempts, item.timeouts, item.rejected, item.rss_mb)
+    return Failed(item.index, item.kind, item.failure, item.attempts + attempts, item.timeouts, item.rejected,
+                  item.puzzle, item.rss_mb)
+
+
+class Finisher:
+    """Takes the items of a plan's chunks as they come back and finishes its shards in order."""
+
+    def __init__(self, plan: Plan, redraw: Redraw, say: Log) -> None:
+        self.plan, self.say = plan, say
+        self.t0 = time.perf_counter()
+        stats = plan.manifest.shard_stats(plan.done)
+        self.failures: list[dict[str, Any]] = [f for s in stats.values() for f in s.get("failures", [])]
+        self.written = sum(s.get("rows", 0) for s in stats.values())
+        self.done_before = sum(plan.shard_len(k) for k in plan.done)
+        self.received = 0
+        self.peak_mb = 0.0
+        self._chunks_left = {k: 0 for k in plan.pending}
+        for c in plan.chunks:
+            self._chunks_left[plan.shard_of(c[0])] += 1
+        self._items: dict[int, list[Item]] = {k: [] for k in plan.pending}
+        self._order: Iterator[int] = iter(plan.pending)
+        self._next = next(self._order, None)
+        self._ready: dict[int, list[Item]] = {}
+        seen = _seen_keys(plan)
+        self.dedup = Dedup(seen, redraw, plan.cfg.dedup.max_redraws)
+
+    @property
+    def done(self) -> int:
+        """Indices accounted for so far (finished before this session, or back from a worker)."""
+        return self.done_before + self.received
+
+    def add(self, items: list[Item]) -> None:
+        """One chunk's items; finishes every shard that is now complete and next in order."""
+        self.received += len(items)
+        self.peak_mb = max([self.peak_mb, *(it.rss_mb for it in items)])
+        k = self.plan.shard_of(items[0].index)
+        self._items[k].extend(items)
+        self._chunks_left[k] -= 1
+        if self._chunks_left[k] == 0:
+            self._ready[k] = self._items.pop(k)
+        while self._next is not None and self._next in self._ready:
+            self._finish_shard(self._next, self._ready.pop(self._next))
+            self._next = next(self._order, None)
+
+    def close(self) -> RunSummary:
+        """Record the run's keys in the catalog, close the manifest, and summarize."""
+        plan = self.plan
+        _write_catalog(plan)
+        seconds = time.perf_counter() - self.t0
+        session = {"seconds": round(seconds, 3), "worker_peak_rss_mb": round(self.peak_mb, 1), "made": self.received}
+        plan.manifest.finish(plan.cfg.count, session)
+        return RunSummary(plan.run_dir, plan.cfg.count, self.written, self.failures, seconds, len(plan.done))
+
+    def _finish_shard(self, k: int, items: list[Item]) -> None:
+        """Shard ``k``: duplicates resolved, stats into the manifest first, then the part file."""
+        items, replaced = self.dedup.resolve(items)
+        made = [it for it in items if isinstance(it, Made)]
+        bad = [it.record() for it in items if isinstance(it, Failed)]
+        for f in bad:
+            self.say(f"puzzle {f['index']}: {f['kind']} failed: {f['failure']}")
+        self.failures.extend(bad)
+        self.plan.manifest.record_shard(k, {
+            "rows": len(made),
+            "attempts": sum(it.attempts for it in items),
+            "timeouts": sum(it.timeouts for it in items),
+            "ilp_solves": sum(it.row["ilp_solves"] for it in made),
+            "gen_ms": round(sum(it.row["gen_ms"] for it in made), 3),
+            "failures": bad,
+            "rejected": sum_counts(it.rejected for it in items),
+            "levels": sum_counts({it.row["difficulty"]: 1} for it in made),
+            "dedup_replaced": replaced,
+        })
+        store.write_part(self.plan.run_dir, k, [it.row for it in made])
+        self.written += len(made)
+
+
+def _seen_keys(plan: Plan) -> set[str]:
+    """Dedup keys already taken: the catalog snapshot of the run's start, plus the parts written."""
+    root = Path(plan.cfg.output.dir)
+    own = store.catalog_name(plan.cfg.name, plan.run_dir.name)
+    seen = store.catalog_keys(root, [n for n in plan.manifest.catalog_snapshot if n != own])
+    parts = sorted(plan.run_dir.glob("part-*.parquet"))
+    if parts:
+        seen.update(rows.dedup_key(r) for r in store.read_parts(parts).iter_rows(named=True))
+    return seen
+
+
+def _write_catalog(plan: Plan) -> None:
+    """Record this run's keys in the catalog of the output root (one file per run, by rename)."""
+    parts = sorted(plan.run_dir.glob("part-*.parquet"))
+    found = store.read_parts(parts).iter_rows(named=True) if parts else iter(())
+    store.write_catalog(Path(plan.cfg.output.dir), plan.cfg.name, plan.run_dir.name, [
+        {"key": rows.dedup_key(r), "size": r["size"], "set_name": r["set_name"], "run_id": plan.run_dir.name,
+         "puzzle_id": r["puzzle_id"]} for r in found])

@@ -1,0 +1,160 @@
+"""A run's ``manifest.json`` and its only writer, :class:`Manifest`.
+
+The manifest says what the run is (config and its hash, versions, shard size, the catalog snapshot
+it dedups against), how far it got (``status``: ``running`` / ``complete`` / ``incomplete``; one
+entry per finished shard under ``shards``) and what it cost (``sessions``, ``totals``). Each change
+is saved at once, whole, by rename; the stats of a shard are saved *before* its part file appears,
+so a part on disk always has its stats in the manifest (resume relies on it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pipeline import __version__
+from pipeline.atomic import atomic_write
+from pipeline.store import StoreError
+
+MANIFEST = "manifest.json"
+
+
+def now() -> str:
+    """The current UTC time as the manifest writes it (ISO 8601, seconds)."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any]:
+    """The manifest of ``run_dir`` as a mapping; raises :class:`StoreError` naming the file."""
+    path = run_dir / MANIFEST
+    if not path.is_file():
+        raise StoreError(f"{run_dir}: not a numplace run folder (no {MANIFEST})")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise StoreError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(data, dict) or "config" not in data:
+        raise StoreError(f"{path}: not a numplace manifest (no config)")
+    return data
+
+
+def _versions() -> dict[str, str]:
+    out = {"numplace": __version__, "python": platform.python_version()}
+    for dist in ("pyomo", "highspy", "polars", "joblib", "typer", "pydantic", "numpy", "pyyaml"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
+
+
+class Manifest:
+    """The manifest of one run folder; every method that changes it saves it."""
+
+    def __init__(self, run_dir: Path, data: dict[str, Any]) -> None:
+        self.run_dir = run_dir
+        self._data = data
+
+    @classmethod
+    def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], count: int,
+               shard_size: int, catalog_snapshot: list[str]) -> Manifest:
+        """The manifest of a new run in the (new, empty) folder ``run_dir``, saved."""
+        m = cls(run_dir, {
+            "numplace_version": __version__,
+            "run_id": run_dir.name,
+            "set_name": set_name,
+            "config_hash": config_hash,
+            "config": config,
+            "status": "running",
+            "count": count,
+            "shard_size": shard_size,
+            "created_at": now(),
+            "versions": _versions(),
+            "shards": {},
+            "catalog_snapshot": catalog_snapshot,
+        })
+        m._save()
+        return m
+
+    @classmethod
+    def read(cls, run_dir: Path) -> Manifest:
+        """The manifest of an existing run (raises :class:`StoreError`)."""
+        return cls(run_dir, read_manifest(run_dir))
+
+    @property
+    def config_hash(self) -> str | None:
+        return self._data.get("config_hash")
+
+    @property
+    def catalog_snapshot(self) -> list[str]:
+        """Catalog files present when the run started: the run dedups against exactly these."""
+        return list(self._data.get("catalog_snapshot", []))
+
+    def shard_stats(self, shards: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The recorded stats of ``shards`` (those without a record are left out)."""
+        recorded = self._data.get("shards", {})
+        return {k: recorded[str(k)] for k in shards if str(k) in recorded}
+
+    def start_session(self, workers: int, resumed: bool) -> None:
+        """Mark the run ``running`` and open a session entry (one per start or resume)."""
+        self._data["status"] = "running"
+        self._data.setdefault("sessions", []).append({"started": now(), "workers": workers, "resumed": resumed})
+        self._save()
+
+    def record_shard(self, shard: int, stats: dict[str, Any]) -> None:
+        """Record a finished shard's stats; call before its part file is written."""
+        self._data["shards"][str(shard)] = stats
+        self._save()
+
+    def finish(self, count: int, session: dict[str, Any]) -> str:
+        """Close the session (``session`` adds to its entry), set the totals and the status; returns
+        the status: ``complete`` when every index has a verified puzzle, else ``incomplete``."""
+        totals = _totals(self._data["shards"].values(), count)
+        failed = sum(totals[k] for k in ("generation_failures", "duplicate_failures", "verification_failures"))
+        status = "complete" if not failed and totals["puzzles"] == count else "incomplete"
+        self._data["status"] = status
+        self._data["finished_at"] = now()
+        self._data["sessions"][-1].update(finished=now(), **session)
+        self._data["totals"] = totals
+        self._save()
+        return status
+
+    def _save(self) -> None:
+        text = json.dumps(self._data, indent=2, sort_keys=False, default=str) + "\n"
+        atomic_write(self.run_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _totals(shards: Iterable[dict[str, Any]], count: int) -> dict[str, Any]:
+    shards = list(shards)
+    fails = [f for s in shards for f in s["failures"]]
+    puzzles = sum(s["rows"] for s in shards)
+    attempts = sum(s["attempts"] for s in shards)
+    return {
+        "requested": count,
+        "puzzles": puzzles,
+        "attempts": attempts,
+        "extra_grids": attempts - puzzles - len(fails),
+        "timeouts": sum(s["timeouts"] for s in shards),
+        "ilp_solves": sum(s["ilp_solves"] for s in shards),
+        "generation_failures": sum(1 for f in fails if f["kind"] == "generation"),
+        "duplicate_failures": sum(1 for f in fails if f["kind"] == "duplicate"),
+        "duplicates_replaced": sum(s.get("dedup_replaced", 0) for s in shards),
+        "verification_failures": sum(1 for f in fails if f["kind"] == "verification"),
+        "gen_seconds": round(sum(s["gen_ms"] for s in shards) / 1000.0, 3),
+        "difficulty_rejections": sum_counts(s.get("rejected", {}) for s in shards),
+        "levels": sum_counts(s.get("levels", {}) for s in shards),
+    }
+
+
+def sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    """Add up mappings of counts key by key (keys in order of first appearance)."""
+    out: dict[str, int] = {}
+    for c in counts:
+        for k, v in c.items():
+            out[k] = out.get(k, 0) + v
+    return out

@@ -1,0 +1,97 @@
+"""What runs inside a worker process: a chunk of puzzle indices in, typed items out.
+
+A task receives plain data (a :class:`Job` and indices) and builds everything else itself (the
+engine, the compiled counter, the tables) once per process; no solver object crosses a process
+boundary. Each index gives one item: :class:`Made` (a row that passed independent verification) or
+:class:`Failed` (never written; recorded in the manifest with its kind and reason).
+"""
+
+from __future__ import annotations
+
+import resource
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline import generate, rows, verify
+from pipeline.board import format_line
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task of one run needs: the spec and the set's identity (picklable)."""
+
+    spec: generate.Spec
+    set_name: str
+    config_hash: str
+    config_seed: int
+
+
+@dataclass(frozen=True)
+class Made:
+    """A verified puzzle: its row and what it cost (``rss_mb``: the worker's peak memory so far)."""
+
+    index: int
+    row: rows.Row
+    attempts: int
+    timeouts: int
+    rejected: dict[str, int] = field(default_factory=dict)
+    rss_mb: float = 0.0
+
+
+FailureKind = Literal["generation", "verification", "duplicate"]
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An index without a puzzle: ``kind`` says which stage gave up and ``failure`` why; ``puzzle``
+    is the rejected puzzle of a verification failure."""
+
+    index: int
+    kind: FailureKind
+    failure: str
+    attempts: int
+    timeouts: int
+    rejected: dict[str, int] = field(default_factory=dict)
+    puzzle: str | None = None
+    rss_mb: float = 0.0
+
+    def record(self) -> dict[str, Any]:
+        """The manifest's record of this failure (``puzzle`` only where there is one)."""
+        out: dict[str, Any] = {"index": self.index, "kind": self.kind, "failure": self.failure}
+        if self.puzzle is not None:
+            out["puzzle"] = self.puzzle
+        return out
+
+
+Item = Made | Failed
+
+
+def make_items(job: Job, indices: list[int], redraw: int = 0) -> list[Item]:
+    """The task: generate, build the row of, and independently verify each of ``indices``
+    (``redraw`` > 0: the index's ``redraw``-th replacement seed). Never raises for a bad puzzle."""
+    return [_one(job, i, redraw) for i in indices]
+
+
+def _one(job: Job, index: int, redraw: int) -> Item:
+    seed = generate.puzzle_seed(job.config_seed, index, redraw)
+    try:
+        made = generate.make_puzzle(job.spec, seed)
+    except generate.GenerationFailed as exc:
+        return Failed(index, "generation", str(exc), exc.attempts, exc.timeouts, exc.rejected)
+    row = rows.build_row(made, set_name=job.set_name, config_hash=job.config_hash, index=index, seed=seed)
+    problems = verify.verify_row(row)
+    if not made.certified:
+        problems.append("ILP certification failed: the no-good solve found a second solution")
+    fixed = job.spec.fixed
+    if fixed is not None and any(d and format_line((d,)) != row["solution"][k] for k, d in enumerate(fixed)):
+        problems.append("solution does not contain the fixed cells")
+    rss = _rss_mb()
+    if problems:
+        return Failed(index, "verification", "; ".join(problems), made.attempts, made.timeouts, made.rejected,
+                      row["puzzle"], rss)
+    return Made(index, row, made.attempts, made.timeouts, made.rejected, rss)
+
+
+def _rss_mb() -> float:
+    """Peak resident memory of this process so far, MB (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0

@@ -1,0 +1,38 @@
+"""The output row has one owner: a row built from a MadePuzzle matches the schema exactly."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+
+from pipeline import rows, verify
+from pipeline.board import parse
+from pipeline.generate import Spec, make_puzzle, puzzle_seed
+
+
+def test_a_row_built_from_a_made_puzzle_is_the_schema() -> None:
+    for size in (9, 16):
+        seed = puzzle_seed(3, size)
+        made = make_puzzle(Spec(size=size, symmetry="rot180", minimal=size == 9, hints_min=None if size == 9 else 200,
+                                hints_max=None if size == 9 else 220), seed)
+        row = rows.build_row(made, set_name="book", config_hash="0123456789abcdef", index=42, seed=seed)
+        assert list(row) == list(rows.SCHEMA)  # every column, in the contract's order, nothing else
+        frame = pl.DataFrame([row], schema=rows.SCHEMA, strict=True)
+        assert rows.schema_problems(frame) == []
+        assert row["puzzle_id"] == "book-0000042" and row["size"] == size and row["hints"] == made.hints
+        assert parse(row["puzzle"]) == made.puzzle and isinstance(row["created_at"], dt.datetime)
+        assert verify.verify_row(row) == []
+        if size == 9:
+            assert row["grid_number"] is not None and row["canonical_puzzle"] is not None
+            assert rows.dedup_key(row) == row["canonical_puzzle"]
+        else:  # no canonical form for 16x16: only exact copies are caught
+            assert row["grid_number"] is None and row["canonical_puzzle"] is None
+            assert rows.dedup_key(row) == row["puzzle"]
+
+
+def test_schema_problems_name_the_column() -> None:
+    frame = pl.DataFrame({"puzzle_id": [1]})
+    found = rows.schema_problems(frame)
+    assert found[:2] == ["column puzzle_id is Int64, expected String", "column set_name is missing"]
+    assert len(found) == len(rows.SCHEMA)
