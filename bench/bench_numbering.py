@@ -60,9 +60,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["NUMPLACE_CACHE_DIR"] = tmp
-        from pipeline import canon
-        from pipeline import numbering as nb
         from pipeline.board import parse
+        from pipeline.identity import canon
+        from pipeline.identity import numbering as nb
 
         print(
             f"numplace numbering/canon bench  python {platform.python_version()}  {platform.machine()}  "

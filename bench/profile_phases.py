@@ -34,15 +34,17 @@ def startup() -> dict[str, float]:
     return {
         "python -c pass": wall("-c", "pass"),
         "import pipeline.cli": wall("-c", "import pipeline.cli"),
-        "import engine+fastcount": wall("-c", "import pipeline.engine, pipeline.fastcount"),
+        "import engine+fastcount": wall("-c", "import pipeline.ilp.engine, pipeline.generate.fastcount"),
         "generate --count 1": wall("-m", "pipeline", "generate", "--count", "1"),
     }
 
 
 def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
-    from pipeline import board, fastcount, runner, store, verify
-    from pipeline.engine import engine_for
-    from pipeline.generate import Spec, make_puzzle, puzzle_seed
+    from pipeline import board, verify
+    from pipeline.generate import fastcount
+    from pipeline.generate.puzzle import Spec, make_puzzle, puzzle_seed
+    from pipeline.ilp.engine import engine_for
+    from pipeline.run import runner, store
 
     t0 = time.perf_counter()
     engine_for(size)

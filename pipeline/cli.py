@@ -33,11 +33,11 @@ def _user_errors(fn: F) -> F:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pipeline.batch import InputError
         from pipeline.board import PuzzleFormatError
         from pipeline.config import ConfigError
-        from pipeline.plan import RunError
-        from pipeline.store import StoreError
+        from pipeline.run.plan import RunError
+        from pipeline.run.store import StoreError
+        from pipeline.solve.batch import InputError
 
         try:
             return fn(*args, **kwargs)
@@ -73,7 +73,8 @@ def run(
 ) -> None:
     """Make a puzzle set: outputs/<name>/<run_id>/part-*.parquet and manifest.json."""
     from pipeline import config as cfgmod
-    from pipeline import progress, runner
+    from pipeline import progress
+    from pipeline.run import runner
 
     w = cfgmod.parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None}
@@ -98,7 +99,7 @@ def run(
 @_user_errors
 def check(path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")]) -> None:
     """Re-verify every puzzle of a set independently and print a summary."""
-    from pipeline.audit import audit
+    from pipeline.run.audit import audit
 
     result = audit(path)
     s = result.stats
@@ -122,7 +123,8 @@ def show(
     limit: Annotated[int, typer.Option(min=1, help="How many puzzles to print.")] = 5,
 ) -> None:
     """Print puzzles of a set as drawn grids."""
-    from pipeline import board, store
+    from pipeline import board
+    from pipeline.run import store
 
     frame = store.read_parts(store.part_files(path)).head(limit)
     for row in frame.iter_rows(named=True):
@@ -152,8 +154,8 @@ def generate(
     import json
 
     from pipeline import config as cfgmod
-    from pipeline import runner
-    from pipeline.work import Made
+    from pipeline.run import runner
+    from pipeline.run.work import Made
 
     if minimal and hints:
         raise _fail("choose --minimal or --hints, not both")
@@ -182,7 +184,8 @@ def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int
     """Text for one puzzle and the exit code (0 solved or counted, 1 no solution / timeout)."""
     import json
 
-    from pipeline import board, solver
+    from pipeline import board
+    from pipeline.solve import solver
 
     grid = board.parse(text)
     result: solver.SolveResult | solver.RepairResult
@@ -230,7 +233,9 @@ def solve(
     """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
     import json
 
-    from pipeline import batch, progress, store
+    from pipeline import progress
+    from pipeline.run import store
+    from pipeline.solve import batch
 
     if count and repair:
         raise _fail("choose --count or --repair, not both")
@@ -276,7 +281,9 @@ def rate(
     explain: Annotated[bool, typer.Option("--explain", help="Print the solving path step by step.")] = False,
 ) -> None:
     """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
-    from pipeline import batch, board, grade
+    from pipeline import board
+    from pipeline.difficulty import grade
+    from pipeline.solve import batch
 
     source = batch.load(puzzle)
     bad = 0
@@ -301,7 +308,8 @@ def rate(
 def _each(arg: str, fn: Callable[[str], str]) -> None:
     """Apply ``fn`` to each input value (one per line); a bad value is one line naming it, exit 2
     for a single value, and for a batch the others still run and the exit code is 1."""
-    from pipeline import batch, board
+    from pipeline import board
+    from pipeline.solve import batch
 
     items = batch.values(arg)
     bad = 0
@@ -322,7 +330,8 @@ def _each(arg: str, fn: Callable[[str], str]) -> None:
 @_user_errors
 def grid_number(grid: Annotated[str, typer.Argument(help="A 9x9 grid (81 digits), a file of them, or -.")]) -> None:
     """The number of each complete 9x9 grid, in 0 .. N0-1 (one per line in, one per line out)."""
-    from pipeline import board, numbering
+    from pipeline import board
+    from pipeline.identity import numbering
 
     _each(grid, lambda text: str(numbering.grid_number(board.parse(text, 9))))
 
@@ -332,7 +341,8 @@ def grid_number(grid: Annotated[str, typer.Argument(help="A 9x9 grid (81 digits)
 def grid_from_number(number: Annotated[str, typer.Argument(help="A number in 0 .. N0-1, a file of them, or -.")]
                      ) -> None:
     """The 9x9 grid with each number (the inverse of grid-number)."""
-    from pipeline import board, numbering
+    from pipeline import board
+    from pipeline.identity import numbering
 
     def one(text: str) -> str:
         if not text.isdigit():
@@ -347,7 +357,7 @@ def grid_from_number(number: Annotated[str, typer.Argument(help="A number in 0 .
 def count_grids(band: Annotated[str | None, typer.Option(help="A top band (27 digits, rows 1-3): count its "
                                                                "standardized completions only.")] = None) -> None:
     """Count all 9x9 grids from the project's own band counts (N2, N0), or one band's completions."""
-    from pipeline import numbering
+    from pipeline.identity import numbering
 
     if band is not None:
         try:
@@ -368,7 +378,7 @@ def canon(puzzle: Annotated[str, typer.Argument(help="A puzzle or grid (4x4, 6x6
           ) -> None:
     """The canonical form (minimal under relabelling, row/column/band/stack moves, transpose)."""
     from pipeline import board
-    from pipeline import canon as canonmod
+    from pipeline.identity import canon as canonmod
 
     def one(text: str) -> str:
         grid = board.parse(text)
@@ -386,7 +396,7 @@ def catalog(out: Annotated[Path, typer.Option(help="Output root whose catalog to
     """What the dedup catalog under an output root holds: puzzles per set and run."""
     import polars as pl
 
-    from pipeline import store
+    from pipeline.run import store
 
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "

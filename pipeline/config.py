@@ -20,8 +20,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline.board import Grid, PuzzleFormatError, parse
+from pipeline.difficulty.techniques import LEVELS
 from pipeline.symmetry import TAGS
-from pipeline.techniques import LEVELS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 

@@ -1,169 +1,18 @@
-"""Solve, count and repair one puzzle with the ILP engine (the seeds' solver features, as a library).
+"""``pipeline.solver``, the import path the README documents: the public names of
+:mod:`pipeline.solve.solver`, re-exported."""
 
-Contracts (after tdoku's header):
+from pipeline.solve.solver import (
+    Change,
+    Outcome,
+    RepairResult,
+    SolveResult,
+    Status,
+    as_json,
+    count_solutions,
+    outcome,
+    repair,
+    solve,
+)
 
-* Input is a :data:`~pipeline.board.Grid` of a supported size (4, 6, 9, 16), 0 = blank. Parse text
-  with :func:`pipeline.board.parse` first; that is where bad symbols and lengths are reported.
-* :func:`count_solutions` finds up to ``limit`` distinct solutions (``limit >= 1``); ``status`` is
-  ``none`` / ``unique`` / ``multiple`` (``count == limit`` means *at least* that many), or
-  ``timeout`` when a solve hit the engine's time limit.
-* :func:`solve` is ``count_solutions(puzzle, 2)`` plus, for ``none``, a reason in words where one
-  is visible without search (``row 1 has two 8s (columns 3 and 7)``).
-* :func:`repair` changes the fewest givens so that the puzzle has a solution (seed 003's penalty
-  variables; seed 000's "keep as many givens as possible" has the same optimum). A sound puzzle is
-  returned unchanged. Changes are 0-based ``(row, col, from, to)`` with symbols as characters.
-  Among several optimal repairs the one HiGHS finds first is returned; ``repaired_status`` says
-  whether the repaired puzzle is unique.
-"""
-
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
-
-from pipeline.board import SYMBOLS, Grid, conflict, format_line, size_of_grid
-from pipeline.engine import CountResult, engine_for
-
-Status = Literal["unique", "multiple", "none", "repaired", "timeout"]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One given changed by :func:`repair` (0-based row and column; symbols as characters)."""
-
-    row: int
-    col: int
-    old: str
-    new: str
-
-    def as_json(self) -> dict[str, object]:
-        return {"row": self.row, "col": self.col, "from": self.old, "to": self.new}
-
-    def __str__(self) -> str:
-        return f"r{self.row + 1}c{self.col + 1}: {self.old} -> {self.new}"
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    status: Status
-    puzzle: Grid
-    solutions: tuple[Grid, ...]
-    limit: int = 2
-    reason: str | None = None
-
-    @property
-    def solution(self) -> Grid | None:
-        return self.solutions[0] if self.solutions else None
-
-
-@dataclass(frozen=True)
-class RepairResult:
-    status: Status  # "repaired" when givens changed; else the puzzle's own status
-    puzzle: Grid
-    repaired: Grid
-    changes: tuple[Change, ...]
-    solution: Grid | None
-    repaired_status: Status
-    solutions_found: int  # solutions of the repaired puzzle, counted up to 2
-
-
-def count_solutions(puzzle: Grid, limit: int = 2) -> CountResult:
-    """Up to ``limit`` solutions of ``puzzle`` (see the module contract)."""
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
-
-
-def _status(result: CountResult) -> Status:
-    return result.status  # type: ignore[return-value]
-
-
-def solve(puzzle: Grid, limit: int = 2) -> SolveResult:
-    """Solve ``puzzle``, telling unique from multiple (up to ``limit``) and none (with a reason)."""
-    result = count_solutions(puzzle, limit)
-    reason = None
-    if result.status == "none":
-        reason = conflict(puzzle) or "the givens admit no solution (no two givens clash directly)"
-    return SolveResult(_status(result), puzzle, result.solutions, limit, reason)
-
-
-def repair(puzzle: Grid) -> RepairResult:
-    """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one)."""
-    n = size_of_grid(puzzle)
-    first = count_solutions(puzzle, 2)
-    if first.status in ("unique", "multiple"):
-        return RepairResult(_status(first), puzzle, puzzle, (), first.solutions[0], _status(first), first.count)
-    if first.status == "timeout":
-        return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
-    out = engine_for(n).closest(puzzle)
-    if out.status != "feasible" or out.grid is None:
-        return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
-    grid = out.grid
-    changes = tuple(
-        Change(i // n, i % n, SYMBOLS[d - 1], SYMBOLS[grid[i] - 1])
-        for i, d in enumerate(puzzle)
-        if d and d != grid[i]
-    )
-    repaired = tuple(grid[i] if d else 0 for i, d in enumerate(puzzle))
-    after = count_solutions(repaired, 2)
-    solution = after.solutions[0] if after.solutions else grid
-    return RepairResult("repaired", puzzle, repaired, changes, solution, _status(after), after.count)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The fields every record of a solve, count or repair result shares, grids as one-line text.
-
-    This is the one place they are computed; :func:`as_json` (``numplace solve --format json``) and
-    :func:`pipeline.batch.solve_one` (a batch Parquet row) only choose and name them.
-
-    * ``status``: the result's status (``repaired`` when givens changed).
-    * ``puzzle``: the input puzzle (:func:`~pipeline.board.format_line`).
-    * ``solution``: the first solution found, or ``None`` (none, timeout).
-    * ``solutions_found``: solutions counted (at most the limit; ``count == limit`` means at least
-      that many); for a repair, those of the repaired puzzle, up to 2.
-    * ``changes``: the repair's changed givens (empty for solve and count, and for a sound puzzle).
-    * ``repaired_puzzle``: the repaired puzzle when givens changed, else ``None``.
-    * ``repaired_status``: a repair's status of the repaired puzzle; ``None`` for solve and count.
-    * ``reason``: solve and count only, why there is no solution; ``None`` otherwise.
-    """
-
-    status: Status
-    puzzle: str
-    solution: str | None
-    solutions_found: int
-    changes: tuple[Change, ...]
-    repaired_puzzle: str | None
-    repaired_status: Status | None
-    reason: str | None
-
-    def changes_json(self) -> list[dict[str, object]]:
-        """``changes`` as a list of ``{"row", "col", "from", "to"}`` (0-based, symbols as strings)."""
-        return [c.as_json() for c in self.changes]
-
-
-def outcome(result: SolveResult | RepairResult, found: int | None = None) -> Outcome:
-    """The shared record of ``result`` (see :class:`Outcome`); ``found`` overrides a solve's count."""
-    solution = format_line(result.solution) if result.solution else None
-    if isinstance(result, RepairResult):
-        return Outcome(result.status, format_line(result.puzzle), solution, result.solutions_found, result.changes,
-                       format_line(result.repaired) if result.changes else None, result.repaired_status, None)
-    return Outcome(result.status, format_line(result.puzzle), solution,
-                   len(result.solutions) if found is None else found, (), None, None, result.reason)
-
-
-def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dict[str, object]:
-    """The JSON object of ``numplace solve --format json`` (a contract; keys in this order):
-    ``{"status", "solution", "solutions_found", "changes", "puzzle"}`` from :func:`outcome`, then
-    ``"repaired_puzzle", "repaired_status"`` for a repair or ``"reason"`` for a solve or count."""
-    out = outcome(result, found)
-    head: dict[str, object] = {
-        "status": out.status,
-        "solution": out.solution,
-        "solutions_found": out.solutions_found,
-        "changes": out.changes_json(),
-        "puzzle": out.puzzle,
-    }
-    if isinstance(result, RepairResult):
-        return {**head, "repaired_puzzle": out.repaired_puzzle, "repaired_status": out.repaired_status}
-    return {**head, "reason": out.reason}
+__all__ = ["Change", "Outcome", "RepairResult", "SolveResult", "Status", "as_json", "count_solutions", "outcome",
+           "repair", "solve"]

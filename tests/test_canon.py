@@ -1,4 +1,4 @@
-"""Canonical forms of grids and puzzles under the validity-preserving group (pipeline.canon)."""
+"""Canonical forms of grids and puzzles under the validity-preserving group (pipeline.identity.canon)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline import canon, tablecache
-from pipeline import numbering as nb
 from pipeline.board import Grid, board
+from pipeline.identity import canon, tablecache
+from pipeline.identity import numbering as nb
 from pipeline.verify import is_valid_solution
 
 from .conftest import transform

@@ -8,10 +8,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline import canon, config, numbering, runner, store
+from pipeline import config
 from pipeline.board import parse
-from pipeline.generate import random_transform
-from pipeline.manifest import read_manifest
+from pipeline.generate.puzzle import random_transform
+from pipeline.identity import canon, numbering
+from pipeline.run import runner, store
+from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import config, runner
-from pipeline.grade import LEVELS, TECHNIQUES
-from pipeline.manifest import read_manifest
+from pipeline import config
+from pipeline.difficulty.grade import LEVELS, TECHNIQUES
+from pipeline.run import runner
+from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
 from .test_engine import TDOKU

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline import verify
 from pipeline.board import board, format_line, parse, size_of
-from pipeline.engine import Engine, engine_for
+from pipeline.ilp.engine import Engine, engine_for
 
 from .conftest import ROOT, SHARED
 

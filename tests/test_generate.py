@@ -7,7 +7,7 @@ import pytest
 
 from pipeline import symmetry, verify
 from pipeline.board import board, format_line, parse
-from pipeline.generate import GenerationFailed, Spec, make_puzzle, puzzle_seed, random_transform
+from pipeline.generate.puzzle import GenerationFailed, Spec, make_puzzle, puzzle_seed, random_transform
 
 
 def _sound(made: dict, n: int, requested: str) -> None:

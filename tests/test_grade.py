@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.board import Grid, parse
-from pipeline.generate import Spec, make_puzzle
-from pipeline.grade import (
+from pipeline.difficulty.grade import (
     LEVELS,
     MAX_SCORE,
     TECHNIQUES,
@@ -22,7 +21,8 @@ from pipeline.grade import (
     max_score,
     score_steps,
 )
-from pipeline.logic import TECHNIQUE_ORDER, Candidates, Step, next_step, solve_logically
+from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, Step, next_step, solve_logically
+from pipeline.generate.puzzle import Spec, make_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline import engine, fastcount, runner
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.config import validate
-from pipeline.generate import GenerationFailed, Spec, make_puzzle, prefill, puzzle_seed
+from pipeline.generate import fastcount
+from pipeline.generate.puzzle import GenerationFailed, Spec, make_puzzle, prefill, puzzle_seed
+from pipeline.ilp import engine
+from pipeline.run import runner
 
 from .conftest import numplace, tiny
 from .test_engine import SMALL, TDOKU

@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.board import Grid, board, parse
-from pipeline.engine import engine_for
-from pipeline.generate import Spec, make_puzzle
-from pipeline.logic import (
+from pipeline.difficulty.logic import (
     _FINDERS,
     TECHNIQUE_ORDER,
     Candidates,
@@ -27,6 +25,8 @@ from pipeline.logic import (
     search_solution,
     solve_logically,
 )
+from pipeline.generate.puzzle import Spec, make_puzzle
+from pipeline.ilp.engine import engine_for
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS_FILE = ROOT / "tests" / "data" / "logic_positions.txt"
@@ -54,7 +54,7 @@ P16 = [
 
 
 # ---------------------------------------------------------------------------------------------
-# Independent checker: brute force over a candidate state (shares no code with pipeline.logic)
+# Independent checker: brute force over a candidate state (shares no code with pipeline.difficulty.logic)
 # ---------------------------------------------------------------------------------------------
 
 

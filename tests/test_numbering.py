@@ -1,4 +1,4 @@
-"""Band counts, the grid numbering bijection, uniform grids and the table cache (pipeline.numbering)."""
+"""Band counts, the grid numbering bijection, uniform grids and the table cache (pipeline.identity.numbering)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline import numbering as nb
-from pipeline import tablecache
 from pipeline.board import board
+from pipeline.identity import numbering as nb
+from pipeline.identity import tablecache
 from pipeline.verify import is_valid_solution
 
 from .conftest import transform
@@ -171,7 +171,7 @@ def test_round_trip_grids() -> None:
 
 
 def test_round_trip_grids_from_the_ilp_engine() -> None:
-    from pipeline.engine import Engine
+    from pipeline.ilp.engine import Engine
 
     eng = Engine(9)
     for s in range(3):

@@ -6,9 +6,10 @@ import datetime as dt
 
 import polars as pl
 
-from pipeline import rows, verify
+from pipeline import verify
 from pipeline.board import parse
-from pipeline.generate import Spec, make_puzzle, puzzle_seed
+from pipeline.generate.puzzle import Spec, make_puzzle, puzzle_seed
+from pipeline.run import rows
 
 
 def test_a_row_built_from_a_made_puzzle_is_the_schema() -> None:

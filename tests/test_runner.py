@@ -6,8 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import config, runner, verify
-from pipeline.manifest import read_manifest
+from pipeline import config, verify
+from pipeline.run import runner
+from pipeline.run.manifest import read_manifest
 
 from .conftest import tiny
 

@@ -137,8 +137,8 @@ def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
 
 def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> None:
     """One line reader: `solve` (batch.load) and `canon` (batch.values) skip `  # ...` alike."""
-    from pipeline import batch
-    from pipeline.canon import canonical_key
+    from pipeline.identity.canon import canonical_key
+    from pipeline.solve import batch
 
     def transposed(text: str) -> str:
         return "".join(text[c * 9 + r] for r in range(9) for c in range(9))
@@ -159,7 +159,7 @@ def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> No
 
 def test_values_reads_like_load(tmp_path: Path) -> None:
     """`batch.values` shares `batch.load`'s rules: no drawn grid, but the same errors, one line each."""
-    from pipeline import batch
+    from pipeline.solve import batch
 
     drawn = tmp_path / "drawn.txt"
     drawn.write_text(format_grid(parse(P)) + "\n")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline import solver, verify
+from pipeline import verify
 from pipeline.board import board, format_line, parse, size_of
+from pipeline.solve import solver
 
 from .test_engine import SMALL, TDOKU
 
@@ -105,7 +106,7 @@ def test_reason_names_the_clash() -> None:
 
 def test_json_and_batch_row_share_one_outcome() -> None:
     """`--format json` and a batch Parquet row are both built from `solver.outcome` (same values)."""
-    from pipeline import batch
+    from pipeline.solve import batch
 
     p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     clash = "55" + p[2:]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline import engine, generate, verify
+from pipeline import verify
 from pipeline.board import board, format_line
+from pipeline.generate import puzzle as generate
+from pipeline.ilp import engine
 
 
 def main() -> None:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline import rows, store
-from pipeline.manifest import sum_counts
-from pipeline.plan import Log, Plan
-from pipeline.work import Failed, Item, Made
+from pipeline.run import rows, store
+from pipeline.run.manifest import sum_counts
+from pipeline.run.plan import Log, Plan
+from pipeline.run.work import Failed, Item, Made
 
 #: Makes replacements: (indices, redraw number) -> items of those indices.
 Redraw = Callable[[list[int], int], Iterable[list[Item]]]

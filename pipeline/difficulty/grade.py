@@ -1,6 +1,6 @@
 """Difficulty grade of a puzzle from its human-style solve path (after HoDoKu's rating).
 
-:func:`grade` solves the puzzle with :func:`pipeline.logic.solve_logically` (easiest technique
+:func:`grade` solves the puzzle with :func:`pipeline.difficulty.logic.solve_logically` (easiest technique
 first, restarting from the singles after every step) and rates the path the way HoDoKu does:
 
 * **score** = sum over the steps of the technique's weight (HoDoKu's default "base score" per
@@ -13,7 +13,7 @@ Our level names map to HoDoKu's in order: ``easy`` = Easy, ``medium`` = Medium, 
 ``expert`` = Unfair, ``extreme`` = Extreme.
 
 The levels, weights and HoDoKu names of the techniques, with the differences from HoDoKu, are the
-table in :mod:`pipeline.techniques`; :data:`TECHNIQUES`, :data:`LEVELS`, :data:`HODOKU_LEVELS`,
+table in :mod:`pipeline.difficulty.techniques`; :data:`TECHNIQUES`, :data:`LEVELS`, :data:`HODOKU_LEVELS`,
 :data:`MAX_SCORE` and :class:`Technique` are re-exported from there.
 """
 
@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pipeline.board import Grid
-from pipeline.logic import LogicResult, Step, cell_name, digit_name, solve_logically
-from pipeline.techniques import HODOKU_LEVELS, LEVELS, MAX_SCORE, TECHNIQUE_ORDER, TECHNIQUES, TITLES
-from pipeline.techniques import Technique as Technique  # re-exported (as are the table and levels): this module's API
+from pipeline.difficulty.logic import LogicResult, Step, cell_name, digit_name, solve_logically
+from pipeline.difficulty.techniques import HODOKU_LEVELS, LEVELS, MAX_SCORE, TECHNIQUE_ORDER, TECHNIQUES, TITLES
+from pipeline.difficulty.techniques import (
+    Technique as Technique,  # re-exported (as are the table and levels): this module's API
+)
 
 
 def difficulty_key(name: str) -> tuple[int, float, int]:
@@ -79,7 +81,7 @@ def level_of(steps: Sequence[Step], score: float | None = None, n: int = 9) -> s
 
 
 def grade_result(result: LogicResult) -> Grade:
-    """Grade an existing solve path (e.g. from :func:`pipeline.logic.solve_logically`).
+    """Grade an existing solve path (e.g. from :func:`pipeline.difficulty.logic.solve_logically`).
 
     Raises ``ValueError`` if the path did not solve the puzzle.
     """

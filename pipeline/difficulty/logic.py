@@ -29,7 +29,7 @@ Public API: :func:`solve_logically`, :func:`next_step`, :func:`find_step`, :func
 :class:`Candidates`, :class:`Step`, :class:`LogicResult`, :class:`Contradiction`,
 :data:`TECHNIQUE_ORDER`, :data:`TITLES`, and the namers :func:`cell_name`, :func:`unit_name`,
 :func:`digit_name`. The technique table (names, order, titles, levels, weights) lives in
-:mod:`pipeline.techniques`; :data:`TECHNIQUE_ORDER` and :data:`TITLES` are re-exported from it.
+:mod:`pipeline.difficulty.techniques`; :data:`TECHNIQUE_ORDER` and :data:`TITLES` are re-exported from it.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from functools import cache, cached_property
 from itertools import combinations
 
 from pipeline.board import SYMBOLS, Board, Grid, board, conflict, size_of_grid
-from pipeline.techniques import TECHNIQUE_ORDER, TITLES  # re-exported: part of this module's API
+from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES  # re-exported: part of this module's API
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary

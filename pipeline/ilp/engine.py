@@ -1,6 +1,6 @@
 """One compiled HiGHS model per worker; everything changes by bounds.
 
-The matrix comes from the pyomo statement in :mod:`pipeline.model`, once, when the engine is built.
+The matrix comes from the pyomo statement in :mod:`pipeline.ilp.model`, once, when the engine is built.
 After that the engine talks to HiGHS (highspy) directly, because a re-solve through highspy costs a
 fraction of one through pyomo's persistent interface (DESIGN.md). The rest of the code never sees
 pyomo or highspy: it passes grids (tuples of digits, 0 = blank) and gets :class:`Outcome` values.
@@ -27,8 +27,8 @@ from typing import Literal
 import highspy
 import numpy as np
 
-from pipeline import model
 from pipeline.board import Grid, board
+from pipeline.ilp import model
 
 Status = Literal["feasible", "infeasible", "timeout", "error"]
 

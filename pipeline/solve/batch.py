@@ -13,7 +13,7 @@ Two views build on it:
 
 A batch is solved in parallel (joblib, loky); a line that cannot be read gets status ``invalid``
 and its message, and does not stop the others. A batch row (:data:`SCHEMA`) takes its result
-fields from :func:`pipeline.solver.outcome`, the same record ``numplace solve --format json`` uses.
+fields from :func:`pipeline.solve.solver.outcome`, the same record ``numplace solve --format json`` uses.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from typing import Any, Literal
 import polars as pl
 from joblib import Parallel, delayed
 
-from pipeline import solver, store
 from pipeline.board import PuzzleFormatError, parse, size_of
+from pipeline.run import store
+from pipeline.solve import solver
 
 Mode = Literal["solve", "count", "repair"]
 
@@ -142,7 +143,7 @@ def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
     """One batch row for ``text`` without its ``line`` (the other :data:`SCHEMA` columns, in order).
 
     Never raises for a bad puzzle: it gets status ``invalid`` and the parse message in ``error``.
-    ``puzzle`` is ``text`` as given; the result columns come from :func:`pipeline.solver.outcome`,
+    ``puzzle`` is ``text`` as given; the result columns come from :func:`pipeline.solve.solver.outcome`,
     with ``error`` holding its ``reason`` (why there is no solution; ``None`` otherwise). ``count``
     searches up to ``limit`` solutions, ``solve`` up to 2.
     """

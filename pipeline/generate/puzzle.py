@@ -7,7 +7,7 @@ only from ``numpy.random.default_rng([seed, attempt])`` (PCG64: the same stream 
 The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 
 1. *Grid.* ``grid.method: uniform`` (9x9): draw a number uniformly in [0, N0) and unrank it
-   (:mod:`pipeline.numbering`), an exactly uniform grid. Otherwise fill the boxes on the diagonal
+   (:mod:`pipeline.identity.numbering`), an exactly uniform grid. Otherwise fill the boxes on the diagonal
    with random digits (they share no row or column), then solve the IP with random objective
    weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid. Without
    fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
@@ -16,7 +16,7 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
 3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
    one HiGHS solve against the grid's no-good row (infeasible <=> unique); with ``hybrid`` the
-   compiled counter of :mod:`pipeline.fastcount` (ILP fallback if its node budget runs out).
+   compiled counter of :mod:`pipeline.generate.fastcount` (ILP fallback if its node budget runs out).
    Keep the removal if unique, else restore the orbit and remember that it is *proven*
    non-removable: removing more givens later can only add solutions, so the proof still holds
    for the final puzzle.
@@ -26,7 +26,7 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 5. *Honest flags.* ``orbit_minimal``: every orbit still given is proven or checked non-removable.
    ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
    every given is checked. A check that hits the time limit abandons the attempt.
-6. *Grade.* The human-style grade of :mod:`pipeline.grade`; outside a requested difficulty range
+6. *Grade.* The human-style grade of :mod:`pipeline.difficulty.grade`; outside a requested difficulty range
    the attempt is rejected (counted per level) and the next grid is tried.
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
@@ -41,7 +41,7 @@ minimality checks.
 1. ``rng.random(n**3)``: the objective weights (drawn even where they are not used);
 2. ``rng.integers(2**31 - 1)``: HiGHS's random seed;
 3. without fixed cells: the prefill, one ``rng.permutation(n)`` per diagonal box (:func:`prefill`);
-4. with ``grid.method: uniform``: the grid number (:func:`pipeline.numbering.uniform_grid`);
+4. with ``grid.method: uniform``: the grid number (:func:`pipeline.identity.numbering.uniform_grid`);
 5. with neither fixed cells nor ``uniform``: the group element (:func:`random_transform`);
 6. ``rng.permutation(len(orbits))``: the order in which orbits are tried;
 7. with a hints rule: the goal, ``rng.integers(min, max + 1)``.
@@ -60,10 +60,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline import fastcount, numbering, symmetry
+from pipeline import symmetry
 from pipeline.board import Grid, board, conflict
-from pipeline.engine import Engine, Outcome, SolverTimeout, engine_for
-from pipeline.grade import Grade, grade
+from pipeline.difficulty.grade import Grade, grade
+from pipeline.generate import fastcount
+from pipeline.identity import numbering
+from pipeline.ilp.engine import Engine, Outcome, SolverTimeout, engine_for
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ def checker(eng: Engine, kind: str) -> Check:
     """The removal check "is this puzzle still unique?" for engine ``kind``.
 
     ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
-    :mod:`pipeline.fastcount`, falling back to the ILP only when its node budget runs out. Both
+    :mod:`pipeline.generate.fastcount`, falling back to the ILP only when its node budget runs out. Both
     are exact, so both give the same answer and the same puzzles.
     """
     if kind == "ilp":

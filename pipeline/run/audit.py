@@ -12,8 +12,9 @@ from typing import Any
 
 import polars as pl
 
-from pipeline import rows, store, verify
-from pipeline.manifest import MANIFEST, read_manifest
+from pipeline import verify
+from pipeline.run import rows, store
+from pipeline.run.manifest import MANIFEST, read_manifest
 
 
 @dataclass

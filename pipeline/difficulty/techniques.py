@@ -1,6 +1,6 @@
 """The table of human solving techniques: the one place that names, orders, levels and weighs them.
 
-Every technique the logical solver (:mod:`pipeline.logic`) can use is one row of :data:`TECHNIQUES`:
+Every technique the logical solver (:mod:`pipeline.difficulty.logic`) can use is one row of :data:`TECHNIQUES`:
 our name, display title, level, weight and HoDoKu's name for it. This module imports nothing of the
 package, so light modules (e.g. :mod:`pipeline.config`) can use the level names without loading the
 solver.
@@ -10,15 +10,15 @@ Contracts
 * **Names** are stable identifiers: they appear in stored puzzle records (the ``techniques`` column),
   in ``max_technique`` arguments and in test data. Renaming one is a data-format change.
 * **Row order is solver order.** The solver tries techniques in the order of the rows
-  (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.logic` has one finder for every row but
+  (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.difficulty.logic` has one finder for every row but
   the last. The last row is ``trial_and_error``, which always applies to a solvable state.
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
   ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
 * **Level and weight** of each row are HoDoKu's defaults (``Options.DEFAULT_SOLVER_STEPS``: level and
-  "base score" per step), so scores and levels computed by :mod:`pipeline.grade` are HoDoKu's for any
+  "base score" per step), so scores and levels computed by :mod:`pipeline.difficulty.grade` are HoDoKu's for any
   path that uses only these techniques. :data:`MAX_SCORE` is HoDoKu's ``DifficultyLevel`` limit per
-  level (for 9x9; :func:`pipeline.grade.max_score` scales it for 16x16).
+  level (for 9x9; :func:`pipeline.difficulty.grade.max_score` scales it for 16x16).
 
 Technique table (:data:`TECHNIQUES`; HoDoKu defaults checked against its ``Options.java``)
 -----------------------------------------------------------------------------------------

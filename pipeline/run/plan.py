@@ -15,10 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline import canon, generate, numbering, store
 from pipeline.config import Config, ConfigError, config_hash, worker_count
-from pipeline.manifest import Manifest
-from pipeline.work import Job
+from pipeline.generate import puzzle as generate
+from pipeline.identity import canon, numbering
+from pipeline.run import store
+from pipeline.run.manifest import Manifest
+from pipeline.run.work import Job
 
 Log = Callable[[str], None]
 

@@ -14,7 +14,7 @@ under row/column/stack permutations and every position map that reaches it. Only
 smallest form is the overall smallest are completed; with the top band fixed the other six rows are
 forced (their column-1 digits are distinct, so rows go in ascending order of column 1 within each
 band and the band with the smaller column-1 digit comes first). The table is built from the 36,288
-standard bands of :mod:`pipeline.numbering` (416 classes under row, column and stack swaps), in a
+standard bands of :mod:`pipeline.identity.numbering` (416 classes under row, column and stack swaps), in a
 few seconds, and cached next to the numbering tables (``canon-v{VERSION}.npz``, checksummed).
 
 Puzzles (:func:`canonical_puzzle`). Branch and bound, row by row, with every surviving partial map
@@ -37,8 +37,8 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
-from pipeline.tablecache import Tables
+from pipeline.identity.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
+from pipeline.identity.tablecache import Tables
 
 VERSION = 1
 

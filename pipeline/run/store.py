@@ -1,7 +1,7 @@
 """Parquet on disk: atomic part files, reading sets back, the catalog, single result tables.
 
 Layout of a run: ``<output.dir>/<set_name>/<run_id>/part-NNNNN.parquet`` plus ``manifest.json``
-(:mod:`pipeline.manifest`). The columns are :data:`pipeline.rows.SCHEMA`.
+(:mod:`pipeline.run.manifest`). The columns are :data:`pipeline.run.rows.SCHEMA`.
 Part ``k`` holds puzzle indices ``[k*shard_size, (k+1)*shard_size)`` in index order. Every file is
 written under a temporary name in the same folder and renamed into place (atomic on POSIX), so a
 reader sees a part or manifest whole or not at all. A part file existing means its shard is done.
@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.atomic import atomic_write
-from pipeline.rows import SCHEMA
+from pipeline.run.rows import SCHEMA
 
 
 class StoreError(ValueError):

@@ -1,6 +1,6 @@
 """The execute step: the one place that knows the executor (joblib with loky processes today).
 
-:func:`execute` sends chunks of puzzle indices to :func:`pipeline.work.make_items` on worker
+:func:`execute` sends chunks of puzzle indices to :func:`pipeline.run.work.make_items` on worker
 processes and yields each chunk's items as it comes back. Tasks are plain data and results are
 typed items, so any executor that can map a function over arguments can stand in here.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from joblib import Parallel, delayed
 
-from pipeline.work import Item, Job, make_items
+from pipeline.run.work import Item, Job, make_items
 
 
 def execute(job: Job, chunks: Sequence[list[int]], workers: int, redraw: int = 0,

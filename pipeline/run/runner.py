@@ -1,9 +1,9 @@
-"""A run, as three steps: plan (:mod:`pipeline.plan`), execute (:mod:`pipeline.execute`), finish
-(:mod:`pipeline.finish`).
+"""A run, as three steps: plan (:mod:`pipeline.run.plan`), execute (:mod:`pipeline.run.execute`), finish
+(:mod:`pipeline.run.finish`).
 
 Determinism: puzzle ``i`` depends only on ``(config, i)`` through :func:`generate.puzzle_seed`, so
 any number of workers, any chunking and any resume give the same set. Workers receive plain data
-and return typed items (:mod:`pipeline.work`); each builds its own engine. Puzzles that fail
+and return typed items (:mod:`pipeline.run.work`); each builds its own engine. Puzzles that fail
 independent verification are never written; they are logged, counted in the manifest, and make
 :attr:`RunSummary.ok` false.
 """
@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pipeline.config import Config, worker_count
-from pipeline.execute import execute
-from pipeline.finish import Finisher, RunSummary
-from pipeline.plan import Log, RunError, job_of, plan, preflight
-from pipeline.work import Item
+from pipeline.run.execute import execute
+from pipeline.run.finish import Finisher, RunSummary
+from pipeline.run.plan import Log, RunError, job_of, plan, preflight
+from pipeline.run.work import Item
 
 __all__ = ["RunError", "RunSummary", "default_log", "run", "stream"]
 

@@ -12,8 +12,10 @@ import resource
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline import generate, rows, verify
+from pipeline import verify
 from pipeline.board import format_line
+from pipeline.generate import puzzle as generate
+from pipeline.run import rows
 
 
 @dataclass(frozen=True)

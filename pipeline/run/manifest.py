@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.atomic import atomic_write
-from pipeline.store import StoreError
+from pipeline.run.store import StoreError
 
 MANIFEST = "manifest.json"
 

@@ -1,8 +1,8 @@
 """The output row: the Parquet schema, defined once, and the one function that builds a row.
 
 A row is a ``dict`` whose keys are exactly :data:`SCHEMA`'s columns, in its order, with values of
-those types (DESIGN.md "Output"). :func:`build_row` makes it from a :class:`~pipeline.generate.MadePuzzle`
-inside the worker; :mod:`pipeline.store` writes rows with :data:`SCHEMA`; ``numplace check`` compares
+those types (DESIGN.md "Output"). :func:`build_row` makes it from a :class:`~pipeline.generate.puzzle.MadePuzzle`
+inside the worker; :mod:`pipeline.run.store` writes rows with :data:`SCHEMA`; ``numplace check`` compares
 a written file against it (:func:`schema_problems`). Columns may be added, never renamed or re-typed.
 """
 
@@ -18,7 +18,7 @@ from pipeline import __version__
 from pipeline.board import board, format_line, size_of_grid
 
 if TYPE_CHECKING:  # the generator (and its solver imports) stays out of readers of the schema
-    from pipeline.generate import MadePuzzle
+    from pipeline.generate.puzzle import MadePuzzle
 
 Row = dict[str, Any]
 
@@ -61,10 +61,10 @@ def puzzle_id(set_name: str, index: int) -> str:
 def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, seed: int) -> Row:
     """The row of puzzle ``index`` (made from ``seed``) of a set: :data:`SCHEMA`'s columns, in order.
 
-    Identity columns come from :mod:`pipeline.numbering` (``grid_number``, 9x9 only) and
-    :mod:`pipeline.canon` (``canonical_puzzle``; null where the board has no canonical form).
+    Identity columns come from :mod:`pipeline.identity.numbering` (``grid_number``, 9x9 only) and
+    :mod:`pipeline.identity.canon` (``canonical_puzzle``; null where the board has no canonical form).
     """
-    from pipeline import canon, numbering  # here, not at the top: readers of SCHEMA start without the tables
+    from pipeline.identity import canon, numbering  # here, not at the top: readers of SCHEMA start without the tables
 
     b = board(size_of_grid(made.puzzle))
     return {
@@ -98,8 +98,8 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
 
 
 def dedup_key(row: Mapping[str, Any]) -> str:
-    """The key that keeps a row's puzzle out of a set twice (see :func:`pipeline.canon.dedup_key`)."""
-    from pipeline import canon
+    """The key that keeps a row's puzzle out of a set twice (see :func:`pipeline.identity.canon.dedup_key`)."""
+    from pipeline.identity import canon
 
     return canon.dedup_key(str(row["puzzle"]), row["canonical_puzzle"])
 

@@ -1,0 +1,5 @@
+"""The 0-1 integer program, stated once (:mod:`.model`, pyomo), and the one compiled HiGHS model per
+worker process that makes grids, checks, certifies and repairs by changing bounds (:mod:`.engine`).
+
+Runs inside workers. Touches no disk. Nothing outside this package sees pyomo or highspy.
+"""
