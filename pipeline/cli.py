@@ -234,7 +234,6 @@ def solve(
     import json
 
     from pipeline import progress
-    from pipeline.run import store
     from pipeline.solve import batch
 
     if count and repair:
@@ -248,7 +247,7 @@ def solve(
         fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
         rendered, code = _render_single(text, mode, fmt, limit)
         if out is not None:
-            store.write_text(out, rendered + "\n")
+            batch.write_text(out, rendered + "\n")
         else:
             typer.echo(rendered)
         raise typer.Exit(code)

@@ -1,4 +1,4 @@
-"""Parquet on disk: atomic part files, reading sets back, the catalog, single result tables.
+"""Parquet on disk for runs: atomic part files, reading sets back, the catalog of dedup keys.
 
 Layout of a run: ``<output.dir>/<set_name>/<run_id>/part-NNNNN.parquet`` plus ``manifest.json``
 (:mod:`pipeline.run.manifest`). The columns are :data:`pipeline.run.rows.SCHEMA`.
@@ -78,35 +78,6 @@ def read_parts(parts: Iterable[Path]) -> pl.DataFrame:
         except Exception as exc:  # polars raises several types for a damaged file
             raise StoreError(f"{p}: not a readable Parquet file ({exc.__class__.__name__})") from None
     return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=SCHEMA)
-
-
-def write_table(path: Path, rows: list[dict[str, Any]], schema: Mapping[str, pl.DataType]) -> None:
-    """Write ``rows`` to the Parquet file ``path`` atomically (its folder must exist)."""
-    if not path.parent.is_dir():
-        raise StoreError(f"{path.parent}: no such folder for the output file")
-    frame = pl.DataFrame(rows, schema=dict(schema))
-    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (its folder must exist)."""
-    if not path.parent.is_dir():
-        raise StoreError(f"{path.parent}: no such folder for the output file")
-    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-
-
-def read_puzzle_column(path: Path) -> list[str]:
-    """The ``puzzle`` column of a Parquet or CSV file, as strings (null -> empty string)."""
-    try:
-        if path.suffix == ".parquet":
-            frame = pl.read_parquet(path, columns=None)
-        else:
-            frame = pl.read_csv(path, infer_schema_length=0)
-    except Exception as exc:  # polars raises several types for damaged files
-        raise StoreError(f"{path}: cannot read it as {path.suffix[1:].upper()} ({exc.__class__.__name__})") from None
-    if "puzzle" not in frame.columns:
-        raise StoreError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
-    return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]
 
 
 # ---------------------------------------------------------------------------------------------

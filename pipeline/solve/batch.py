@@ -29,8 +29,8 @@ from typing import Any, Literal
 import polars as pl
 from joblib import Parallel, delayed
 
+from pipeline.atomic import atomic_write
 from pipeline.board import PuzzleFormatError, parse, size_of
-from pipeline.run import store
 from pipeline.solve import solver
 
 Mode = Literal["solve", "count", "repair"]
@@ -115,7 +115,7 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
 
 
 def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
-    """Resolve ``numplace solve``'s argument; raises :class:`InputError` or ``StoreError``.
+    """Resolve ``numplace solve``'s argument; raises :class:`InputError`.
 
     On top of :func:`read_lines`: a ``.parquet``/``.csv`` file is a batch of its ``puzzle`` column
     (line = 1-based row); a text with one line left is one puzzle; a text whose first line is not a
@@ -123,7 +123,7 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     """
     path = Path(arg)
     if path.suffix in (".parquet", ".csv") and path.is_file():
-        column = store.read_puzzle_column(path)
+        column = _puzzle_column(path)
         if not column:
             raise InputError(f"{path}: empty, no puzzle in it")
         return Source(str(path), False, [(k + 1, v) for k, v in enumerate(column)])
@@ -183,9 +183,37 @@ def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: i
     return rows
 
 
+def _puzzle_column(path: Path) -> list[str]:
+    """The ``puzzle`` column of a Parquet or CSV file, as strings (null -> empty string)."""
+    try:
+        if path.suffix == ".parquet":
+            frame = pl.read_parquet(path, columns=None)
+        else:
+            frame = pl.read_csv(path, infer_schema_length=0)
+    except Exception as exc:  # polars raises several types for damaged files
+        raise InputError(f"{path}: cannot read it as {path.suffix[1:].upper()} ({exc.__class__.__name__})") from None
+    if "puzzle" not in frame.columns:
+        raise InputError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
+    return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]
+
+
 def write(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Write batch rows as Parquet (atomically)."""
-    store.write_table(path, rows, SCHEMA)
+    """Write batch rows to the Parquet file ``path`` with :data:`SCHEMA`, whole or not at all (its
+    folder must exist: :class:`InputError` otherwise)."""
+    _check_folder(path)
+    frame = pl.DataFrame(rows, schema=SCHEMA)
+    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, whole or not at all (its folder must exist: :class:`InputError`)."""
+    _check_folder(path)
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _check_folder(path: Path) -> None:
+    if not path.parent.is_dir():
+        raise InputError(f"{path.parent}: no such folder for the output file")
 
 
 def values(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> list[tuple[int, str]]:

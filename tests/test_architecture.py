@@ -1,0 +1,78 @@
+"""The layout is a contract: each room of ``pipeline`` imports only the rooms below it (README,
+"Architecture"). Read from the source with ``ast``, so a new import that crosses a wall fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
+
+# room -> rooms it may import (besides itself). A room is a sub-package or a top-level module.
+ALLOWED: dict[str, set[str]] = {
+    "board": set(),
+    "symmetry": set(),
+    "atomic": set(),
+    "progress": set(),
+    "verify": {"board"},  # independent on purpose: no ilp, generate or symmetry
+    "ilp": {"board"},
+    "difficulty": {"board"},
+    "identity": {"board", "atomic"},
+    "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
+    "solve": {"board", "ilp", "atomic"},
+    "config": {"board", "symmetry", "difficulty"},
+    "run": {"__init__", "board", "symmetry", "atomic", "verify", "config", "generate", "identity"},
+    "solver": {"solve"},  # the README's import path, re-exported
+    "cli": {"__init__", "board", "config", "progress", "difficulty", "identity", "run", "solve"},
+    "__main__": {"cli"},
+    "__init__": set(),
+}
+
+
+def _room(module: str) -> str:
+    """``pipeline.run.store`` -> ``run``; ``pipeline`` -> ``__init__`` (the version)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(path: Path) -> set[str]:
+    """Dotted names of the ``pipeline`` modules (or packages) that ``path`` imports."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "pipeline")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "pipeline":
+            if node.module == "pipeline":  # from pipeline import board, __version__
+                out.update("pipeline" if a.name.startswith("__") else f"pipeline.{a.name}" for a in node.names)
+            else:
+                out.add(node.module)
+    return out
+
+
+def _rooms() -> dict[Path, str]:
+    return {p: (p.relative_to(PACKAGE).parts[0].removesuffix(".py")) for p in PACKAGE.rglob("*.py")}
+
+
+def test_every_room_is_known() -> None:
+    assert set(_rooms().values()) == set(ALLOWED)
+
+
+def test_each_room_imports_only_what_is_below_it() -> None:
+    crossings = []
+    for path, room in _rooms().items():
+        for target in _imports(path):
+            other = _room(target)
+            if other != room and other not in ALLOWED[room]:
+                crossings.append(f"{path.relative_to(PACKAGE.parent)} imports {target}")
+    assert crossings == []
+
+
+def test_the_check_sees_a_crossing(tmp_path: Path) -> None:
+    """The guard can fail: each form of import is read, and the rooms it reaches are walled off."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("from pipeline import cli, __version__\nfrom pipeline.run.store import StoreError\n"
+                     "import pipeline.ilp.engine\nimport polars\n", encoding="utf-8")
+    found = _imports(probe)
+    assert found == {"pipeline.cli", "pipeline", "pipeline.run.store", "pipeline.ilp.engine"}
+    assert {_room(m) for m in found} == {"cli", "__init__", "run", "ilp"}
+    assert "cli" not in ALLOWED["verify"] and "run" not in ALLOWED["solve"]
