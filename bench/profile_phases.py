@@ -42,7 +42,8 @@ def startup() -> dict[str, float]:
 def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     from pipeline import board, verify
     from pipeline.generate import fastcount
-    from pipeline.generate.puzzle import Spec, make_puzzle, puzzle_seed
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import Spec, puzzle_seed
     from pipeline.ilp.engine import engine_for
     from pipeline.run import runner, store
 

@@ -10,7 +10,7 @@ import polars as pl
 
 from pipeline import config
 from pipeline.board import parse
-from pipeline.generate.puzzle import random_transform
+from pipeline.generate.grid import random_transform
 from pipeline.identity import canon, numbering
 from pipeline.run import runner, store
 from pipeline.run.manifest import read_manifest

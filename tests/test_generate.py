@@ -7,7 +7,9 @@ import pytest
 
 from pipeline import symmetry, verify
 from pipeline.board import board, format_line, parse
-from pipeline.generate.puzzle import GenerationFailed, Spec, make_puzzle, puzzle_seed, random_transform
+from pipeline.generate.grid import random_transform
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import GenerationFailed, Spec, puzzle_seed
 
 
 def _sound(made: dict, n: int, requested: str) -> None:

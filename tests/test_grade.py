@@ -22,7 +22,8 @@ from pipeline.difficulty.grade import (
     score_steps,
 )
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, Step, next_step, solve_logically
-from pipeline.generate.puzzle import Spec, make_puzzle
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import Spec
 
 ROOT = Path(__file__).resolve().parents[1]
 TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"

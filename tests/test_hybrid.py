@@ -7,7 +7,9 @@ import pytest
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.config import validate
 from pipeline.generate import fastcount
-from pipeline.generate.puzzle import GenerationFailed, Spec, make_puzzle, prefill, puzzle_seed
+from pipeline.generate.grid import prefill
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import GenerationFailed, Spec, puzzle_seed
 from pipeline.ilp import engine
 from pipeline.run import runner
 

@@ -25,7 +25,8 @@ from pipeline.difficulty.logic import (
     search_solution,
     solve_logically,
 )
-from pipeline.generate.puzzle import Spec, make_puzzle
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import engine_for
 
 ROOT = Path(__file__).resolve().parents[1]

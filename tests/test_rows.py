@@ -8,7 +8,8 @@ import polars as pl
 
 from pipeline import verify
 from pipeline.board import parse
-from pipeline.generate.puzzle import Spec, make_puzzle, puzzle_seed
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import Spec, puzzle_seed
 from pipeline.run import rows
 
 

@@ -53,177 +53,19 @@ skipping a draw changes every puzzle of every set; ``tests/test_generate.py`` pi
 
 from __future__ import annotations
 
-import hashlib
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pipeline import symmetry
-from pipeline.board import Grid, board, conflict
+from pipeline.board import Grid
 from pipeline.difficulty.grade import Grade, grade
-from pipeline.generate import fastcount
+from pipeline.generate.grid import prefill, random_transform
+from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
+from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
 from pipeline.identity import numbering
 from pipeline.ilp.engine import Engine, Outcome, SolverTimeout, engine_for
-
-
-@dataclass(frozen=True)
-class Spec:
-    """What to make, as plain picklable data (built by the runner from the config)."""
-
-    size: int
-    symmetry: str  # a tag of symmetry.TAGS, or "random"
-    minimal: bool  # try every orbit once
-    hints_min: int | None = None
-    hints_max: int | None = None
-    fixed: Grid | None = None
-    keep_fixed: bool = False
-    max_attempts: int = 20
-    time_limit: float | None = None
-    engine: str = "hybrid"  # "hybrid": fast counter decides removals; "ilp": every check by HiGHS
-    grid_method: str = "weighted-ilp"  # or "uniform" (9x9 only): a uniform number, unranked
-    levels: tuple[str, ...] | None = None  # keep only puzzles graded at one of these levels
-    score_min: float | None = None
-    score_max: float | None = None
-
-    def wants(self, level: str, score: float) -> bool:
-        """True when a puzzle of this grade is in the requested difficulty range."""
-        return ((self.levels is None or level in self.levels)
-                and (self.score_min is None or score >= self.score_min)
-                and (self.score_max is None or score <= self.score_max))
-
-
-class GenerationFailed(RuntimeError):
-    """No acceptable puzzle within ``max_attempts`` grids (message says why)."""
-
-    def __init__(self, message: str, attempts: int, timeouts: int, rejected: dict[str, int] | None = None) -> None:
-        super().__init__(message)
-        self.attempts = attempts
-        self.timeouts = timeouts
-        self.rejected = rejected or {}
-
-
-def puzzle_seed(config_seed: int, index: int, redraw: int = 0) -> int:
-    """The seed of puzzle ``index`` of a set: a 63-bit hash of (config seed, index); ``redraw`` > 0
-    gives the seed of the index's ``redraw``-th replacement (after a duplicate)."""
-    key = f"numplace:{config_seed}:{index}" + (f":{redraw}" if redraw else "")
-    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
-
-def requested_symmetry(spec: Spec, seed: int) -> str:
-    """The group used for this puzzle: the spec's, or for ``random`` one drawn from the seed."""
-    if spec.symmetry != "random":
-        return spec.symmetry
-    rng = np.random.default_rng([seed, 0x5EED])
-    return symmetry.TAGS[int(rng.integers(len(symmetry.TAGS)))]
-
-
-def random_transform(grid: Grid, n: int, rng: np.random.Generator) -> Grid:
-    """Apply a random element of the validity-preserving group of the board to ``grid``."""
-    b = board(n)
-    br, bc = b.box_rows, b.box_cols
-    bands = rng.permutation(n // br)
-    rows = [int(band * br + r) for band in bands for r in rng.permutation(br)]
-    stacks = rng.permutation(n // bc)
-    cols = [int(stack * bc + c) for stack in stacks for c in rng.permutation(bc)]
-    relabel = [0, *(int(d) + 1 for d in rng.permutation(n))]
-    out = [relabel[grid[rows[r] * n + cols[c]]] for r in range(n) for c in range(n)]
-    if br == bc and rng.random() < 0.5:
-        out = [out[c * n + r] for r in range(n) for c in range(n)]
-    return tuple(out)
-
-
-def _blank(puzzle: Sequence[int], cells: Sequence[int]) -> Grid:
-    out = list(puzzle)
-    for i in cells:
-        out[i] = 0
-    return tuple(out)
-
-
-def _goal(spec: Spec, rng: np.random.Generator) -> tuple[int, int, int] | None:
-    """(min, goal, max) for a hints stop rule; None for ``minimal``."""
-    if spec.minimal or spec.hints_min is None or spec.hints_max is None:
-        return None
-    goal = int(rng.integers(spec.hints_min, spec.hints_max + 1))
-    return spec.hints_min, goal, spec.hints_max
-
-
-Check = Callable[[Grid], bool]
-
-
-def checker(eng: Engine, kind: str) -> Check:
-    """The removal check "is this puzzle still unique?" for engine ``kind``.
-
-    ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
-    :mod:`pipeline.generate.fastcount`, falling back to the ILP only when its node budget runs out. Both
-    are exact, so both give the same answer and the same puzzles.
-    """
-    if kind == "ilp":
-        return eng.unique_without
-
-    def hybrid(puzzle: Grid) -> bool:
-        k = fastcount.count(puzzle, 2)
-        return eng.unique_without(puzzle) if k < 0 else k == 1
-
-    return hybrid
-
-
-def prefill(n: int, rng: np.random.Generator) -> Grid:
-    """Random digits in the boxes on the diagonal of box rows/columns (no two share a row or a
-    column, so they are independent); the ILP completes the grid from there much faster.
-
-    On 4x4 two such boxes leave about half the starts without a completion, so only the first box
-    is filled there; for 6, 9 and 16 every diagonal start completes (9x9 is the classic fact;
-    6 and 16 checked on samples), and :func:`make_puzzle` falls back to no prefill regardless.
-    """
-    b = board(n)
-    out = [0] * (n * n)
-    nbands, nstacks = n // b.box_rows, n // b.box_cols
-    for k in range(1 if n == 4 else min(nbands, nstacks)):
-        box = b.boxes[k * nstacks + k]
-        for i, d in zip(box, rng.permutation(n), strict=True):
-            out[i] = int(d) + 1
-    return tuple(out)
-
-
-def _remove(
-    unique: Check, grid: Grid, orbits: Sequence[tuple[int, ...]], locked: set[int],
-    goal: tuple[int, int, int] | None,
-) -> tuple[Grid, set[tuple[int, ...]]]:
-    """Steps 3-4: the removal pass. Returns the puzzle and the orbits proven non-removable."""
-    puzzle = grid
-    proven: set[tuple[int, ...]] = set()
-    count = len(grid)
-    for orb in orbits:
-        if goal is not None and count <= goal[1]:
-            break  # reached the goal
-        if locked.intersection(orb):
-            continue
-        if goal is not None and count - len(orb) < goal[0]:
-            continue  # would go below min; a smaller orbit later may still fit
-        trial = _blank(puzzle, orb)
-        if unique(trial):
-            puzzle, count = trial, count - len(orb)
-        else:
-            proven.add(orb)
-    return puzzle, proven
-
-
-def _minimality(
-    unique: Check, puzzle: Grid, orbits: Sequence[tuple[int, ...]], proven: set[tuple[int, ...]]
-) -> tuple[bool, bool]:
-    """Step 5: (minimal, orbit_minimal), each established by proofs or fresh checks."""
-    given = [orb for orb in orbits if puzzle[orb[0]]]
-    for orb in given:
-        if orb not in proven and unique(_blank(puzzle, orb)):
-            return False, False  # an orbit can go, so a single given of it can too
-    singles = {orb[0] for orb in proven if len(orb) == 1}
-    for i, d in enumerate(puzzle):
-        if d and i not in singles and unique(_blank(puzzle, (i,))):
-            return False, True
-    return True, True
 
 
 @dataclass(frozen=True)
@@ -339,12 +181,12 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         return None
     # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule).
     order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))]
-    goal = _goal(spec, rng)
+    goal = hint_goal(spec, rng)
     eng.set_nogood(grid)
     t2 = time.perf_counter()
     try:
         # Steps 3-4, try each orbit once under the stop rule.
-        puzzle, proven = _remove(job.unique, grid, order, job.locked, goal)
+        puzzle, proven = remove(job.unique, grid, order, job.locked, goal)
         k = sum(1 for d in puzzle if d)
         if goal is not None and not (goal[0] <= k <= goal[2]):
             job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
@@ -356,7 +198,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
             job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
             return None
         # Step 5, honest flags.
-        minimal, orbit_minimal = _minimality(job.unique, puzzle, job.orbits, proven)
+        minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
         certified = eng.unique_without(puzzle)
@@ -392,11 +234,3 @@ def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
     return random_transform(out.grid, n, rng)
 
 
-def fixed_cells_problem(n: int, fixed: Grid) -> str | None:
-    """Why no grid can contain ``fixed`` (None when some grid does). Checks units, then the IP."""
-    clash = conflict(fixed)
-    if clash:
-        return clash
-    if engine_for(n).count_solutions(fixed, limit=1).count == 0:
-        return "no complete grid contains these fixed cells"
-    return None

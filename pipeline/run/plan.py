@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.config import Config, ConfigError, config_hash, worker_count
-from pipeline.generate import puzzle as generate
+from pipeline.generate.grid import fixed_cells_problem
+from pipeline.generate.spec import Spec
 from pipeline.identity import canon, numbering
 from pipeline.run import store
 from pipeline.run.manifest import Manifest
@@ -51,11 +52,11 @@ class Plan:
         return min(size, self.cfg.count - shard * size)
 
 
-def spec_of(cfg: Config) -> generate.Spec:
+def spec_of(cfg: Config) -> Spec:
     """The generator's spec for ``cfg`` (plain data for the workers)."""
     lo, hi = cfg.removal.hints.bounds if cfg.removal.hints is not None else (None, None)
     d = cfg.difficulty
-    return generate.Spec(
+    return Spec(
         size=cfg.board.size,
         symmetry=cfg.removal.symmetry,
         minimal=cfg.removal.is_minimal,
@@ -85,7 +86,7 @@ def preflight(cfg: Config) -> None:
         canon.tables()
     fixed = cfg.fixed_grid
     if fixed is not None:
-        why = generate.fixed_cells_problem(cfg.board.size, fixed)
+        why = fixed_cells_problem(cfg.board.size, fixed)
         if why:
             raise ConfigError(f"grid.fixed: {why}")
 

@@ -1,7 +1,7 @@
 """A run, as three steps: plan (:mod:`pipeline.run.plan`), execute (:mod:`pipeline.run.execute`), finish
 (:mod:`pipeline.run.finish`).
 
-Determinism: puzzle ``i`` depends only on ``(config, i)`` through :func:`generate.puzzle_seed`, so
+Determinism: puzzle ``i`` depends only on ``(config, i)`` through :func:`pipeline.generate.spec.puzzle_seed`, so
 any number of workers, any chunking and any resume give the same set. Workers receive plain data
 and return typed items (:mod:`pipeline.run.work`); each builds its own engine. Puzzles that fail
 independent verification are never written; they are logged, counted in the manifest, and make

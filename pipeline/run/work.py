@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pipeline import verify
 from pipeline.board import format_line
-from pipeline.generate import puzzle as generate
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import GenerationFailed, Spec, puzzle_seed
 from pipeline.run import rows
 
 
@@ -22,7 +23,7 @@ from pipeline.run import rows
 class Job:
     """What every task of one run needs: the spec and the set's identity (picklable)."""
 
-    spec: generate.Spec
+    spec: Spec
     set_name: str
     config_hash: str
     config_seed: int
@@ -75,10 +76,10 @@ def make_items(job: Job, indices: list[int], redraw: int = 0) -> list[Item]:
 
 
 def _one(job: Job, index: int, redraw: int) -> Item:
-    seed = generate.puzzle_seed(job.config_seed, index, redraw)
+    seed = puzzle_seed(job.config_seed, index, redraw)
     try:
-        made = generate.make_puzzle(job.spec, seed)
-    except generate.GenerationFailed as exc:
+        made = make_puzzle(job.spec, seed)
+    except GenerationFailed as exc:
         return Failed(index, "generation", str(exc), exc.attempts, exc.timeouts, exc.rejected)
     row = rows.build_row(made, set_name=job.set_name, config_hash=job.config_hash, index=index, seed=seed)
     problems = verify.verify_row(row)

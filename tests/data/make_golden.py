@@ -13,7 +13,8 @@ import numpy as np
 
 from pipeline import verify
 from pipeline.board import board, format_line
-from pipeline.generate import puzzle as generate
+from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.spec import Spec
 from pipeline.ilp import engine
 
 
@@ -21,10 +22,10 @@ def main() -> None:
     lines = ["# puzzle:count[:solution]  (sizes 4, 6, 16; see make_golden.py)"]
     for n, per in ((4, 4), (6, 4), (16, 1)):
         b = board(n)
-        spec = generate.Spec(size=n, symmetry="none" if n < 16 else "rot180", minimal=True)
+        spec = Spec(size=n, symmetry="none" if n < 16 else "rot180", minimal=True)
         for k in range(per):
-            made = generate.make_puzzle(spec, 1000 + k)
-            p, s = made["puzzle"], made["solution"]
+            made = make_puzzle(spec, 1000 + k)
+            p, s = made.puzzle, made.solution
             cases = [p]
             rng = np.random.default_rng(k)
             given = [i for i, d in enumerate(p) if d]  # type: ignore[arg-type]

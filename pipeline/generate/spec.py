@@ -1,0 +1,67 @@
+"""What to make and from which seed: the :class:`Spec` (plain data the run builds from the config and
+ships to the workers), the puzzle seeds of a set, and the symmetry group a puzzle uses."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline import symmetry
+from pipeline.board import Grid
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to make, as plain picklable data (built by the runner from the config)."""
+
+    size: int
+    symmetry: str  # a tag of symmetry.TAGS, or "random"
+    minimal: bool  # try every orbit once
+    hints_min: int | None = None
+    hints_max: int | None = None
+    fixed: Grid | None = None
+    keep_fixed: bool = False
+    max_attempts: int = 20
+    time_limit: float | None = None
+    engine: str = "hybrid"  # "hybrid": fast counter decides removals; "ilp": every check by HiGHS
+    grid_method: str = "weighted-ilp"  # or "uniform" (9x9 only): a uniform number, unranked
+    levels: tuple[str, ...] | None = None  # keep only puzzles graded at one of these levels
+    score_min: float | None = None
+    score_max: float | None = None
+
+    def wants(self, level: str, score: float) -> bool:
+        """True when a puzzle of this grade is in the requested difficulty range."""
+        return ((self.levels is None or level in self.levels)
+                and (self.score_min is None or score >= self.score_min)
+                and (self.score_max is None or score <= self.score_max))
+
+
+
+class GenerationFailed(RuntimeError):
+    """No acceptable puzzle within ``max_attempts`` grids (message says why)."""
+
+    def __init__(self, message: str, attempts: int, timeouts: int, rejected: dict[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.timeouts = timeouts
+        self.rejected = rejected or {}
+
+
+
+def puzzle_seed(config_seed: int, index: int, redraw: int = 0) -> int:
+    """The seed of puzzle ``index`` of a set: a 63-bit hash of (config seed, index); ``redraw`` > 0
+    gives the seed of the index's ``redraw``-th replacement (after a duplicate)."""
+    key = f"numplace:{config_seed}:{index}" + (f":{redraw}" if redraw else "")
+    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+
+def requested_symmetry(spec: Spec, seed: int) -> str:
+    """The group used for this puzzle: the spec's, or for ``random`` one drawn from the seed."""
+    if spec.symmetry != "random":
+        return spec.symmetry
+    rng = np.random.default_rng([seed, 0x5EED])
+    return symmetry.TAGS[int(rng.integers(len(symmetry.TAGS)))]
