@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from pipeline.board import format_grid, parse
+from pipeline.solve import batch
 
 from .conftest import ROOT, numplace
 from .test_engine import TDOKU
@@ -138,8 +139,6 @@ def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
 def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> None:
     """One line reader: `solve` (batch.load) and `canon` (batch.values) skip `  # ...` alike."""
     from pipeline.identity.canon import canonical_key
-    from pipeline.solve import batch
-
     def transposed(text: str) -> str:
         return "".join(text[c * 9 + r] for r in range(9) for c in range(9))
 
@@ -159,8 +158,6 @@ def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> No
 
 def test_values_reads_like_load(tmp_path: Path) -> None:
     """`batch.values` shares `batch.load`'s rules: no drawn grid, but the same errors, one line each."""
-    from pipeline.solve import batch
-
     drawn = tmp_path / "drawn.txt"
     drawn.write_text(format_grid(parse(P)) + "\n")
     assert batch.load(str(drawn)).single
@@ -177,3 +174,12 @@ def test_values_reads_like_load(tmp_path: Path) -> None:
     res = numplace("grid-number", str(binary))
     assert res.returncode == 2 and "bin.txt: not a text file" in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_a_16x16_puzzle_inline_is_read_as_a_puzzle_not_a_too_long_file_name() -> None:
+    """256 characters are longer than a file name may be: the argument is the puzzle itself."""
+    p16 = ("1" + "." * 255)
+    assert batch.load(p16).items == [(1, p16)] and batch.load(p16).single
+    assert batch.values(p16) == [(1, p16)]
+    res = numplace("canon", p16)
+    assert res.returncode == 2 and res.stderr.strip() == "numplace: error: no canonical form for 16x16 boards"

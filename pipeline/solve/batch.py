@@ -101,17 +101,29 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
             raise InputError("stdin: not UTF-8 text") from None
         return _text_lines("stdin", text, nothing)
     path = Path(arg)
-    if path.is_file():
+    kind = _kind(path)
+    if kind == "file":
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{path}: not a text file") from None
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read it ({exc.strerror})") from None
         return _text_lines(str(path), text, nothing)
-    if path.is_dir():
+    if kind == "folder":
         raise InputError(f"{path}: is a folder, not a puzzle file")
     if "/" in arg or _FILE_SUFFIX.search(arg):
         raise InputError(f"{arg}: no such file (and not a puzzle either)")
     return Lines("argument", [(1, arg)], inline=True)
+
+
+def _kind(path: Path) -> Literal["file", "folder", "none"]:
+    """What ``path`` names on disk; ``none`` also for text that cannot be a path at all (a 16x16
+    puzzle of 256 characters is longer than a file name may be)."""
+    try:
+        return "file" if path.is_file() else "folder" if path.is_dir() else "none"
+    except OSError:  # e.g. ENAMETOOLONG
+        return "none"
 
 
 def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
@@ -122,7 +134,7 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     whole puzzle is one drawn grid (its lines joined, numbered by the first); otherwise a batch.
     """
     path = Path(arg)
-    if path.suffix in (".parquet", ".csv") and path.is_file():
+    if path.suffix in (".parquet", ".csv") and _kind(path) == "file":
         column = _puzzle_column(path)
         if not column:
             raise InputError(f"{path}: empty, no puzzle in it")
