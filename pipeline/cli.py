@@ -70,28 +70,49 @@ def run(
     workers: Annotated[str | None, typer.Option(help="Worker processes or 'auto' (overrides workers).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output root folder (overrides output.dir).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue the interrupted run in this folder.")] = None,
+    max_minutes: Annotated[float | None, typer.Option(min=0.01, help="Stop cleanly after this many minutes: whole "
+                                                      "parts kept, status partial, exit 3; --resume finishes "
+                                                      "it.")] = None,
 ) -> None:
-    """Make a puzzle set: outputs/<name>/<run_id>/part-*.parquet and manifest.json."""
+    """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
+    import signal
+
     from pipeline import config as cfgmod
     from pipeline import progress
     from pipeline.run import runner
+    from pipeline.run.lock import SetLocked
 
     w = cfgmod.parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None}
     cfg = cfgmod.load(config, overrides)
+    terminated: list[int] = []
+
+    def on_sigterm(signum: int, _frame: object) -> None:
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
         with progress.reporter(cfg.name) as tick:
-            summary = runner.run(cfg, resume=resume, progress=tick, log=runner.default_log)
-    except KeyboardInterrupt:
-        typer.echo("numplace: interrupted; finished parts are kept. Continue with: "
-                   f"numplace run {config} --resume <run folder>", err=True)
-        raise typer.Exit(130) from None
+            summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes)
+    except SetLocked as exc:
+        raise _fail(str(exc), 75) from None
+    except runner.RunInterrupted as exc:
+        why = "terminated (SIGTERM)" if terminated else "interrupted"
+        typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
+                   f"numplace run {config} --resume {exc.run_dir}", err=True)
+        raise typer.Exit(143 if terminated else 130) from None
     rate = summary.written / summary.seconds if summary.seconds > 0 else 0.0
-    typer.echo(f"wrote {summary.written} of {summary.count} puzzles to {summary.run_dir} "
-               f"in {summary.seconds:.1f} s ({rate:.1f} puzzles/s)")
+    typer.echo(f"wrote {summary.written} of {summary.count} puzzles (indices {summary.start}-"
+               f"{summary.start + summary.count - 1}) to {summary.run_dir} in {summary.seconds:.1f} s "
+               f"({rate:.1f} puzzles/s)")
+    if summary.status == "partial":
+        typer.echo(f"numplace: stopped after --max-minutes; continue with: numplace run {config} --resume "
+                   f"{summary.run_dir}", err=True)
+        raise typer.Exit(3)
     if not summary.ok:
-        typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed; see {summary.run_dir}/manifest.json",
-                   err=True)
+        typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed and were not written (--resume does not "
+                   f"retry them); see {summary.run_dir}/_manifest.json", err=True)
         raise typer.Exit(1)
 
 
@@ -227,7 +248,8 @@ def solve(
     repair: Annotated[bool, typer.Option("--repair", help="Change the fewest givens so the puzzle solves.")] = False,
     fmt: Annotated[str | None, typer.Option("--format", help="grid | line | json (default: grid on a terminal, "
                                                              "else line).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout (a batch: a .parquet file).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout: one puzzle .txt or .json; a batch "
+                                                  ".parquet, .csv or .jsonl.")] = None,
     workers: Annotated[str, typer.Option(help="Batch worker processes or 'auto'.")] = "auto",
 ) -> None:
     """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
@@ -242,8 +264,14 @@ def solve(
         raise _fail(f"--format: {fmt!r} is not one of grid, line, json")
     mode: batch.Mode = "repair" if repair else "count" if count else "solve"
     source = batch.load(puzzle)
+    # the output file's format, folder and name are checked before any solving
+    suffix = batch.check_out(out, source.single) if out is not None else None
     if source.single:
         ((_, text),) = source.items
+        if suffix == ".json":
+            if fmt not in (None, "json"):
+                raise _fail(f"--format {fmt} does not fit --out {out}: a .json file holds --format json")
+            fmt = "json"
         fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
         rendered, code = _render_single(text, mode, fmt, limit)
         if out is not None:
@@ -282,22 +310,40 @@ def rate(
     """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
     from pipeline import board
     from pipeline.difficulty import grade
-    from pipeline.solve import batch
+    from pipeline.generate import fastcount
+    from pipeline.solve import batch, solver
 
     source = batch.load(puzzle)
     bad = 0
     for lineno, text in source.items:
         where = "" if source.single else f"line {lineno}: "
+        code = 2  # a puzzle that cannot be read is a user mistake; one without a unique solution is 1
         try:
-            g = grade.grade(board.parse(text))
+            grid = board.parse(text)
+            code = 1
+            # Only a unique puzzle is graded (a grade along one of several solutions would mean nothing):
+            # the compiled exact counter decides; the ILP solver where its node budget runs out, and for
+            # the reason when there is no solution.
+            found = fastcount.count(grid, 2)
+            checked = solver.solve(grid) if found in (-1, 0) else None
+            status = checked.status if checked is not None else "unique" if found == 1 else "multiple"
+            if status == "multiple":
+                raise ValueError("cannot grade: not unique: 2+ solutions")
+            if status == "none":
+                reason = checked.reason if checked is not None else None
+                raise ValueError(f"cannot grade: no solution{f': {reason}' if reason else ''}")
+            if status != "unique":
+                raise ValueError("cannot grade: the solver hit its time limit; uniqueness not decided")
+            g = grade.grade(grid, checked.solution if checked is not None else None)
         except (board.PuzzleFormatError, ValueError) as exc:
             if source.single:
-                raise _fail(str(exc)) from None
+                raise _fail(str(exc), code) from None
             typer.echo(f"numplace: {source.name} line {lineno}: {exc}", err=True)
             bad += 1
             continue
+        hardest = f"hardest: {g.techniques[-1]}" if g.techniques else "the grid is already complete"
         typer.echo(f"{where}{g.level} {g.score:g} ({g.logic_steps} logic steps"
-                   f"{f', {g.guesses} guesses' if g.guesses else ''}; hardest: {g.techniques[-1]})")
+                   f"{f', {g.guesses} guesses' if g.guesses else ''}; {hardest})")
         if explain:
             for line in grade.explain(g):
                 typer.echo(f"  {line}")
@@ -387,6 +433,31 @@ def canon(puzzle: Annotated[str, typer.Argument(help="A puzzle or grid (4x4, 6x6
         return key
 
     _each(puzzle, one)
+
+
+@app.command()
+@_user_errors
+def runs(
+    root: Annotated[Path, typer.Argument(help="Output root (default: outputs).")] = Path("outputs"),
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON document instead of the table.")] = False,
+) -> None:
+    """The sets under an output root and their runs: status, puzzles, levels, the next index."""
+    import json
+
+    from pipeline.run.manifest import overview
+
+    if not root.is_dir():
+        raise _fail(f"{root}: no such output folder")
+    sets = overview(root)
+    if as_json:
+        typer.echo(json.dumps(sets, indent=2))
+        return
+    for s in sets:
+        typer.echo(f"{s['set']}: {s['puzzles']} puzzles in {len(s['runs'])} run(s); next index {s['next_index']}")
+        for r in s["runs"]:
+            levels = ", ".join(f"{k} {v}" for k, v in r["levels"].items())
+            typer.echo(f"  {r['run_id']:<28} {r['status']:<11} {r['start']:>8}-{r['start'] + r['count'] - 1:<8} "
+                       f"{r['puzzles']:>6} puzzles  {levels}")
 
 
 @app.command()

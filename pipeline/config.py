@@ -1,4 +1,5 @@
-"""The YAML config: pydantic models with ``extra="forbid"``, loaded with ``yaml.safe_load``.
+"""The YAML config: pydantic models with ``extra="forbid"``, loaded with ``yaml.safe_load``'s loader
+(a :class:`yaml.SafeLoader` subclass that also refuses a key repeated in one mapping).
 
 :func:`load` turns every user mistake into one :class:`ConfigError` whose message names the field,
 e.g. ``removel: unknown key (did you mean removal?)``. Nothing else in the package catches pydantic
@@ -49,13 +50,13 @@ class GridCfg(_Strict):
 
 class DedupCfg(_Strict):
     catalog: bool = True  # also reject puzzles already in the output root's catalog
-    max_redraws: int = Field(default=50, ge=1, le=10_000)
+    max_redraws: int = Field(default=50, ge=1, le=10_000, strict=True)
 
 
 class HintsCfg(_Strict):
-    target: int | None = Field(default=None, ge=1)
-    min: int | None = Field(default=None, ge=1)
-    max: int | None = Field(default=None, ge=1)
+    target: int | None = Field(default=None, ge=1, strict=True)
+    min: int | None = Field(default=None, ge=1, strict=True)
+    max: int | None = Field(default=None, ge=1, strict=True)
 
     @model_validator(mode="after")
     def _one_form(self) -> HintsCfg:
@@ -79,7 +80,7 @@ class RemovalCfg(_Strict):
     symmetry: Literal[(*TAGS, "random")] = "rot180"  # type: ignore[valid-type]
     minimal: bool | None = None
     hints: HintsCfg | None = None
-    max_attempts: int = Field(default=20, ge=1, le=10_000)
+    max_attempts: int = Field(default=20, ge=1, le=10_000, strict=True)
     time_limit: float = Field(default=60.0, gt=0)
 
     @model_validator(mode="after")
@@ -111,7 +112,7 @@ class ScoreCfg(_Strict):
 class DifficultyCfg(_Strict):
     levels: list[Literal[LEVELS]] | None = None  # type: ignore[valid-type]
     score: ScoreCfg | None = None
-    max_attempts: int = Field(default=200, ge=1, le=100_000)
+    max_attempts: int = Field(default=200, ge=1, le=100_000, strict=True)
 
     @model_validator(mode="after")
     def _some_target(self) -> DifficultyCfg:
@@ -122,13 +123,13 @@ class DifficultyCfg(_Strict):
 
 class OutputCfg(_Strict):
     dir: str = "outputs"
-    shard_size: int = Field(default=500, ge=1, le=1_000_000)
+    shard_size: int = Field(default=500, ge=1, le=1_000_000, strict=True)
 
 
 class Config(_Strict):
     name: str
-    seed: int = Field(ge=0, le=2**63 - 1)
-    count: int = Field(ge=1, le=10_000_000)
+    seed: int = Field(ge=0, le=2**63 - 1, strict=True)
+    count: int = Field(ge=1, le=10_000_000, strict=True)
     board: BoardCfg = BoardCfg()
     grid: GridCfg = GridCfg()
     removal: RemovalCfg = RemovalCfg()
@@ -210,6 +211,31 @@ def _message(err: ValidationError) -> str:
     return f"{path}: {msg}" if path else msg
 
 
+class _DuplicateKeyError(yaml.constructor.ConstructorError):
+    """A key given twice in one mapping (``problem`` names it, ``problem_mark`` is the second one)."""
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.safe_load``'s loader (same tags, same safety) that refuses a repeated key instead of
+    keeping the last value. Keys brought in by a merge (``<<: *anchor``) may be overridden, as YAML
+    intends; only keys written twice in the same mapping are refused."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                repeated = key in seen
+                seen.add(key)
+            except TypeError:  # an unhashable key: the base class reports it
+                continue
+            if repeated:
+                raise _DuplicateKeyError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def validate(data: Any) -> Config:
     """Validate a parsed config mapping; raises :class:`ConfigError` with one line."""
     if not isinstance(data, dict):
@@ -229,7 +255,10 @@ def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config ({exc.__class__.__name__})") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe_load's safety
+    except _DuplicateKeyError as exc:
+        assert exc.problem_mark is not None
+        raise ConfigError(f"{path}:line {exc.problem_mark.line + 1}: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""

@@ -21,9 +21,9 @@ ALLOWED: dict[str, set[str]] = {
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
     "solve": {"board", "ilp", "atomic"},
     "config": {"board", "symmetry", "difficulty"},
-    "run": {"__init__", "board", "symmetry", "atomic", "verify", "config", "generate", "identity"},
+    "run": {"__init__", "board", "symmetry", "atomic", "verify", "config", "generate", "identity", "difficulty"},
     "solver": {"solve"},  # the README's import path, re-exported
-    "cli": {"__init__", "board", "config", "progress", "difficulty", "identity", "run", "solve"},
+    "cli": {"__init__", "board", "config", "progress", "difficulty", "generate", "identity", "run", "solve"},
     "__main__": {"cli"},
     "__init__": set(),
 }

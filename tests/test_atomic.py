@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
 
+from pipeline import atomic
 from pipeline.atomic import atomic_write
 
 
@@ -70,3 +73,56 @@ def test_a_failed_first_write_leaves_nothing(tmp_path: Path) -> None:
 def test_the_folder_must_exist(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         atomic_write(tmp_path / "missing" / "out.txt", lambda tmp: tmp.write_text("x"))
+
+
+@pytest.fixture
+def umask_of():
+    """Set the process umask for one test (and forget the cached value); restored afterwards."""
+    old = os.umask(0o022)
+    os.umask(old)
+
+    def _set(mask: int) -> None:
+        os.umask(mask)
+        atomic.reset_umask_cache()
+
+    yield _set
+    os.umask(old)
+    atomic.reset_umask_cache()
+
+
+@pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_the_file_has_the_mode_the_umask_gives(tmp_path: Path, umask_of, mask: int, mode: int) -> None:
+    umask_of(mask)
+    path = tmp_path / "out.txt"
+    atomic_write(path, lambda tmp: tmp.write_text("x"))
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    path.write_text("old")
+    atomic_write(path, lambda tmp: tmp.write_text("y"))  # a replaced file too
+    assert stat.S_IMODE(path.stat().st_mode) == mode and path.read_text() == "y"
+
+
+def test_the_mode_is_set_before_the_rename(tmp_path: Path, umask_of) -> None:
+    umask_of(0o022)
+    path = tmp_path / "out.txt"
+    modes: list[int] = []
+    real = os.replace
+
+    def replace(src: str, dst: Path) -> None:
+        modes.append(stat.S_IMODE(os.stat(src).st_mode))
+        real(src, dst)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(atomic.os, "replace", replace)
+        atomic_write(path, lambda tmp: tmp.write_text("x"))
+    assert modes == [0o644]
+
+
+def test_the_umask_is_read_without_changing_it(tmp_path: Path, umask_of) -> None:
+    umask_of(0o027)
+    if atomic._STATUS.exists():  # Linux: from /proc/self/status
+        assert atomic._read_umask() == 0o027
+    assert atomic._read_umask(tmp_path / "no-proc") == 0o027  # the os.umask round trip
+    assert atomic.current_umask() == 0o027
+    probe = tmp_path / "probe"
+    probe.touch()
+    assert stat.S_IMODE(probe.stat().st_mode) == 0o640  # the process umask is still 027

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -21,7 +22,7 @@ CONTENT = ["puzzle_id", "index", "seed", "puzzle", "solution", "hints", "symmetr
 
 
 def run_dir_of(out: Path, name: str = "tiny") -> Path:
-    dirs = sorted((out / name).iterdir())
+    dirs = sorted(d for d in (out / name).iterdir() if d.is_dir())
     assert len(dirs) == 1, dirs
     return dirs[0]
 
@@ -32,8 +33,13 @@ def test_end_to_end_run_check_show(tmp_path: Path, write_config) -> None:
     assert res.returncode == 0, res.stderr
     run_dir = run_dir_of(tmp_path / "out")
     assert sorted(p.name for p in run_dir.iterdir()) == [
-        "manifest.json", "part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
-    assert "progress done=8 total=8" in res.stderr  # parseable lines when not on a terminal
+        "_SUCCESS", "_manifest.json", "part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    events = [json.loads(line) for line in res.stderr.splitlines()]  # JSON lines when not on a terminal
+    assert {"ts", "level", "event", "message"} <= set(events[0])
+    assert [e["event"] for e in events if e["event"] != "progress"] == ["run_started", "run_finished"]
+    last = [e for e in events if e["event"] == "progress"][-1]
+    assert (last["done"], last["total"]) == (8, 8)
+    assert events[-1]["totals"]["puzzles"] == 8 and events[-1]["status"] == "complete"
     frame = pl.read_parquet(run_dir / "part-*.parquet")
     assert frame["index"].to_list() == list(range(8))
     assert frame["puzzle_id"].n_unique() == 8
@@ -133,7 +139,9 @@ def test_resume_refuses_another_config(tmp_path: Path, write_config) -> None:
     ],
 )
 def test_bad_paths_give_one_line(args: tuple[str, ...], message: str) -> None:
+    before = sorted(p.name for p in ROOT.iterdir())
     res = numplace(*args)
     assert res.returncode == 2
     assert message in res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in ROOT.iterdir()) == before  # nothing created (no lock, no folder)

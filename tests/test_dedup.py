@@ -43,6 +43,7 @@ def test_catalog_rejects_a_relabelled_transposed_copy(tmp_path: Path) -> None:
     copy = random_transform(p0, 9, np.random.default_rng(5))  # relabelled, rows/columns moved
     copy = tuple(copy[c * 9 + r] for r in range(9) for c in range(9))  # and transposed
     assert copy != p0
+    (root / "older-book" / "r1").mkdir(parents=True)  # an entry counts while its run folder exists
     store.write_catalog(root, "older-book", "r1", [{"key": canon.canonical_key(copy), "size": 9,
                                                    "set_name": "older-book", "run_id": "r1", "puzzle_id": "x"}])
     again = runner.run(config.validate(tiny(root, count=3)))

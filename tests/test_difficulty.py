@@ -74,4 +74,49 @@ def test_rate_command(tmp_path: Path) -> None:
     assert res.returncode == 1 and "many.txt line 2: puzzle has 3 cells" in res.stderr
     assert [line.split()[0] for line in res.stdout.splitlines()][:2] == ["line", "line"]
     none = numplace("rate", "55" + P[2:])
-    assert none.returncode == 2 and "cannot grade: the puzzle has no solution" in none.stderr
+    assert none.returncode == 1
+    assert none.stderr.strip() == "numplace: error: cannot grade: no solution: row 1 has two 5s (columns 1 and 2)"
+    assert numplace("rate", "123").returncode == 2  # unreadable: a user mistake
+
+
+def test_rate_refuses_a_puzzle_without_a_unique_solution() -> None:
+    """Regression: the empty grid and puzzles with many solutions were graded, exit 0."""
+    several = next(p for p, c, _ in TDOKU if c > 1)
+    for puzzle in ("." * 81, several, "." * 16):
+        res = numplace("rate", puzzle)
+        assert res.returncode == 1, res.stdout
+        assert res.stderr.strip() == "numplace: error: cannot grade: not unique: 2+ solutions"
+        assert res.stdout == ""
+    no_solution = next(p for p, c, _ in TDOKU if c == 0)
+    res = numplace("rate", no_solution)
+    assert res.returncode == 1 and res.stdout == ""
+    assert res.stderr.startswith("numplace: error: cannot grade: no solution")
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_rate_batch_grades_the_unique_lines_and_exits_1(tmp_path: Path) -> None:
+    several = next(p for p, c, _ in TDOKU if c > 1)
+    f = tmp_path / "mixed.txt"
+    f.write_text("\n".join([P, "." * 81, several, "55" + P[2:], P]) + "\n")
+    res = numplace("rate", str(f))
+    assert res.returncode == 1
+    assert [ln.split(":")[0] for ln in res.stdout.splitlines()] == ["line 1", "line 5"]
+    assert res.stderr.splitlines() == [
+        "numplace: " + str(f) + " line 2: cannot grade: not unique: 2+ solutions",
+        "numplace: " + str(f) + " line 3: cannot grade: not unique: 2+ solutions",
+        "numplace: " + str(f) + " line 4: cannot grade: no solution: row 1 has two 5s (columns 1 and 2)",
+    ]
+    unique_only = tmp_path / "unique.txt"
+    unique_only.write_text(f"{P}\n{P}\n")
+    assert numplace("rate", str(unique_only)).returncode == 0
+
+
+def test_rate_a_complete_grid() -> None:
+    """Regression: a full grid (no step to make) crashed with IndexError."""
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    res = numplace("rate", solved, "--explain")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "easy 0 (0 logic steps; the grid is already complete)"
+    assert res.stderr == ""
+    broken = numplace("rate", "55" + solved[2:])
+    assert broken.returncode == 1 and "cannot grade: no solution: row 1 has two 5s" in broken.stderr

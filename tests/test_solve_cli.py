@@ -183,3 +183,105 @@ def test_a_16x16_puzzle_inline_is_read_as_a_puzzle_not_a_too_long_file_name() ->
     assert batch.values(p16) == [(1, p16)]
     res = numplace("canon", p16)
     assert res.returncode == 2 and res.stderr.strip() == "numplace: error: no canonical form for 16x16 boards"
+
+
+def _batch_file(tmp_path: Path) -> Path:
+    f = tmp_path / "batch.txt"
+    f.write_text(f"{P}\n{CLASH}\n12345\n")
+    return f
+
+
+def test_batch_out_writes_the_format_its_suffix_names(tmp_path: Path) -> None:
+    """Regression: `--out res.csv` wrote Parquet bytes."""
+    f = _batch_file(tmp_path)
+    want = [(1, "unique", S), (2, "none", None), (3, "invalid", None)]
+    for suffix in (".parquet", ".csv", ".jsonl"):
+        out = tmp_path / f"res{suffix}"
+        res = numplace("solve", str(f), "--repair" if suffix == ".jsonl" else "--count", "--out", str(out),
+                       "--workers", "1")
+        assert res.returncode == 1, res.stderr  # line 3 is bad
+        assert f"wrote 3 results to {out}" in res.stdout
+        if suffix == ".parquet":
+            frame = pl.read_parquet(out)
+            assert frame.schema == pl.Schema(batch.SCHEMA)
+            rows = frame.to_dicts()
+        elif suffix == ".csv":
+            assert out.read_text().splitlines()[0] == ",".join(batch.SCHEMA)
+            rows = pl.read_csv(out, infer_schema_length=0).to_dicts()
+            assert [json.loads(r["changes"]) for r in rows] == [[], [], []]
+        else:
+            rows = [json.loads(line) for line in out.read_text().splitlines()]
+            assert all(list(r) == list(batch.SCHEMA) for r in rows)
+            assert rows[1]["status"] == "repaired" and rows[1]["changes"] == [
+                {"row": 0, "col": 1, "from": "5", "to": "3"}]
+            want = [(1, "unique", S), (2, "repaired", S), (3, "invalid", None)]
+        assert [(int(r["line"]), r["status"], r["solution"] or None) for r in rows] == want
+
+
+def test_single_out_writes_text_or_json(tmp_path: Path) -> None:
+    """Regression: one puzzle sent to `--out x.parquet` was written as text."""
+    txt, js = tmp_path / "s.txt", tmp_path / "s.json"
+    assert numplace("solve", P, "--out", str(txt), "--format", "grid").returncode == 0
+    assert txt.read_text().strip() == format_grid(parse(S))
+    res = numplace("solve", P, "--out", str(js))
+    assert res.returncode == 0 and res.stdout == ""
+    assert json.loads(js.read_text()) == json.loads(numplace("solve", P, "--format", "json").stdout)
+    clash = numplace("solve", CLASH, "--out", str(tmp_path / "none.json"))
+    assert clash.returncode == 1 and json.loads((tmp_path / "none.json").read_text())["status"] == "none"
+    res = numplace("solve", P, "--out", str(tmp_path / "x.json"), "--format", "line")
+    assert res.returncode == 2 and "--format line does not fit" in res.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("single", "name", "message"),
+    [
+        (True, "x.parquet", "--out x.parquet: '.parquet' is not a format for one puzzle's result; use .txt or .json"),
+        (True, "x.csv", "--out x.csv: '.csv' is not a format for one puzzle's result; use .txt or .json"),
+        (True, "x", "--out x: no suffix to name a format for one puzzle's result; use .txt or .json"),
+        (False, "x.txt", "--out x.txt: '.txt' is not a format for batch results; use .parquet, .csv or .jsonl"),
+        (False, "x.json", "--out x.json: '.json' is not a format for batch results; use .parquet, .csv or .jsonl"),
+        (False, "results", "--out results: no suffix to name a format for batch results; use .parquet, .csv or .jsonl"),
+        (False, "missing_folder/x.parquet", "missing_folder: no such folder for the output file"),
+        (False, "batch.txt/x.parquet", "batch.txt: not a folder for the output file"),
+        (True, "missing_folder/x.txt", "missing_folder: no such folder for the output file"),
+        (False, "sub", "--out sub: is a folder; name a file ending in .parquet, .csv or .jsonl"),
+        (True, "sub", "--out sub: is a folder; name a file ending in .txt or .json"),
+    ],
+)
+def test_bad_out_is_refused_before_solving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, single: bool,
+                                           name: str, message: str) -> None:
+    """Regression: a batch solved everything and only then failed on a missing folder; a folder or
+    an unknown suffix is refused too, with one line, exit 2, nothing written and nothing solved."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.solve import solver
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before --out was checked")
+
+    for fn in ("solve_batch", "solve_one"):
+        monkeypatch.setattr(batch, fn, no_solving)
+    for fn in ("solve", "repair"):
+        monkeypatch.setattr(solver, fn, no_solving)
+    (tmp_path / "sub").mkdir()
+    f = _batch_file(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    res = CliRunner().invoke(app, ["solve", P if single else str(f), "--out", name, "--workers", "1"])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"numplace: error: {message}\n"
+    assert res.stdout == ""
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_bad_out_from_the_command_line_is_one_line(tmp_path: Path) -> None:
+    f = _batch_file(tmp_path)
+    out = tmp_path / "missing_folder" / "x.parquet"
+    res = numplace("solve", str(f), "--out", str(out))
+    assert res.returncode == 2
+    assert res.stderr.strip() == f"numplace: error: {out.parent}: no such folder for the output file"
+    res = numplace("solve", str(f), "--out", str(tmp_path / "res.txt"))
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+    assert not (tmp_path / "res.txt").exists()

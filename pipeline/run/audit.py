@@ -14,7 +14,7 @@ import polars as pl
 
 from pipeline import verify
 from pipeline.run import rows, store
-from pipeline.run.manifest import MANIFEST, read_manifest
+from pipeline.run.manifest import Manifest, manifest_path, runs_of
 
 
 @dataclass
@@ -36,7 +36,7 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
     frame = store.read_parts(parts)
     result = Audit(path, len(parts), frame.height)
     problems = result.problems
-    problems += rows.schema_problems(frame)
+    problems += rows.schema_problems(frame, min(store.schema_version(p) for p in parts))
     if problems:
         return result
     if frame.height == 0:
@@ -54,15 +54,7 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
                 problems.append(f"{row['puzzle_id']}: {'; '.join(found)}")
     if bad > max_reported:
         problems.append(f"... and {bad - max_reported} more bad rows")
-    manifest_path = path / MANIFEST if path.is_dir() else None
-    if manifest_path is not None and manifest_path.is_file():
-        manifest = read_manifest(path)
-        expected = manifest.get("count")
-        if manifest.get("status") == "complete" and expected != frame.height:
-            problems.append(f"manifest says {expected} puzzles, the parts hold {frame.height}")
-        elif manifest.get("status") != "complete":
-            problems.append(f"run status is {manifest.get('status')!r}: "
-                            f"{frame.height} of {expected} puzzles written (resume it with --resume)")
+    problems += _manifest_problems(path)
     h = pl.col("hints")
     mean, lo, hi = frame.select(h.mean().alias("mean"), h.min().alias("lo"), h.max().alias("hi")).row(0)
     result.stats = {
@@ -76,3 +68,24 @@ def audit(path: Path, max_reported: int = 20) -> Audit:
         "orbit_minimal": int(frame["orbit_minimal"].sum()),
     }
     return result
+
+
+def _manifest_problems(path: Path) -> list[str]:
+    """What the manifests of the run folder or set folder ``path`` say against its parts: a run
+    that is not complete, or a complete run whose parts hold another number of puzzles."""
+    if not path.is_dir():
+        return []
+    runs = [Manifest.read(path)] if manifest_path(path) is not None else runs_of(path)
+    out = []
+    for m in runs:
+        name, status = m.run_dir.name, m.status
+        held = sum(pl.scan_parquet(p).select(pl.len()).collect().item() for p in m.run_dir.glob("part-*.parquet"))
+        if status == "complete" and held != m.count:
+            out.append(f"run {name}: manifest says {m.count} puzzles, the parts hold {held}")
+        elif status == "incomplete":
+            out.append(f"run {name} finished with failures: {held} of {m.count} puzzles written (failed puzzles "
+                       f"are not retried by --resume; see its manifest)")
+        elif status != "complete":
+            out.append(f"run {name} is {status}: {held} of {m.count} puzzles written; finish it with "
+                       f"numplace run CONFIG --resume {m.run_dir}")
+    return out

@@ -31,10 +31,12 @@ class RunSummary:
     failures: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     resumed_shards: int = 0
+    status: str = "complete"
+    start: int = 0  # the run's first index in its set
 
     @property
     def ok(self) -> bool:
-        return not self.failures and self.written == self.count
+        return self.status == "complete"
 
 
 class Dedup:
@@ -127,14 +129,17 @@ class Finisher:
             self._finish_shard(self._next, self._ready.pop(self._next))
             self._next = next(self._order, None)
 
-    def close(self) -> RunSummary:
-        """Record the run's keys in the catalog, close the manifest, and summarize."""
+    def close(self, stopped: str | None = None) -> RunSummary:
+        """Record the run's keys in the catalog (finished parts count as published), close the
+        manifest (``stopped``: ``partial`` or ``interrupted`` when the run was cut short; shards not
+        finished are simply absent and ``--resume`` makes them), and summarize."""
         plan = self.plan
         _write_catalog(plan)
         seconds = time.perf_counter() - self.t0
         session = {"seconds": round(seconds, 3), "worker_peak_rss_mb": round(self.peak_mb, 1), "made": self.received}
-        plan.manifest.finish(plan.cfg.count, session)
-        return RunSummary(plan.run_dir, plan.cfg.count, self.written, self.failures, seconds, len(plan.done))
+        status = plan.manifest.finish(plan.cfg.count, session, stopped)
+        return RunSummary(plan.run_dir, plan.cfg.count, self.written, self.failures, seconds, len(plan.done), status,
+                          plan.start)
 
     def _finish_shard(self, k: int, items: list[Item]) -> None:
         """Shard ``k``: duplicates resolved, stats into the manifest first, then the part file."""
@@ -155,15 +160,15 @@ class Finisher:
             "levels": sum_counts({it.row["difficulty"]: 1} for it in made),
             "dedup_replaced": replaced,
         })
-        store.write_part(self.plan.run_dir, k, [it.row for it in made])
+        store.write_part(self.plan.run_dir, k, [it.row for it in made], self.plan.cfg.name)
         self.written += len(made)
 
 
 def _seen_keys(plan: Plan) -> set[str]:
     """Dedup keys already taken: the catalog snapshot of the run's start, plus the parts written."""
-    root = Path(plan.cfg.output.dir)
     own = store.catalog_name(plan.cfg.name, plan.run_dir.name)
-    seen = store.catalog_keys(root, [n for n in plan.manifest.catalog_snapshot if n != own])
+    names = [n for n in plan.manifest.catalog_snapshot if n.rpartition("/")[2] != own]
+    seen = store.catalog_keys(plan.root, names)
     parts = sorted(plan.run_dir.glob("part-*.parquet"))
     if parts:
         seen.update(rows.dedup_key(r) for r in store.read_parts(parts).iter_rows(named=True))
@@ -174,6 +179,6 @@ def _write_catalog(plan: Plan) -> None:
     """Record this run's keys in the catalog of the output root (one file per run, by rename)."""
     parts = sorted(plan.run_dir.glob("part-*.parquet"))
     found = store.read_parts(parts).iter_rows(named=True) if parts else iter(())
-    store.write_catalog(Path(plan.cfg.output.dir), plan.cfg.name, plan.run_dir.name, [
+    store.write_catalog(plan.root, plan.cfg.name, plan.run_dir.name, [
         {"key": rows.dedup_key(r), "size": r["size"], "set_name": r["set_name"], "run_id": plan.run_dir.name,
          "puzzle_id": r["puzzle_id"]} for r in found])

@@ -1,10 +1,14 @@
-"""A run's ``manifest.json`` and its only writer, :class:`Manifest`.
+"""A run's ``_manifest.json`` and its only writer, :class:`Manifest`.
 
-The manifest says what the run is (config and its hash, versions, shard size, the catalog snapshot
-it dedups against), how far it got (``status``: ``running`` / ``complete`` / ``incomplete``; one
-entry per finished shard under ``shards``) and what it cost (``sessions``, ``totals``). Each change
-is saved at once, whole, by rename; the stats of a shard are saved *before* its part file appears,
-so a part on disk always has its stats in the manifest (resume relies on it).
+The manifest says what the run is (config and its hash, versions, shard size, the first index
+``start`` of its range of the set, the catalog snapshot it dedups against), how far it got
+(``status``, see :data:`STATUSES`; one entry per finished shard under ``shards``) and what it cost
+(``sessions``, ``totals``). Each change is saved at once, whole, by rename; the stats of a shard are
+saved *before* its part file appears, so a part on disk always has its stats in the manifest (resume
+relies on it). A complete run also gets an empty ``_SUCCESS`` file (the Hive/Spark convention).
+
+Runs written before the underscore names have ``manifest.json``: it is still read, and a resumed old
+run keeps writing it there.
 """
 
 from __future__ import annotations
@@ -21,7 +25,13 @@ from pipeline import __version__
 from pipeline.atomic import atomic_write
 from pipeline.run.store import StoreError
 
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
+OLD_MANIFEST = "manifest.json"  # runs written before the underscore convention
+SUCCESS = "_SUCCESS"
+#: ``running``: being made (or killed: resume it); ``complete``: every index has a verified puzzle;
+#: ``incomplete``: finished with failures (``--resume`` does not retry them); ``partial``: stopped
+#: by ``--max-minutes`` with whole parts, resumable; ``interrupted``: Ctrl-C or SIGTERM, resumable.
+STATUSES = ("running", "complete", "incomplete", "partial", "interrupted")
 
 
 def now() -> str:
@@ -29,10 +39,18 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
+def manifest_path(run_dir: Path) -> Path | None:
+    """The manifest file of ``run_dir`` (``_manifest.json``, else an old ``manifest.json``), or None."""
+    for name in (MANIFEST, OLD_MANIFEST):
+        if (run_dir / name).is_file():
+            return run_dir / name
+    return None
+
+
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     """The manifest of ``run_dir`` as a mapping; raises :class:`StoreError` naming the file."""
-    path = run_dir / MANIFEST
-    if not path.is_file():
+    path = manifest_path(run_dir)
+    if path is None:
         raise StoreError(f"{run_dir}: not a numplace run folder (no {MANIFEST})")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -56,13 +74,14 @@ def _versions() -> dict[str, str]:
 class Manifest:
     """The manifest of one run folder; every method that changes it saves it."""
 
-    def __init__(self, run_dir: Path, data: dict[str, Any]) -> None:
+    def __init__(self, run_dir: Path, data: dict[str, Any], name: str = MANIFEST) -> None:
         self.run_dir = run_dir
         self._data = data
+        self._name = name
 
     @classmethod
-    def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], count: int,
-               shard_size: int, catalog_snapshot: list[str]) -> Manifest:
+    def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], start: int,
+               count: int, shard_size: int, catalog_snapshot: list[str]) -> Manifest:
         """The manifest of a new run in the (new, empty) folder ``run_dir``, saved."""
         m = cls(run_dir, {
             "numplace_version": __version__,
@@ -71,6 +90,7 @@ class Manifest:
             "config_hash": config_hash,
             "config": config,
             "status": "running",
+            "start": start,
             "count": count,
             "shard_size": shard_size,
             "created_at": now(),
@@ -84,11 +104,31 @@ class Manifest:
     @classmethod
     def read(cls, run_dir: Path) -> Manifest:
         """The manifest of an existing run (raises :class:`StoreError`)."""
-        return cls(run_dir, read_manifest(run_dir))
+        data = read_manifest(run_dir)
+        path = manifest_path(run_dir)
+        return cls(run_dir, data, path.name if path is not None else MANIFEST)
 
     @property
     def config_hash(self) -> str | None:
         return self._data.get("config_hash")
+
+    @property
+    def start(self) -> int:
+        """The first index of the run's range (0 for runs written before sets grew run by run)."""
+        return int(self._data.get("start", 0))
+
+    @property
+    def count(self) -> int:
+        return int(self._data["count"])
+
+    @property
+    def status(self) -> str:
+        return str(self._data.get("status"))
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """A copy of the manifest as saved (for readers such as ``numplace runs``)."""
+        return json.loads(json.dumps(self._data, default=str))
 
     @property
     def catalog_snapshot(self) -> list[str]:
@@ -111,22 +151,41 @@ class Manifest:
         self._data["shards"][str(shard)] = stats
         self._save()
 
-    def finish(self, count: int, session: dict[str, Any]) -> str:
+    def finish(self, count: int, session: dict[str, Any], stopped: str | None = None) -> str:
         """Close the session (``session`` adds to its entry), set the totals and the status; returns
-        the status: ``complete`` when every index has a verified puzzle, else ``incomplete``."""
+        the status: ``stopped`` (``partial`` or ``interrupted``) when the run was cut short, else
+        ``complete`` when every index has a verified puzzle (and ``_SUCCESS`` is written), else
+        ``incomplete``."""
         totals = _totals(self._data["shards"].values(), count)
         failed = sum(totals[k] for k in ("generation_failures", "duplicate_failures", "verification_failures"))
-        status = "complete" if not failed and totals["puzzles"] == count else "incomplete"
+        status = stopped or ("complete" if not failed and totals["puzzles"] == count else "incomplete")
         self._data["status"] = status
         self._data["finished_at"] = now()
         self._data["sessions"][-1].update(finished=now(), **session)
         self._data["totals"] = totals
         self._save()
+        if status == "complete":
+            atomic_write(self.run_dir / SUCCESS, lambda tmp: None)
         return status
 
     def _save(self) -> None:
         text = json.dumps(self._data, indent=2, sort_keys=False, default=str) + "\n"
-        atomic_write(self.run_dir / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        atomic_write(self.run_dir / self._name, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def runs_of(set_dir: Path) -> list[Manifest]:
+    """The runs of the set folder ``set_dir`` (folders with a manifest), oldest first by start
+    index, then run id. A damaged manifest raises :class:`StoreError` naming it."""
+    if not set_dir.is_dir():
+        return []
+    found = [Manifest.read(d) for d in sorted(set_dir.iterdir()) if d.is_dir() and manifest_path(d) is not None]
+    return sorted(found, key=lambda m: (m.start, m.run_dir.name))
+
+
+def next_index(set_dir: Path) -> int:
+    """The first index a new run of the set gets: one past the highest range any run has taken
+    (finished or not: an interrupted run keeps its range for ``--resume``)."""
+    return max((m.start + m.count for m in runs_of(set_dir)), default=0)
 
 
 def _totals(shards: Iterable[dict[str, Any]], count: int) -> dict[str, Any]:
@@ -157,4 +216,25 @@ def sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     for c in counts:
         for k, v in c.items():
             out[k] = out.get(k, 0) + v
+    return out
+
+
+def overview(root: Path) -> list[dict[str, Any]]:
+    """Every set under the output root ``root`` with its runs, for ``numplace runs``: per set
+    ``set``, ``runs`` (each ``run_id``, ``status``, ``start``, ``count``, ``puzzles`` written,
+    ``levels``, ``created_at``), ``puzzles`` and ``next_index`` (the first index the next run gets)."""
+    out = []
+    for set_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        runs = runs_of(set_dir)
+        if not runs:
+            continue
+        rows = []
+        for m in runs:
+            shards = m.data.get("shards", {}).values()
+            rows.append({"run_id": m.run_dir.name, "status": m.status, "start": m.start, "count": m.count,
+                         "puzzles": sum(s.get("rows", 0) for s in shards),
+                         "levels": sum_counts(s.get("levels", {}) for s in shards),
+                         "created_at": m.data.get("created_at")})
+        out.append({"set": set_dir.name, "runs": rows, "puzzles": sum(r["puzzles"] for r in rows),
+                    "next_index": max(m.start + m.count for m in runs)})
     return out

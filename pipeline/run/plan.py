@@ -1,5 +1,13 @@
 """The plan step of a run: start a new run folder or take up an interrupted one, and cut the work.
 
+A set is an append-only stream of puzzles: ``<output.dir>/<name>/`` holds its runs, and a new run
+takes the next ``count`` indices, ``[start, start + count)``, where ``start`` is one past the highest
+index any earlier run of the set has taken. Puzzle ``i`` comes from (set seed, ``i``) alone, so every
+``puzzle_id`` is issued once, ever, and the same history of runs gives the same puzzles. The set's
+seed cannot change between runs (a new seed is a new set: another name); other keys may change, and
+the run logs that the config differs from the last run's. One process at a time makes a set: the
+plan takes the set's lock (:mod:`pipeline.run.lock`) and the run holds it until it ends.
+
 Units of work: a *shard* is what one part file holds (``output.shard_size`` consecutive indices); a
 *chunk* is what one task makes (a few indices of one shard: small enough to keep every worker busy
 and the progress moving, at most 25). Only shards without a part file are planned, so a resumed run
@@ -11,19 +19,25 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from pipeline.config import Config, ConfigError, config_hash, worker_count
 from pipeline.generate.grid import fixed_cells_problem
 from pipeline.generate.spec import Spec
 from pipeline.identity import canon, numbering
 from pipeline.run import store
-from pipeline.run.manifest import Manifest
+from pipeline.run.lock import SetLock
+from pipeline.run.manifest import Manifest, runs_of
 from pipeline.run.work import Job
 
-Log = Callable[[str], None]
+
+class Log(Protocol):
+    """Where a run tells what happens: a message in words, and for the JSON log an ``event`` name,
+    a ``level`` (``info``, ``warning``, ``error``) and fields of data."""
+
+    def __call__(self, message: str, /, **fields: Any) -> None: ...
 
 
 class RunError(RuntimeError):
@@ -38,18 +52,34 @@ class Plan:
     job: Job
     run_dir: Path
     manifest: Manifest
+    lock: SetLock  # held until the run ends: release it
     workers: int
     resumed: bool
     done: frozenset[int]  # shards whose part file exists
     pending: tuple[int, ...]  # shards to make, in order
     chunks: tuple[list[int], ...]  # indices per task, shard by shard
 
+    @property
+    def start(self) -> int:
+        """The first index of this run's range of the set."""
+        return self.manifest.start
+
+    @property
+    def root(self) -> Path:
+        """The output root the run belongs to (its catalog lives there, whatever ``--out`` says)."""
+        return self.run_dir.parent.parent
+
     def shard_of(self, index: int) -> int:
-        return index // self.cfg.output.shard_size
+        return (index - self.start) // self.cfg.output.shard_size
 
     def shard_len(self, shard: int) -> int:
         size = self.cfg.output.shard_size
         return min(size, self.cfg.count - shard * size)
+
+    def shard_range(self, shard: int) -> range:
+        """The indices of part ``shard`` of this run."""
+        first = self.start + shard * self.cfg.output.shard_size
+        return range(first, first + self.shard_len(shard))
 
 
 def spec_of(cfg: Config) -> Spec:
@@ -92,9 +122,21 @@ def preflight(cfg: Config) -> None:
 
 
 def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
-    """Open the run (new, or ``resume``'s) and plan the shards that have no part file yet."""
+    """Open the run (new, or ``resume``'s), holding the set's lock, and plan the shards that have no
+    part file yet. Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` or
+    :class:`~pipeline.run.lock.SetLocked` before anything is written."""
     job = job_of(cfg)
-    manifest = _resume(resume, job.config_hash, say) if resume is not None else _start(cfg, job.config_hash)
+    if resume is None:
+        preflight(cfg)
+    else:
+        Manifest.read(resume)  # a folder that is not a run is refused before anything is touched
+    set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
+    lock = _lock(set_dir, say)
+    try:
+        manifest = _resume(resume, job.config_hash, say) if resume is not None else _start(cfg, job.config_hash, say)
+    except BaseException:
+        lock.release()
+        raise
     run_dir = manifest.run_dir
     nshards = math.ceil(cfg.count / cfg.output.shard_size)
     done = store.done_shards(run_dir) & set(range(nshards))
@@ -107,9 +149,18 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     chunk = max(1, min(25, math.ceil(todo / (workers * 4)))) if todo else 1
     chunks: list[list[int]] = []
     for k in pending:
-        idx = list(range(k * size, min((k + 1) * size, cfg.count)))
+        first = manifest.start + k * size
+        idx = list(range(first, first + min(size, cfg.count - k * size)))
         chunks += [idx[j:j + chunk] for j in range(0, len(idx), chunk)]
-    return Plan(cfg, job, run_dir, manifest, workers, resume is not None, frozenset(done), pending, tuple(chunks))
+    return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending,
+                tuple(chunks))
+
+
+def _lock(set_dir: Path, say: Log) -> SetLock:
+    try:
+        return SetLock.acquire(set_dir, say)
+    except OSError as exc:
+        raise RunError(f"{set_dir}: cannot create the set folder or its lock ({exc.strerror})") from None
 
 
 def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
@@ -125,12 +176,24 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     return manifest
 
 
-def _start(cfg: Config, chash: str) -> Manifest:
-    preflight(cfg)
+def _start(cfg: Config, chash: str, say: Log) -> Manifest:
+    set_dir = Path(cfg.output.dir) / cfg.name
+    earlier = runs_of(set_dir)
+    if earlier:
+        last = earlier[-1]
+        seed = last.data["config"].get("seed")
+        if seed != cfg.seed:
+            raise RunError(f"seed: set {cfg.name} was made with seed {seed}, and a set's seed cannot change "
+                           f"(use seed {seed}, or another name for a new set)")
+        if last.config_hash != chash:
+            say(f"the config differs from the last run of set {cfg.name} ({last.run_dir.name}, "
+                f"hash {last.config_hash}; now {chash}): new puzzles follow the new config")
+    start = max((m.start + m.count for m in earlier), default=0)
     run_dir = _new_run_dir(cfg, chash)
-    snapshot = store.catalog_files(Path(cfg.output.dir)) if cfg.dedup.catalog else []
+    root = Path(cfg.output.dir)
+    snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
     return Manifest.create(run_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
-                           count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot)
+                           start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot)
 
 
 def _new_run_dir(cfg: Config, chash: str) -> Path:

@@ -16,11 +16,16 @@ import polars as pl
 
 from pipeline import __version__
 from pipeline.board import board, format_line, size_of_grid
+from pipeline.difficulty.techniques import LEVELS
 
 if TYPE_CHECKING:  # the generator (and its solver imports) stays out of readers of the schema
     from pipeline.generate.puzzle import MadePuzzle
 
 Row = dict[str, Any]
+
+#: Bumped when columns are added (see :data:`ADDED_IN` and the changelog in ``schema/README.md``);
+#: every part carries it in its key-value metadata as ``numplace.schema_version``.
+SCHEMA_VERSION = 2
 
 # The output contract (DESIGN.md "Output"); columns may be added, never renamed or re-typed.
 SCHEMA: dict[str, pl.DataType] = {
@@ -50,7 +55,31 @@ SCHEMA: dict[str, pl.DataType] = {
     "logic_steps": pl.Int32(),
     "grid_number": pl.String(),
     "canonical_puzzle": pl.String(),
+    "difficulty_rank": pl.Int32(),
 }
+#: Columns added after version 1, with the schema version that added them.
+ADDED_IN: dict[str, int] = {"difficulty_rank": 2}
+
+
+def json_schema() -> dict[str, Any]:
+    """The schema as JSON Schema (draft 2020-12) of one row: the published form of :data:`SCHEMA`
+    (``schema/numplace-row.schema.json``; a test keeps the file equal to this)."""
+    kinds: dict[pl.DataType, dict[str, Any]] = {
+             pl.String(): {"type": "string"}, pl.Int64(): {"type": "integer"}, pl.Int32(): {"type": "integer"},
+             pl.Float64(): {"type": "number"}, pl.Boolean(): {"type": "boolean"},
+             pl.Datetime("us", "UTC"): {"type": "string", "format": "date-time"},
+             pl.List(pl.String()): {"type": "array", "items": {"type": "string"}}}
+    nullable = {"grid_number", "canonical_puzzle"}
+    props: dict[str, Any] = {}
+    for name, dtype in SCHEMA.items():
+        spec: dict[str, Any] = {**kinds[dtype], "x-parquet-type": str(dtype), "x-since-version": ADDED_IN.get(name, 1)}
+        if name in nullable:
+            spec["type"] = [spec["type"], "null"]
+        props[name] = spec
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "numplace puzzle row",
+            "description": f"One row of a numplace part file, schema version {SCHEMA_VERSION}.",
+            "x-schema-version": SCHEMA_VERSION, "type": "object", "properties": props,
+            "required": [n for n in SCHEMA if n not in nullable]}
 
 
 def puzzle_id(set_name: str, index: int) -> str:
@@ -94,6 +123,7 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         "logic_steps": made.logic_steps,
         "grid_number": str(numbering.grid_number(made.solution)) if b.n == 9 else None,
         "canonical_puzzle": canon.canonical_key(made.puzzle),
+        "difficulty_rank": LEVELS.index(made.difficulty) + 1,
     }
 
 
@@ -104,10 +134,12 @@ def dedup_key(row: Mapping[str, Any]) -> str:
     return canon.dedup_key(str(row["puzzle"]), row["canonical_puzzle"])
 
 
-def schema_problems(frame: pl.DataFrame) -> list[str]:
-    """Columns of the contract that ``frame`` lacks or holds with another type."""
+def schema_problems(frame: pl.DataFrame, version: int = SCHEMA_VERSION) -> list[str]:
+    """Columns of the contract (as of schema ``version``) that ``frame`` lacks or holds with another type."""
     out = []
     for name, dtype in SCHEMA.items():
+        if ADDED_IN.get(name, 1) > version:
+            continue
         if name not in frame.columns:
             out.append(f"column {name} is missing")
         elif frame.schema[name] != dtype:

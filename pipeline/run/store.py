@@ -1,10 +1,18 @@
 """Parquet on disk for runs: atomic part files, reading sets back, the catalog of dedup keys.
 
-Layout of a run: ``<output.dir>/<set_name>/<run_id>/part-NNNNN.parquet`` plus ``manifest.json``
-(:mod:`pipeline.run.manifest`). The columns are :data:`pipeline.run.rows.SCHEMA`.
-Part ``k`` holds puzzle indices ``[k*shard_size, (k+1)*shard_size)`` in index order. Every file is
-written under a temporary name in the same folder and renamed into place (atomic on POSIX), so a
-reader sees a part or manifest whole or not at all. A part file existing means its shard is done.
+Layout (the output contract, README "Output"):
+
+* ``<output.dir>/<set>/<run_id>/part-NNNNN.parquet``: the puzzles. Part ``k`` of a run that starts at
+  index ``s`` holds indices ``[s + k*shard_size, s + (k+1)*shard_size)`` in index order; each part
+  carries ``numplace.schema_version`` and ``numplace.set_name`` in its Parquet key-value metadata.
+  The columns are :data:`pipeline.run.rows.SCHEMA`.
+* Beside the parts only underscore names: ``_manifest.json`` and ``_SUCCESS``
+  (:mod:`pipeline.run.manifest`), so a run or set folder reads as a Hive-style dataset.
+* ``<output.dir>/<set>/_lock`` (:mod:`pipeline.run.lock`) and ``<output.dir>/_catalog/*.keys``: no
+  reader's ``*.parquet`` glob reaches them.
+
+Every file is written under a temporary name in the same folder and renamed into place, so a reader
+sees a part or manifest whole or not at all. A part file existing means its shard is done.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.atomic import atomic_write
-from pipeline.run.rows import SCHEMA
+from pipeline.run.rows import SCHEMA, SCHEMA_VERSION
 
 
 class StoreError(ValueError):
@@ -27,12 +35,24 @@ def part_name(shard: int) -> str:
     return f"part-{shard:05d}.parquet"
 
 
-def write_part(run_dir: Path, shard: int, rows: Iterable[Mapping[str, Any]]) -> Path:
-    """Write one shard's rows (already verified) as a part file, atomically."""
+def write_part(run_dir: Path, shard: int, rows: Iterable[Mapping[str, Any]], set_name: str) -> Path:
+    """Write one shard's rows (already verified) as a part file, atomically, with the schema
+    version and the set name in its key-value metadata."""
     frame = pl.DataFrame(list(rows), schema=SCHEMA)
     path = run_dir / part_name(shard)
-    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True))
+    meta = {"numplace.schema_version": str(SCHEMA_VERSION), "numplace.set_name": set_name}
+    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True, metadata=meta))
     return path
+
+
+def schema_version(part: Path) -> int:
+    """The ``numplace.schema_version`` a part was written with (1 for parts written before parts
+    carried it)."""
+    try:
+        meta = pl.read_parquet_metadata(part)
+    except Exception as exc:  # polars raises several types for a damaged file
+        raise StoreError(f"{part}: not a readable Parquet file ({exc.__class__.__name__})") from None
+    return int(meta.get("numplace.schema_version", "1"))
 
 
 def done_shards(run_dir: Path) -> set[int]:
@@ -84,45 +104,59 @@ def read_parts(parts: Iterable[Path]) -> pl.DataFrame:
 # The catalog of canonical puzzles under an output root (dedup across sets and runs)
 # ---------------------------------------------------------------------------------------------
 
-CATALOG = ".catalog"
+CATALOG = "_catalog"  # <root>/_catalog/<set>--<run_id>.keys: Parquet, named so no *.parquet glob takes it
+OLD_CATALOG = ".catalog"  # before: <root>/.catalog/<set>--<run_id>.parquet (still read)
 CATALOG_SCHEMA: dict[str, pl.DataType] = {
     "key": pl.String(), "size": pl.Int32(), "set_name": pl.String(), "run_id": pl.String(),
     "puzzle_id": pl.String(),
 }
 
 
+def catalog_name(set_name: str, run_id: str) -> str:
+    return f"{set_name}--{run_id}.keys"
+
+
 def catalog_files(root: Path) -> list[str]:
-    """Names of the catalog files under ``root`` (one per finished run), sorted."""
-    folder = root / CATALOG
-    return sorted(p.name for p in folder.glob("*.parquet")) if folder.is_dir() else []
+    """The catalog files under ``root`` as paths relative to it, sorted: one per finished run whose
+    run folder still exists (deleting a run folder unpublishes its puzzles)."""
+    found = [p for p in (root / CATALOG).glob("*.keys")] + [p for p in (root / OLD_CATALOG).glob("*.parquet")]
+    out = []
+    for p in found:
+        set_name, _, run_id = p.name.rsplit(".", 1)[0].rpartition("--")
+        if (root / set_name / run_id).is_dir():
+            out.append(str(p.relative_to(root)))
+    return sorted(out)
+
+
+def _catalog_path(root: Path, name: str) -> Path:
+    """A catalog entry as a manifest records it: relative to the root, or (older manifests) a bare
+    file name in the old catalog folder."""
+    return root / name if "/" in name else root / OLD_CATALOG / name
 
 
 def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
     """The dedup keys held by the catalog files ``names`` (a snapshot; missing files are skipped)."""
     keys: set[str] = set()
     for name in names:
-        path = root / CATALOG / name
+        path = _catalog_path(root, name)
         if path.is_file():
             keys.update(pl.read_parquet(path, columns=["key"])["key"].to_list())
     return keys
 
 
-def catalog_name(set_name: str, run_id: str) -> str:
-    return f"{set_name}--{run_id}.parquet"
-
-
-def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, Any]]) -> None:
-    """Record a run's keys. One file per run, written whole by rename: two runs never write the
-    same file, so concurrent runs need no lock (neither sees the other's puzzles until both end)."""
+def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, Any]]) -> str:
+    """Record a run's keys; returns the entry's name relative to ``root``. One file per run, written
+    whole by rename: two runs never write the same file."""
     folder = root / CATALOG
     folder.mkdir(parents=True, exist_ok=True)
     frame = pl.DataFrame(rows, schema=CATALOG_SCHEMA)
     atomic_write(folder / catalog_name(set_name, run_id), lambda tmp: frame.write_parquet(tmp))
+    return f"{CATALOG}/{catalog_name(set_name, run_id)}"
 
 
 def read_catalog(root: Path) -> pl.DataFrame:
-    """The whole catalog under ``root`` (empty frame if there is none)."""
+    """The catalog under ``root`` (every entry of a run folder that still exists; empty frame if none)."""
     names = catalog_files(root)
     if not names:
         return pl.DataFrame(schema=CATALOG_SCHEMA)
-    return pl.concat([pl.read_parquet(root / CATALOG / n) for n in names])
+    return pl.concat([pl.read_parquet(_catalog_path(root, n)) for n in names])

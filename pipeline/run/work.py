@@ -4,11 +4,19 @@ A task receives plain data (a :class:`Job` and indices) and builds everything el
 engine, the compiled counter, the tables) once per process; no solver object crosses a process
 boundary. Each index gives one item: :class:`Made` (a row that passed independent verification) or
 :class:`Failed` (never written; recorded in the manifest with its kind and reason).
+
+A worker dies with its parent: the first task in a worker process starts :func:`watch_parent`, a
+daemon thread that ends the process when the process that started it is gone (after ``kill -9`` of
+``numplace run`` the workers would otherwise go on making puzzles nobody will write).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import resource
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -72,7 +80,47 @@ Item = Made | Failed
 def make_items(job: Job, indices: list[int], redraw: int = 0) -> list[Item]:
     """The task: generate, build the row of, and independently verify each of ``indices``
     (``redraw`` > 0: the index's ``redraw``-th replacement seed). Never raises for a bad puzzle."""
+    watch_parent()
     return [_one(job, i, redraw) for i in indices]
+
+
+ORPHANED_EXIT = 70
+"""The exit status of a worker that ended itself because its parent was gone."""
+_POLL_S = 1.0
+_watched_in: int | None = None  # the pid whose watchdog runs (a forked child must start its own)
+_watch_lock = threading.Lock()
+
+
+def watch_parent() -> bool:
+    """Start this worker's parent watchdog unless it runs already; True if one runs now.
+
+    Only in a worker: a process that :mod:`multiprocessing` (or loky, which keeps its API) started
+    has a ``parent_process()``; the main process has none, and with one worker joblib runs the tasks
+    right there, where the watchdog must not start (its parent is the user's shell). Deciding by
+    "pid differs from the pid that imported this module" would not do: loky starts workers with
+    fork+exec, so a worker imports this module itself.
+
+    The thread remembers ``os.getppid()`` and checks it about once a second; when the parent dies,
+    the kernel hands the worker to init (or a subreaper) and ``getppid()`` changes, and the thread
+    ends the process at once with ``os._exit(ORPHANED_EXIT)``: no cleanup, no result, nothing
+    written (workers write no files). A parent that dies between handing over the first task and
+    this call is not seen (``getppid()`` is already the new parent then); that window is short.
+    """
+    global _watched_in
+    if multiprocessing.parent_process() is None:
+        return False
+    with _watch_lock:
+        if _watched_in != os.getpid():
+            parent = os.getppid()
+            threading.Thread(target=_watch, args=(parent,), name="numplace-parent-watchdog", daemon=True).start()
+            _watched_in = os.getpid()
+    return True
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_POLL_S)
+    os._exit(ORPHANED_EXIT)
 
 
 def _one(job: Job, index: int, redraw: int) -> Item:

@@ -14,10 +14,15 @@ Two views build on it:
 A batch is solved in parallel (joblib, loky); a line that cannot be read gets status ``invalid``
 and its message, and does not stop the others. A batch row (:data:`SCHEMA`) takes its result
 fields from :func:`pipeline.solve.solver.outcome`, the same record ``numplace solve --format json`` uses.
+
+Output files (``--out``) are written in the format their suffix names (:data:`BATCH_SUFFIXES` for a
+batch, :data:`SINGLE_SUFFIXES` for one puzzle); :func:`check_out` refuses any other suffix, a folder
+or a missing folder before any work is done.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sys
@@ -48,6 +53,11 @@ SCHEMA: dict[str, pl.DataType] = {
     "repaired_puzzle": pl.String(),
     "error": pl.String(),
 }
+
+
+# What --out may name: a batch's result table, or one puzzle's rendered result.
+BATCH_SUFFIXES = (".parquet", ".csv", ".jsonl")
+SINGLE_SUFFIXES = (".txt", ".json")
 
 
 class InputError(ValueError):
@@ -209,12 +219,41 @@ def _puzzle_column(path: Path) -> list[str]:
     return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]
 
 
-def write(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Write batch rows to the Parquet file ``path`` with :data:`SCHEMA`, whole or not at all (its
-    folder must exist: :class:`InputError` otherwise)."""
+def check_out(path: Path, single: bool) -> str:
+    """Check an output file name before any work; returns its suffix (lower case).
+
+    ``single``: one puzzle's result (:data:`SINGLE_SUFFIXES`), else a batch's (:data:`BATCH_SUFFIXES`).
+    Raises :class:`InputError` (one line) when ``path`` is an existing folder, its suffix names no
+    allowed format, or its folder is missing or not a folder.
+    """
+    allowed = SINGLE_SUFFIXES if single else BATCH_SUFFIXES
+    names = ", ".join(allowed[:-1]) + " or " + allowed[-1]
+    if _kind(path) == "folder":
+        raise InputError(f"--out {path}: is a folder; name a file ending in {names}")
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        what = "one puzzle's result" if single else "batch results"
+        got = f"{path.suffix!r} is not a format for {what}" if path.suffix else f"no suffix to name a format for {what}"
+        raise InputError(f"--out {path}: {got}; use {names}")
     _check_folder(path)
-    frame = pl.DataFrame(rows, schema=SCHEMA)
-    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
+    return suffix
+
+
+def write(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Write batch rows to ``path`` in the format its suffix names (:func:`check_out`), whole or not
+    at all: ``.parquet`` with :data:`SCHEMA`; ``.csv`` with the same columns, ``changes`` as JSON
+    text; ``.jsonl`` one JSON object per row (the :data:`SCHEMA` keys, in order)."""
+    suffix = check_out(path, single=False)
+    if suffix == ".jsonl":
+        text = "".join(json.dumps({k: r[k] for k in SCHEMA}) + "\n" for r in rows)
+        atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    elif suffix == ".csv":
+        flat = [{**r, "changes": json.dumps(r["changes"])} for r in rows]
+        frame = pl.DataFrame(flat, schema={**SCHEMA, "changes": pl.String()})
+        atomic_write(path, lambda tmp: frame.write_csv(tmp))
+    else:
+        frame = pl.DataFrame(rows, schema=SCHEMA)
+        atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
 
 
 def write_text(path: Path, text: str) -> None:
@@ -224,8 +263,10 @@ def write_text(path: Path, text: str) -> None:
 
 
 def _check_folder(path: Path) -> None:
-    if not path.parent.is_dir():
-        raise InputError(f"{path.parent}: no such folder for the output file")
+    kind = _kind(path.parent)
+    if kind != "folder":
+        why = "not a folder" if kind == "file" else "no such folder"
+        raise InputError(f"{path.parent}: {why} for the output file")
 
 
 def values(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> list[tuple[int, str]]:

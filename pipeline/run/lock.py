@@ -1,0 +1,98 @@
+"""One run of a set at a time: an exclusive lock on ``<set folder>/_lock``.
+
+The lock is a ``flock`` on the file, held by the running process for the whole run (new or
+resumed). The kernel releases it when the process ends in any way, ``kill -9`` included, so a lock
+is never stale in the kernel's eyes. While held, the file holds the holder's pid, host and start
+time, so that a second run can name the holder; a release empties it, so details found by the next
+run mean the holder died (``kill -9``, power loss), and the run that takes over says so in the
+log. Local file systems only (``flock`` over NFS is not reliable).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import json
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+
+LOCK = "_lock"
+
+
+class SetLocked(RuntimeError):
+    """Another process is making this set now (message names it); exit code 75 (try again later)."""
+
+
+class SetLock:
+    """The held lock of one set folder; :meth:`release` (or leaving the ``with`` block) frees it."""
+
+    def __init__(self, set_dir: Path) -> None:
+        self.path = set_dir / LOCK
+        self._fd: int | None = None
+
+    @classmethod
+    def acquire(cls, set_dir: Path, say: Callable[[str], None]) -> SetLock:
+        """Take the lock of ``set_dir`` (folder and file created if missing) or raise
+        :class:`SetLocked` naming the holder; ``OSError`` when the file cannot be made. ``say`` logs a
+        takeover from a holder that died without releasing it."""
+        lock = cls(set_dir)
+        set_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _describe(_read(fd))
+            os.close(fd)
+            raise SetLocked(f"{set_dir}: this set is being made by {holder}; try again when it has finished") from None
+        before = _read(fd)
+        if before and before.get("host") == socket.gethostname() and not _alive(int(str(before.get("pid", 0)))):
+            say(f"took over the lock of {set_dir} from {_describe(before)}, which is no longer running")
+        info = {"pid": os.getpid(), "host": socket.gethostname(),
+                "started": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
+        lock._fd = fd
+        return lock
+
+    def release(self) -> None:
+        """Free the lock (the file stays, empty)."""
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> SetLock:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        self.release()
+
+
+def _read(fd: int) -> dict[str, object]:
+    try:
+        data = json.loads(os.pread(fd, 4096, 0).decode() or "{}")
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _describe(info: dict[str, object]) -> str:
+    if not info:
+        return "another process"
+    return f"pid {info.get('pid')} on {info.get('host')} (started {info.get('started')})"
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,95 @@
+"""A set is an append-only stream: runs continue the index range, ids are issued once, one run at a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline import config
+from pipeline.run import runner
+from pipeline.run.audit import audit
+from pipeline.run.lock import LOCK, SetLock, SetLocked
+from pipeline.run.manifest import read_manifest
+
+from .conftest import numplace, tiny
+
+CONTENT = ["puzzle_id", "index", "seed", "puzzle", "solution"]
+
+
+def _runs(root: Path, name: str = "tiny") -> list[Path]:
+    return sorted((d for d in (root / name).iterdir() if d.is_dir()), key=lambda d: read_manifest(d)["start"])
+
+
+def test_five_runs_grow_one_set_with_stable_ids_and_replay_the_same(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    cfg = config.validate(tiny(root, count=4, output={"dir": str(root), "shard_size": 3}))
+    for k in range(5):
+        summary = runner.run(cfg)
+        assert summary.ok and summary.start == 4 * k
+        totals = read_manifest(summary.run_dir)["totals"]
+        assert totals["attempts"] == 4 and totals["duplicates_replaced"] == 0  # run k costs what run 1 cost
+    frame = pl.read_parquet(root / "tiny" / "*" / "part-*.parquet").sort("index")
+    assert frame["index"].to_list() == list(range(20))
+    assert frame["puzzle_id"].to_list() == [f"tiny-{i:07d}" for i in range(20)]
+    assert frame["canonical_puzzle"].n_unique() == 20
+    result = audit(root / "tiny")
+    assert result.ok, result.problems
+
+    replay = tmp_path / "replay"
+    for _ in range(5):
+        runner.run(cfg.model_copy(update={"output": cfg.output.model_copy(update={"dir": str(replay)})}))
+    again = pl.read_parquet(replay / "tiny" / "*" / "part-*.parquet").sort("index")
+    assert again.select(CONTENT).equals(frame.select(CONTENT))
+
+    for run_dir in _runs(root):  # removing the runs' folders unpublishes them: the replay is the same again
+        shutil.rmtree(run_dir)
+    for _ in range(5):
+        runner.run(cfg)
+    third = pl.read_parquet(root / "tiny" / "*" / "part-*.parquet").sort("index")
+    assert third.select(CONTENT).equals(frame.select(CONTENT))
+
+
+def test_a_set_keeps_its_seed(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    runner.run(config.validate(tiny(root, count=1)))
+    with pytest.raises(runner.RunError, match="seed: set tiny was made with seed 11"):
+        runner.run(config.validate(tiny(root, count=1, seed=12)))
+    assert len(_runs(root)) == 1  # nothing was created
+
+
+def test_changed_generation_keys_are_allowed_and_logged(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    runner.run(config.validate(tiny(root, count=1)))
+    said: list[str] = []
+    summary = runner.run(config.validate(tiny(root, count=1, removal={"symmetry": "mirror-d", "minimal": True})),
+                         log=lambda msg, **_: said.append(msg))
+    assert summary.ok and summary.start == 1
+    assert any("the config differs from the last run of set tiny" in m for m in said)
+
+
+def test_a_second_run_of_a_set_in_progress_is_refused_naming_the_holder(tmp_path: Path, write_config) -> None:
+    root = tmp_path / "out"
+    with SetLock.acquire(root / "tiny", lambda _m: None):  # this test process holds the set
+        with pytest.raises(SetLocked, match=f"pid {os.getpid()} on {socket.gethostname()}"):
+            runner.run(config.validate(tiny(root, count=1)))
+        res = numplace("run", str(write_config(tiny(root, count=1))))
+        assert res.returncode == 75, res.stderr
+        assert res.stderr.count("\n") == 1 and "this set is being made by pid" in res.stderr
+    assert not any(d.is_dir() for d in (root / "tiny").iterdir())  # the refused runs created nothing
+
+
+def test_the_lock_of_a_dead_holder_is_taken_over_and_logged(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    (root / "tiny").mkdir(parents=True)
+    dead = {"pid": 2**22 + 12345, "host": socket.gethostname(), "started": "2026-11-22T01:00:00+00:00"}
+    (root / "tiny" / LOCK).write_text(json.dumps(dead))  # what kill -9 of a holder leaves behind
+    said: list[str] = []
+    assert runner.run(config.validate(tiny(root, count=1)), log=lambda msg, **_: said.append(msg)).ok
+    assert any(f"took over the lock of {root / 'tiny'} from pid {dead['pid']}" in m for m in said)
+    assert (root / "tiny" / LOCK).read_text() == ""  # released
