@@ -35,13 +35,14 @@ def _user_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from pipeline.board import PuzzleFormatError
         from pipeline.config import ConfigError
+        from pipeline.publish.select import PublishError
         from pipeline.run.plan import RunError
         from pipeline.run.store import StoreError
         from pipeline.solve.batch import InputError
 
         try:
             return fn(*args, **kwargs)
-        except (ConfigError, RunError, StoreError, PuzzleFormatError, InputError) as exc:
+        except (ConfigError, RunError, StoreError, PuzzleFormatError, InputError, PublishError) as exc:
             raise _fail(str(exc)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -475,6 +476,68 @@ def catalog(out: Annotated[Path, typer.Option(help="Output root whose catalog to
         summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
         for row in summary.iter_rows(named=True):
             typer.echo(f"  {row['set_name']:<24} {row['run_id']:<28} {row['size']}x{row['size']}  {row['puzzles']}")
+
+
+@app.command()
+@_user_errors
+def export(
+    paths: Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")],
+    out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle).")],
+    fmt: Annotated[str, typer.Option("--format", help="csv | jsonl | sdk | svg | png.")] = "csv",
+    solutions: Annotated[bool, typer.Option("--solutions", help="Also write each solution (sdk, svg, png).")] = False,
+    level: Annotated[list[str] | None, typer.Option(help="Only these levels (repeat, or comma-separated).")] = None,
+    score: Annotated[str | None, typer.Option(help="Only scores in A-B (A-, -B, N).")] = None,
+    hints: Annotated[str | None, typer.Option(help="Only puzzles with A-B givens.")] = None,
+    count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
+    exclude: Annotated[list[Path] | None, typer.Option(help="Leave out the ids in this used.json (repeatable).")
+                       ] = None,
+) -> None:
+    """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
+    from pipeline.publish import export as exportmod
+    from pipeline.publish import select
+
+    flt = select.filter_from_flags(level, score, hints, count)
+    frame = select.select(paths, flt, select.read_used(exclude or []))
+    written = exportmod.export(frame, fmt, out, solutions=solutions)
+    typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
+
+
+@app.command()
+@_user_errors
+def book(
+    paths: Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")],
+    out: Annotated[Path, typer.Option(help="The PDF to write; <stem>.used.json goes beside it.")],
+    config: Annotated[Path | None, typer.Option(help="Book config (YAML); defaults: A4, 4 a page, answers.")
+                      ] = None,
+    title: Annotated[str | None, typer.Option(help="Title (overrides the config's).")] = None,
+    per_page: Annotated[int | None, typer.Option(help="Puzzles a page: 1, 2, 4 or 6 (overrides the config's).")
+                        ] = None,
+    exclude: Annotated[list[Path] | None, typer.Option(help="Leave out the ids in this used.json (repeatable).")
+                       ] = None,
+) -> None:
+    """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
+    from pipeline.publish import book as bookmod
+    from pipeline.publish import select
+
+    cfg = bookmod.load_config(config, {"title": title, "per_page": per_page})
+    pages = bookmod.make_book(paths, out, cfg, select.read_used(exclude or []))
+    n = sum(len(p.items) for p in pages if p.kind == "puzzles")
+    typer.echo(f"wrote {out}: {len(pages)} pages, {n} puzzles; ids in {bookmod.used_path(out)}")
+
+
+@app.command()
+@_user_errors
+def report(
+    paths: Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")],
+    out: Annotated[Path, typer.Option(help="The file to write (report.html, or a .png with --format png).")],
+    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained page) or png (one image).")
+                   ] = "html",
+) -> None:
+    """Report a set or run for an editor: counts, hints, difficulty, techniques, time, failures."""
+    from pipeline.publish import report as reportmod
+
+    reportmod.make_report(paths, out, fmt)
+    typer.echo(f"wrote {out}")
 
 
 def main() -> None:

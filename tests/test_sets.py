@@ -93,3 +93,30 @@ def test_the_lock_of_a_dead_holder_is_taken_over_and_logged(tmp_path: Path) -> N
     assert runner.run(config.validate(tiny(root, count=1)), log=lambda msg, **_: said.append(msg)).ok
     assert any(f"took over the lock of {root / 'tiny'} from pid {dead['pid']}" in m for m in said)
     assert (root / "tiny" / LOCK).read_text() == ""  # released
+
+
+def test_a_run_written_before_the_underscore_layout_still_checks_and_resumes(tmp_path: Path) -> None:
+    """An old run: manifest.json (no start, no _SUCCESS), parts without schema metadata or
+    difficulty_rank. check reads it as schema 1; --resume finishes it in place."""
+    root = tmp_path / "out"
+    cfg = config.validate(tiny(root, count=4, output={"dir": str(root), "shard_size": 2}))
+    summary = runner.run(cfg)
+    run_dir = summary.run_dir
+    data = read_manifest(run_dir)
+    del data["start"]
+    data["status"] = "running"
+    (run_dir / "_manifest.json").unlink()
+    (run_dir / "_SUCCESS").unlink()
+    (run_dir / "manifest.json").write_text(json.dumps(data))
+    for part in sorted(run_dir.glob("part-*.parquet")):
+        pl.read_parquet(part).drop("difficulty_rank").write_parquet(part)  # no key-value metadata either
+    (run_dir / "part-00001.parquet").unlink()  # killed before its second part
+
+    result = audit(run_dir)
+    assert [p for p in result.problems if "is running" not in p] == [] and result.rows == 2
+    resumed = runner.run(cfg, resume=run_dir)
+    assert resumed.ok and resumed.written == 4
+    assert read_manifest(run_dir)["status"] == "complete" and (run_dir / "manifest.json").is_file()
+    assert audit(run_dir).ok
+    res = numplace("runs", str(root), "--json")
+    assert res.returncode == 0 and json.loads(res.stdout)[0]["runs"][0]["status"] == "complete"

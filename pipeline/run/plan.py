@@ -27,7 +27,7 @@ from pipeline.config import Config, ConfigError, config_hash, worker_count
 from pipeline.generate.grid import fixed_cells_problem
 from pipeline.generate.spec import Spec
 from pipeline.identity import canon, numbering
-from pipeline.run import store
+from pipeline.run import capacity, store
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import Manifest, runs_of
 from pipeline.run.work import Job
@@ -189,11 +189,30 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
             say(f"the config differs from the last run of set {cfg.name} ({last.run_dir.name}, "
                 f"hash {last.config_hash}; now {chash}): new puzzles follow the new config")
     start = max((m.start + m.count for m in earlier), default=0)
-    run_dir = _new_run_dir(cfg, chash)
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
+    _check_capacity(cfg, root, snapshot)
+    run_dir = _new_run_dir(cfg, chash)
     return Manifest.create(run_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
                            start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot)
+
+
+def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:
+    """Refuse a 4x4 request for more distinct puzzles than exist (minus those this output root has
+    already published), before the run starts rather than after it fails (see
+    :mod:`pipeline.run.capacity`)."""
+    if cfg.board.size != 4 or cfg.removal.symmetry == "random":
+        return
+    lo, hi = cfg.removal.hints.bounds if cfg.removal.hints is not None else (None, None)
+    keys = capacity.distinct(cfg.removal.symmetry, cfg.removal.is_minimal, lo, hi)
+    if keys is None:
+        return
+    left = len(keys - store.catalog_keys(root, snapshot))
+    if cfg.count > left:
+        rule = "minimal" if cfg.removal.is_minimal else f"hints {lo}-{hi}"
+        taken = f", {len(keys) - left} of them already in {root}" if left < len(keys) else ""
+        raise ConfigError(f"count: only {len(keys)} distinct 4x4 puzzles exist with removal.symmetry "
+                          f"{cfg.removal.symmetry} and {rule}{taken}; ask for at most {left}")
 
 
 def _new_run_dir(cfg: Config, chash: str) -> Path:

@@ -1,0 +1,154 @@
+"""Exports for tools that do not read Parquet: CSV, JSON lines, one-line text (``.sdk``), SVG, PNG.
+
+Contracts
+---------
+* **CSV** has a header row with every column of the selection, schema columns first in schema
+  order. List columns (``techniques``) are joined with ``;`` (technique names never contain one);
+  ``created_at`` is ISO 8601 UTC (``2026-11-22T04:28:16.635752Z``); text fields, ``seed`` included,
+  are quoted, and ``seed`` is written as text: read it as a string (a spreadsheet or a float parser
+  loses digits above 2^53). Nulls are empty fields.
+* **JSON lines**: one object per puzzle with the same keys; ``seed`` is a *string* (JavaScript's
+  numbers lose precision above 2^53), lists stay lists, nulls are ``null``.
+* **sdk** (one-line text): into a file, one puzzle per line, row-major, ``.`` for a blank (81
+  characters for 9x9; 16x16 uses ``1-9A-G``), the form HoDoKu's "paste"/"load", Sudoku Explainer and
+  most apps read; with ``--solutions`` the solutions go line for line into ``<stem>-solutions<suffix>``
+  beside it. Into a folder, one ``<puzzle_id>.sdk`` per puzzle in the SadMan/Simple Sudoku layout
+  (one text line per grid row) and ``<puzzle_id>-solution.sdk`` with ``--solutions``.
+* **svg** / **png**: into a folder, one ``<puzzle_id>.svg`` (``.png``) per puzzle, drawn by
+  :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given), and with ``--solutions``
+  ``<puzzle_id>-solution.svg`` (``.png``).
+* ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
+  created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
+  (``puzzles.csv`` when several sets are mixed).
+* Every file is written whole or not at all (:func:`pipeline.atomic.atomic_write`); a target that
+  cannot be written raises :class:`~pipeline.publish.select.PublishError` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.atomic import atomic_write
+from pipeline.publish import render
+from pipeline.publish.select import PublishError
+
+FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png")
+LIST_SEPARATOR = ";"
+_FOLDER_ONLY = ("svg", "png")
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an export wrote: ``files`` files for ``puzzles`` puzzles under ``target``."""
+
+    target: Path
+    files: int
+    puzzles: int
+
+
+def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
+    """``frame`` with text-safe values: ``seed`` as a string, datetimes as ISO 8601 UTC strings, and
+    (unless ``lists``) list columns joined with :data:`LIST_SEPARATOR`."""
+    exprs = []
+    for name, dtype in frame.schema.items():
+        col = pl.col(name)
+        if name == "seed":
+            exprs.append(col.cast(pl.String))
+        elif isinstance(dtype, pl.Datetime):
+            exprs.append(col.dt.convert_time_zone("UTC").dt.strftime("%Y-%m-%dT%H:%M:%S%.6fZ")
+                         if dtype.time_zone else col.dt.strftime("%Y-%m-%dT%H:%M:%S%.6f"))
+        elif isinstance(dtype, pl.List) and not lists:
+            exprs.append(col.cast(pl.List(pl.String)).list.join(LIST_SEPARATOR))
+        else:
+            exprs.append(col)
+    return frame.select(exprs)
+
+
+def _is_folder(out: Path) -> bool:
+    return out.is_dir() or out.suffix == ""
+
+
+def _ensure_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise PublishError(f"--out {folder}: is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PublishError(f"--out {folder}: cannot create the folder ({exc.strerror or exc.__class__.__name__})"
+                           ) from None
+
+
+def write_file(path: Path, write: Callable[[Path], object]) -> None:
+    """Write ``path`` atomically (its folder is created); an OS error becomes a one-line :class:`PublishError`."""
+    _ensure_folder(path.parent)
+    if path.is_dir():
+        raise PublishError(f"--out {path}: is a folder")
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        raise PublishError(f"--out {path}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+
+
+def _set_stem(frame: pl.DataFrame) -> str:
+    names = frame["set_name"].drop_nulls().unique().to_list()
+    return str(names[0]) if len(names) == 1 else "puzzles"
+
+
+def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False) -> Written:
+    """Write the rows of ``frame`` (a selection, in its order) as ``fmt`` to ``out``; see the module
+    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame
+    or a target that cannot be written."""
+    if fmt not in FORMATS:
+        raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    if frame.is_empty():
+        raise PublishError("nothing to export: the selection is empty")
+    folder = _is_folder(out)
+    if fmt in _FOLDER_ONLY and not folder:
+        raise PublishError(f"--out {out}: {fmt} export writes one file per puzzle; give a folder")
+    if fmt in ("csv", "jsonl"):
+        path = out / f"{_set_stem(frame)}.{fmt}" if folder else out
+        if fmt == "csv":
+            text = text_frame(frame, lists=False)
+            write_file(path, lambda tmp: text.write_csv(tmp, quote_style="non_numeric"))
+        else:
+            text = text_frame(frame, lists=True)
+            write_file(path, lambda tmp: text.write_ndjson(tmp))
+        return Written(path, 1, frame.height)
+    rows = frame.select("puzzle_id", "puzzle", "solution", "box_rows", "box_cols").to_dicts()
+    if fmt == "sdk" and not folder:
+        files = [(out, "puzzle")]
+        if solutions:
+            files.append((out.with_name(f"{out.stem}-solutions{out.suffix}"), "solution"))
+        for path, key in files:
+            write_file(path, _text_writer("".join(f"{r[key]}\n" for r in rows)))
+        return Written(out, len(files), len(rows))
+    _ensure_folder(out)
+    count = 0
+    for r in rows:
+        for answer in (False, True) if solutions else (False,):
+            name = f"{r['puzzle_id']}{'-solution' if answer else ''}.{fmt}"
+            write_file(out / name, _one_file(fmt, r, answer))
+            count += 1
+    return Written(out, count, len(rows))
+
+
+def _text_writer(body: str) -> Callable[[Path], object]:
+    return lambda tmp: tmp.write_text(body, encoding="utf-8")
+
+
+def _one_file(fmt: str, row: dict[str, object], answer: bool) -> Callable[[Path], object]:
+    """The writer of one per-puzzle file (sdk grid text, SVG or PNG)."""
+    if fmt == "sdk":
+        grid = str(row["solution" if answer else "puzzle"])
+        n = int(str(row["box_rows"])) * int(str(row["box_cols"]))
+        body = "".join(grid[k : k + n] + "\n" for k in range(0, n * n, n))
+        return lambda tmp: tmp.write_text(body, encoding="utf-8")
+    art = render.art_of(row, answer)
+    if fmt == "svg":
+        svg = render.to_svg(art, str(row["puzzle_id"]) + (" solution" if answer else ""))
+        return lambda tmp: tmp.write_text(svg, encoding="utf-8")
+    return lambda tmp: render.to_png(art, tmp)

@@ -1,0 +1,210 @@
+"""Reading sets for publishing: rows of one or more set folders, run folders or part files, filtered.
+
+Contracts
+---------
+* **Read only.** Rows come from :func:`pipeline.run.store.part_files` and
+  :func:`pipeline.run.store.read_parts`; nothing here writes.
+* **Stable order.** :func:`read_sets` returns rows in the order of the paths given, and within one
+  path by ``index`` (then run folder name), so the same folders always give the same sequence; every
+  filter keeps that order.
+* **Each puzzle once.** A row whose ``puzzle_id`` or ``puzzle`` repeats an earlier row's is dropped
+  and counted (:attr:`Rows.repeated`): the same set passed twice, or two old runs of one set that
+  both started at index 0.
+* **One-line errors.** Every user mistake (a bad level or range, an empty selection, an unreadable
+  list of used ids) raises :class:`PublishError` whose message names the flag, field or file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.run import store
+from pipeline.run.rows import SCHEMA
+
+#: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
+#: room may not import the solver's room, and ``tests/test_publish_select.py`` keeps the two equal).
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
+
+
+class PublishError(ValueError):
+    """A user mistake in a publishing command; ``str(err)`` is one line naming the flag, field or path."""
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows read from sets: :attr:`frame` has every column of the Parquet schema (a column an old
+    part lacks is null) in a stable order; :attr:`run_dirs` are the folders the parts came from, in
+    order; :attr:`repeated` counts rows dropped because their id or puzzle came earlier."""
+
+    frame: pl.DataFrame
+    run_dirs: tuple[Path, ...]
+    repeated: int
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A selection: every given condition must hold; ``count`` keeps the first ``count`` rows left.
+
+    ``levels`` are names from :data:`LEVELS`; ranges are inclusive and either end may be None.
+    A row with no grade (a null ``difficulty``) matches no ``levels`` and no ``score`` condition.
+    """
+
+    levels: tuple[str, ...] | None = None
+    score_min: float | None = None
+    score_max: float | None = None
+    hints_min: float | None = None
+    hints_max: float | None = None
+    size: int | None = None
+    count: int | None = None
+
+    def describe(self) -> str:
+        """The conditions in words, e.g. ``levels hard, expert; score 900-1500`` (for messages)."""
+        parts = []
+        if self.levels:
+            parts.append("levels " + ", ".join(self.levels))
+        for name, lo, hi in (("score", self.score_min, self.score_max), ("hints", self.hints_min, self.hints_max)):
+            if lo is not None or hi is not None:
+                parts.append(f"{name} {'' if lo is None else f'{lo:g}'}-{'' if hi is None else f'{hi:g}'}")
+        if self.size is not None:
+            parts.append(f"size {self.size}")
+        return "; ".join(parts) or "any puzzle"
+
+
+def read_sets(paths: Sequence[Path], *, unique: bool = True, with_run: bool = False) -> Rows:
+    """The rows of every path (a set folder, a run folder or a part file), in a stable order.
+
+    ``unique=False`` keeps rows whose id or puzzle repeats (a report counts every run's rows);
+    ``with_run=True`` adds a ``run_dir`` column (the folder of each row's part file). Raises
+    :class:`PublishError` for a path that holds no parts or an unreadable part (the store's message,
+    which names the path).
+    """
+    if not paths:
+        raise PublishError("give at least one set folder, run folder or part file")
+    frames: list[pl.DataFrame] = []
+    run_dirs: list[Path] = []
+    for src, path in enumerate(paths):
+        try:
+            parts = store.part_files(Path(path))
+            for part in parts:  # one at a time, to know each row's run folder
+                frames.append(_complete(store.read_parts([part])).with_columns(
+                    pl.lit(src, pl.Int64).alias("_src"), pl.lit(str(part.parent), pl.String).alias("_run")))
+        except store.StoreError as exc:
+            raise PublishError(str(exc)) from None
+        run_dirs += [r for r in dict.fromkeys(p.parent for p in parts) if r not in run_dirs]
+    frame = pl.concat(frames, how="diagonal_relaxed").sort("_src", "index", "_run", maintain_order=True)
+    before = frame.height
+    if unique:
+        frame = frame.unique("puzzle_id", keep="first", maintain_order=True)
+        frame = frame.unique("puzzle", keep="first", maintain_order=True)
+    frame = frame.rename({"_run": "run_dir"}) if with_run else frame.drop("_run")
+    return Rows(frame.drop("_src"), tuple(run_dirs), before - frame.height)
+
+
+def _complete(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with every schema column (null where an older part lacks it), schema columns first."""
+    missing = [pl.lit(None, dtype).alias(name) for name, dtype in SCHEMA.items() if name not in frame.columns]
+    frame = frame.with_columns(missing) if missing else frame
+    extra = [c for c in frame.columns if c not in SCHEMA]
+    return frame.select(*SCHEMA, *extra)
+
+
+def apply(frame: pl.DataFrame, flt: Filter, exclude: Iterable[str] = ()) -> pl.DataFrame:
+    """The rows of ``frame`` that match ``flt`` and whose ``puzzle_id`` is not in ``exclude``, in order."""
+    cond = pl.lit(True)
+    if flt.levels:
+        cond &= pl.col("difficulty").is_in(list(flt.levels)).fill_null(False)
+    if flt.score_min is not None:
+        cond &= (pl.col("difficulty_score") >= flt.score_min).fill_null(False)
+    if flt.score_max is not None:
+        cond &= (pl.col("difficulty_score") <= flt.score_max).fill_null(False)
+    if flt.hints_min is not None:
+        cond &= pl.col("hints") >= flt.hints_min
+    if flt.hints_max is not None:
+        cond &= pl.col("hints") <= flt.hints_max
+    if flt.size is not None:
+        cond &= pl.col("size") == flt.size
+    excluded = list(set(exclude))
+    if excluded:
+        cond &= ~pl.col("puzzle_id").is_in(excluded)
+    out = frame.filter(cond)
+    return out.head(flt.count) if flt.count is not None else out
+
+
+def level_rank(level: str | None) -> int:
+    """Position of ``level`` in :data:`LEVELS` (an unknown or missing grade sorts last)."""
+    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
+
+
+def by_level(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` ordered easy -> extreme, keeping the stable order within a level."""
+    rank = pl.col("difficulty").replace_strict(list(LEVELS), list(range(len(LEVELS))), default=len(LEVELS),
+                                               return_dtype=pl.Int64)
+    return frame.with_columns(rank.alias("_rank")).sort("_rank", maintain_order=True).drop("_rank")
+
+
+def check_levels(levels: Iterable[str], where: str) -> tuple[str, ...]:
+    """``levels`` validated against :data:`LEVELS`; ``where`` names the flag or field in the error."""
+    out = tuple(levels)
+    for lv in out:
+        if lv not in LEVELS:
+            raise PublishError(f"{where}: {lv!r} is not one of {', '.join(LEVELS)}")
+    return out
+
+
+def parse_range(text: str, where: str) -> tuple[float | None, float | None]:
+    """``N``, ``A-B``, ``A-`` or ``-B`` (inclusive; numbers >= 0) as ``(low, high)``."""
+    lo_text, dash, hi_text = text.strip().partition("-")
+    try:
+        lo = float(lo_text) if lo_text.strip() else None
+        hi = float(hi_text) if hi_text.strip() else (None if dash else lo)
+    except ValueError:
+        raise PublishError(f"{where}: {text!r} is not N, A-B, A- or -B") from None
+    if lo is None and hi is None:
+        raise PublishError(f"{where}: {text!r} is not N, A-B, A- or -B")
+    if lo is not None and hi is not None and lo > hi:
+        raise PublishError(f"{where}: {text!r}: the low end is greater than the high end")
+    return lo, hi
+
+
+def read_used(paths: Iterable[Path]) -> set[str]:
+    """Puzzle ids recorded as used: each file is a book's ``*.used.json`` (an object with a
+    ``puzzle_ids`` list) or a plain JSON list of ids."""
+    used: set[str] = set()
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise PublishError(f"--exclude {path}: no such file") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise PublishError(f"--exclude {path}: not a readable JSON file ({exc.__class__.__name__})") from None
+        ids = data.get("puzzle_ids") if isinstance(data, dict) else data
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise PublishError(f"--exclude {path}: expected a list of puzzle ids, or an object with puzzle_ids")
+        used.update(ids)
+    return used
+
+
+def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = None, hints: str | None = None,
+                      count: int | None = None) -> Filter:
+    """A :class:`Filter` from command-line flags (``--level`` repeated or comma-separated, ``--score
+    A-B``, ``--hints A-B``, ``--count K``); errors name the flag."""
+    lv = check_levels([x.strip() for v in levels or () for x in v.split(",") if x.strip()], "--level") or None
+    s_lo, s_hi = parse_range(score, "--score") if score else (None, None)
+    h_lo, h_hi = parse_range(hints, "--hints") if hints else (None, None)
+    if count is not None and count < 1:
+        raise PublishError(f"--count: {count} is not a number of puzzles >= 1")
+    return Filter(levels=lv, score_min=s_lo, score_max=s_hi, hints_min=h_lo, hints_max=h_hi, count=count)
+
+
+def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = ()) -> pl.DataFrame:
+    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`."""
+    frame = apply(read_sets(paths).frame, flt, exclude)
+    if frame.is_empty():
+        where = ", ".join(str(p) for p in paths)
+        raise PublishError(f"no puzzle in {where} matches the selection ({flt.describe()})")
+    return frame
