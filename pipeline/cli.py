@@ -445,7 +445,7 @@ def runs(
     """The sets under an output root and their runs: status, puzzles, levels, the next index."""
     import json
 
-    from pipeline.run.manifest import overview
+    from pipeline.run.sets import overview
 
     if not root.is_dir():
         raise _fail(f"{root}: no such output folder")
@@ -454,7 +454,9 @@ def runs(
         typer.echo(json.dumps(sets, indent=2))
         return
     for s in sets:
-        typer.echo(f"{s['set']}: {s['puzzles']} puzzles in {len(s['runs'])} run(s); next index {s['next_index']}")
+        held = ", ".join(f"{k} {v}" for k, v in s["stock"].items())
+        typer.echo(f"{s['set']}: {s['puzzles']} puzzles in {len(s['runs'])} run(s); next index {s['next_index']}"
+                   f"{f'; stock: {held}' if held else ''}")
         for r in s["runs"]:
             levels = ", ".join(f"{k} {v}" for k, v in r["levels"].items())
             typer.echo(f"  {r['run_id']:<28} {r['status']:<11} {r['start']:>8}-{r['start'] + r['count'] - 1:<8} "

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -112,12 +112,17 @@ class ScoreCfg(_Strict):
 class DifficultyCfg(_Strict):
     levels: list[Literal[LEVELS]] | None = None  # type: ignore[valid-type]
     score: ScoreCfg | None = None
+    quota: dict[Literal[LEVELS], Annotated[int, Field(ge=1, strict=True)]] | None = None  # type: ignore[valid-type]
     max_attempts: int = Field(default=200, ge=1, le=100_000, strict=True)
 
     @model_validator(mode="after")
     def _some_target(self) -> DifficultyCfg:
+        if self.quota is not None:
+            if self.levels or self.score is not None:
+                raise ValueError("quota makes a mix of levels: give quota, or levels/score, not both")
+            return self
         if not self.levels and self.score is None:
-            raise ValueError("give levels, score, or both")
+            raise ValueError("give levels, score, quota, or levels and score")
         return self
 
 
@@ -138,6 +143,27 @@ class Config(_Strict):
     engine: Literal["hybrid", "ilp"] = "hybrid"
     difficulty: DifficultyCfg | None = None
     dedup: DedupCfg = DedupCfg()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _count_from_quota(cls, data: Any) -> Any:
+        """With ``difficulty.quota`` the count may be left out (it is the quota's sum); given, it
+        must agree."""
+        if not isinstance(data, dict):
+            return data
+        diff = data.get("difficulty")
+        quota = diff.get("quota") if isinstance(diff, dict) else None
+        if not isinstance(quota, dict) or not all(type(v) is int for v in quota.values()):
+            return data
+        total = sum(quota.values())
+        if any(v < 1 for v in quota.values()):
+            return {**data, "count": data.get("count", 1)}  # the quota's own error names the level
+        if data.get("count") is None:
+            return {**data, "count": total}
+        if data["count"] != total:
+            raise ValueError(f"count: {data['count']!r} does not match difficulty.quota, which adds up to {total} "
+                             "(leave count out)")
+        return data
 
     @field_validator("name")
     @classmethod

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.run import rows, store
+from pipeline import verify
+from pipeline.run import rows, stock, store
 from pipeline.run.manifest import sum_counts
 from pipeline.run.plan import Log, Plan
 from pipeline.run.work import Failed, Item, Made
@@ -40,21 +41,26 @@ class RunSummary:
 
 
 class Dedup:
-    """Replaces puzzles whose dedup key is already taken (catalog snapshot or an earlier index).
+    """Replaces puzzles whose dedup key is already taken (catalog snapshot or an earlier index) and,
+    for a run with a ``difficulty.quota``, puzzles of a level whose quota is already full.
 
-    Per part, in rounds: keys are accepted in index order; every index still clashing gets its
+    Per part, in rounds: items are accepted in index order; every index still clashing gets its
     next redraw (seed from index and redraw number), made by ``redraw``; repeat up to
-    ``max_redraws``. The outcome depends only on the data, never on the worker count.
+    ``max_redraws``. A verified puzzle of a full level is not thrown away: it goes to the set's stock
+    (``surplus``) for later runs. ``need`` (level -> puzzles still wanted, None without a quota) is
+    shared by all parts of the run. The outcome depends only on the data, never on the worker count.
     """
 
-    def __init__(self, seen: set[str], redraw: Redraw, max_redraws: int) -> None:
-        self.seen, self.redraw, self.max_redraws = seen, redraw, max_redraws
+    def __init__(self, seen: set[str], redraw: Redraw, max_redraws: int, need: dict[str, int] | None = None) -> None:
+        self.seen, self.redraw, self.max_redraws, self.need = seen, redraw, max_redraws, need
+        self._why: dict[int, str] = {}  # index -> why its last item was refused: duplicate or quota
 
-    def resolve(self, items: list[Item]) -> tuple[list[Item], int]:
-        """The shard's items with duplicates replaced (or failed), in index order, and how many
-        were replaced."""
+    def resolve(self, items: list[Item]) -> tuple[list[Item], int, list[rows.Row]]:
+        """The shard's items with duplicates (and surplus levels) replaced or failed, in index order;
+        how many were replaced; and the surplus rows for the stock."""
         by_index = {it.index: it for it in items}
-        clashing = [i for i in sorted(by_index) if not self._accept(by_index[i])]
+        surplus: list[rows.Row] = []
+        clashing = [i for i in sorted(by_index) if not self._accept(by_index[i], surplus)]
         replaced = len(clashing)
         for redraw in range(1, self.max_redraws + 1):
             if not clashing:
@@ -63,21 +69,35 @@ class Dedup:
                 for new in chunk:
                     old = by_index[new.index]
                     by_index[new.index] = _add_attempts(new, old.attempts)
-            clashing = [i for i in clashing if not self._accept(by_index[i])]
+            clashing = [i for i in clashing if not self._accept(by_index[i], surplus)]
         for i in clashing:
             it = by_index[i]
-            by_index[i] = Failed(i, "duplicate", f"still a duplicate after {self.max_redraws} redraws: the set has "
-                                 "run out of distinct puzzles (see numplace catalog)", it.attempts, it.timeouts)
-        return [by_index[i] for i in sorted(by_index)], replaced - len(clashing)
+            if self._why.get(i) == "quota":
+                wanted = ", ".join(k for k, v in (self.need or {}).items() if v > 0)
+                why = f"no puzzle of a level still wanted by the quota ({wanted}) after {self.max_redraws} redraws"
+            else:
+                why = (f"still a duplicate after {self.max_redraws} redraws: the set has run out of distinct puzzles "
+                       "(see numplace catalog)")
+            by_index[i] = Failed(i, "duplicate", why, it.attempts, it.timeouts)
+        return [by_index[i] for i in sorted(by_index)], replaced - len(clashing), surplus
 
-    def _accept(self, item: Item) -> bool:
-        """True (and the key taken) unless the item is a row whose key is already taken."""
+    def _accept(self, item: Item, surplus: list[rows.Row]) -> bool:
+        """True (and the key taken) unless the item is a row whose key is already taken or whose
+        level the quota no longer wants (then the row goes to ``surplus``, its key taken)."""
         if not isinstance(item, Made):
             return True
         key = rows.dedup_key(item.row)
         if key in self.seen:
+            self._why[item.index] = "duplicate"
             return False
         self.seen.add(key)
+        if self.need is not None:
+            level = item.row["difficulty"]
+            if self.need.get(level, 0) <= 0:
+                surplus.append(item.row)
+                self._why[item.index] = "quota"
+                return False
+            self.need[level] -= 1
         return True
 
 
@@ -109,7 +129,22 @@ class Finisher:
         self._next = next(self._order, None)
         self._ready: dict[int, list[Item]] = {}
         seen = _seen_keys(plan)
-        self.dedup = Dedup(seen, redraw, plan.cfg.dedup.max_redraws)
+        quota = plan.cfg.difficulty.quota if plan.cfg.difficulty is not None else None
+        need = None
+        if quota:  # what the finished parts already hold counts against the quota
+            made = sum_counts(st.get("levels", {}) for st in stats.values())
+            need = {level: n - made.get(level, 0) for level, n in quota.items()}
+        rounds = plan.cfg.difficulty.max_attempts if quota and plan.cfg.difficulty else plan.cfg.dedup.max_redraws
+        self.dedup = Dedup(seen, redraw, rounds, need)
+        for item in _stock_items(plan):
+            k = plan.shard_of(item.index)
+            if k in self._items:
+                self._items[k].append(item)
+                self.received += 1
+        for k in plan.pending:
+            if self._chunks_left[k] == 0:  # a part made of stock puzzles only
+                self._ready[k] = self._items.pop(k)
+        self._finish_ready()
 
     @property
     def done(self) -> int:
@@ -125,6 +160,9 @@ class Finisher:
         self._chunks_left[k] -= 1
         if self._chunks_left[k] == 0:
             self._ready[k] = self._items.pop(k)
+        self._finish_ready()
+
+    def _finish_ready(self) -> None:
         while self._next is not None and self._next in self._ready:
             self._finish_shard(self._next, self._ready.pop(self._next))
             self._next = next(self._order, None)
@@ -143,7 +181,8 @@ class Finisher:
 
     def _finish_shard(self, k: int, items: list[Item]) -> None:
         """Shard ``k``: duplicates resolved, stats into the manifest first, then the part file."""
-        items, replaced = self.dedup.resolve(items)
+        items, replaced, surplus = self.dedup.resolve(items)
+        stock.write(self.plan.run_dir.parent, self.plan.run_dir.name, k, surplus)  # kept before the part appears
         made = [it for it in items if isinstance(it, Made)]
         bad = [it.record() for it in items if isinstance(it, Failed)]
         for f in bad:
@@ -159,9 +198,26 @@ class Finisher:
             "rejected": sum_counts(it.rejected for it in items),
             "levels": sum_counts({it.row["difficulty"]: 1} for it in made),
             "dedup_replaced": replaced,
+            "stocked": len(surplus),
         })
         store.write_part(self.plan.run_dir, k, [it.row for it in made], self.plan.cfg.name)
         self.written += len(made)
+
+
+def _stock_items(plan: Plan) -> list[Item]:
+    """The run's stock puzzles as items of the indices they fill, verified again."""
+    picks = plan.manifest.from_stock
+    if not picks:
+        return []
+    found = stock.rows_for(plan.run_dir.parent, picks, plan.cfg.name, plan.job.config_hash)
+    out: list[Item] = []
+    for index, row in sorted(found.items()):
+        problems = verify.verify_row(row)
+        if problems:
+            out.append(Failed(index, "verification", "; ".join(problems), 0, 0, puzzle=row["puzzle"]))
+        else:
+            out.append(Made(index, row, 0, 0))
+    return out
 
 
 def _seen_keys(plan: Plan) -> set[str]:

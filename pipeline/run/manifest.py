@@ -81,7 +81,8 @@ class Manifest:
 
     @classmethod
     def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], start: int,
-               count: int, shard_size: int, catalog_snapshot: list[str]) -> Manifest:
+               count: int, shard_size: int, catalog_snapshot: list[str],
+               from_stock: list[dict[str, Any]] | None = None) -> Manifest:
         """The manifest of a new run in the (new, empty) folder ``run_dir``, saved."""
         m = cls(run_dir, {
             "numplace_version": __version__,
@@ -97,6 +98,7 @@ class Manifest:
             "versions": _versions(),
             "shards": {},
             "catalog_snapshot": catalog_snapshot,
+            "from_stock": from_stock or [],
         })
         m._save()
         return m
@@ -129,6 +131,11 @@ class Manifest:
     def data(self) -> dict[str, Any]:
         """A copy of the manifest as saved (for readers such as ``numplace runs``)."""
         return json.loads(json.dumps(self._data, default=str))
+
+    @property
+    def from_stock(self) -> list[dict[str, Any]]:
+        """Stock puzzles this run places at its first indices (index, seed, file)."""
+        return [dict(p) for p in self._data.get("from_stock", [])]
 
     @property
     def catalog_snapshot(self) -> list[str]:
@@ -203,6 +210,7 @@ def _totals(shards: Iterable[dict[str, Any]], count: int) -> dict[str, Any]:
         "generation_failures": sum(1 for f in fails if f["kind"] == "generation"),
         "duplicate_failures": sum(1 for f in fails if f["kind"] == "duplicate"),
         "duplicates_replaced": sum(s.get("dedup_replaced", 0) for s in shards),
+        "stocked": sum(s.get("stocked", 0) for s in shards),
         "verification_failures": sum(1 for f in fails if f["kind"] == "verification"),
         "gen_seconds": round(sum(s["gen_ms"] for s in shards) / 1000.0, 3),
         "difficulty_rejections": sum_counts(s.get("rejected", {}) for s in shards),
@@ -218,23 +226,3 @@ def sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
             out[k] = out.get(k, 0) + v
     return out
 
-
-def overview(root: Path) -> list[dict[str, Any]]:
-    """Every set under the output root ``root`` with its runs, for ``numplace runs``: per set
-    ``set``, ``runs`` (each ``run_id``, ``status``, ``start``, ``count``, ``puzzles`` written,
-    ``levels``, ``created_at``), ``puzzles`` and ``next_index`` (the first index the next run gets)."""
-    out = []
-    for set_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
-        runs = runs_of(set_dir)
-        if not runs:
-            continue
-        rows = []
-        for m in runs:
-            shards = m.data.get("shards", {}).values()
-            rows.append({"run_id": m.run_dir.name, "status": m.status, "start": m.start, "count": m.count,
-                         "puzzles": sum(s.get("rows", 0) for s in shards),
-                         "levels": sum_counts(s.get("levels", {}) for s in shards),
-                         "created_at": m.data.get("created_at")})
-        out.append({"set": set_dir.name, "runs": rows, "puzzles": sum(r["puzzles"] for r in rows),
-                    "next_index": max(m.start + m.count for m in runs)})
-    return out

@@ -27,7 +27,7 @@ from pipeline.config import Config, ConfigError, config_hash, worker_count
 from pipeline.generate.grid import fixed_cells_problem
 from pipeline.generate.spec import Spec
 from pipeline.identity import canon, numbering
-from pipeline.run import capacity, store
+from pipeline.run import capacity, stock, store
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import Manifest, runs_of
 from pipeline.run.work import Job
@@ -145,12 +145,13 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
         say(f"resuming {run_dir}: {len(done)} of {nshards} part(s) already written")
     workers = worker_count(cfg.workers)
     size = cfg.output.shard_size
-    todo = sum(min(size, cfg.count - k * size) for k in pending)
+    todo = sum(min(size, cfg.count - k * size) for k in pending) - len(manifest.from_stock)
     chunk = max(1, min(25, math.ceil(todo / (workers * 4)))) if todo else 1
     chunks: list[list[int]] = []
+    stocked = {p["index"] for p in manifest.from_stock}
     for k in pending:
         first = manifest.start + k * size
-        idx = list(range(first, first + min(size, cfg.count - k * size)))
+        idx = [i for i in range(first, first + min(size, cfg.count - k * size)) if i not in stocked]
         chunks += [idx[j:j + chunk] for j in range(0, len(idx), chunk)]
     return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending,
                 tuple(chunks))
@@ -193,8 +194,13 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
     _check_capacity(cfg, root, snapshot)
     run_dir = _new_run_dir(cfg, chash)
+    quota = cfg.difficulty.quota if cfg.difficulty is not None else None
+    picks = stock.take(set_dir, earlier, dict(quota), start) if quota else []
+    if picks:
+        say(f"taking {len(picks)} puzzle(s) from the stock of set {cfg.name}", event="stock_taken", count=len(picks))
     return Manifest.create(run_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
-                           start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot)
+                           start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
+                           from_stock=picks)
 
 
 def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:

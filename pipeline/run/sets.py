@@ -1,0 +1,31 @@
+"""What an output root holds, for ``numplace runs``: its sets, their runs and their stock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pipeline.run import stock
+from pipeline.run.manifest import runs_of, sum_counts
+
+
+def overview(root: Path) -> list[dict[str, Any]]:
+    """Every set under the output root ``root`` with its runs, for ``numplace runs``: per set
+    ``set``, ``runs`` (each ``run_id``, ``status``, ``start``, ``count``, ``puzzles`` written,
+    ``levels``, ``created_at``), ``puzzles``, ``next_index`` (the first index the next run gets) and
+    ``stock`` (level -> stock puzzles not taken yet)."""
+    out = []
+    for set_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        runs = runs_of(set_dir)
+        if not runs:
+            continue
+        rows = []
+        for m in runs:
+            shards = m.data.get("shards", {}).values()
+            rows.append({"run_id": m.run_dir.name, "status": m.status, "start": m.start, "count": m.count,
+                         "puzzles": sum(s.get("rows", 0) for s in shards),
+                         "levels": sum_counts(s.get("levels", {}) for s in shards),
+                         "created_at": m.data.get("created_at")})
+        out.append({"set": set_dir.name, "runs": rows, "puzzles": sum(r["puzzles"] for r in rows),
+                    "next_index": max(m.start + m.count for m in runs), "stock": stock.levels(set_dir, runs)})
+    return out
