@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable
@@ -11,6 +13,38 @@ from pathlib import Path
 _STATUS = Path("/proc/self/status")
 _umask: int | None = None
 _umask_lock = threading.Lock()
+#: Below this many free bytes a failed write is taken to be a full disk, whatever the writer said
+#: (polars reports a full disk as "Invalid thrift: transport error" or similar, without an errno).
+TINY_FREE = 1 << 20
+
+
+class DiskFull(OSError):
+    """A write failed because the file system holding ``path`` is full (errno ``ENOSPC``).
+
+    ``str()`` is the one user-facing line ``no space left on <path>``. ``run_dir`` is set by a run
+    that was writing into a run folder (it stays resumable: finished parts are kept)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.ENOSPC, f"no space left on {path}")
+        self.path = path
+        self.run_dir: Path | None = None
+
+    def __str__(self) -> str:
+        return f"no space left on {self.path}"
+
+
+def is_disk_full(exc: BaseException, folder: Path) -> bool:
+    """Whether ``exc``, raised while writing into ``folder``, means the device is full: an OSError
+    with errno ``ENOSPC``, or any other error while ``folder``'s file system has less than
+    :data:`TINY_FREE` bytes free."""
+    if isinstance(exc, DiskFull) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+        return True
+    if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit):
+        return False
+    try:
+        return shutil.disk_usage(folder).free < TINY_FREE
+    except OSError:
+        return False
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
@@ -23,9 +57,16 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     :func:`tempfile.mkstemp` makes it 0600), fsynced and renamed onto ``path`` with
     :func:`os.replace`, so ``path`` never appears with the wrong mode. If anything fails,
     ``KeyboardInterrupt`` included, the temporary file is removed, ``path`` is left as it was and the
-    exception propagates. The folder must exist. Whatever ``write`` returns is ignored.
+    exception propagates, except that a failure due to a full device (:func:`is_disk_full`) is
+    raised as :class:`DiskFull` naming ``path``. The folder must exist. Whatever ``write`` returns
+    is ignored.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise DiskFull(path) from exc
+        raise
     os.close(fd)
     try:
         write(Path(tmp))
@@ -33,8 +74,11 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
             os.fchmod(fh.fileno(), 0o666 & ~current_umask())
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
+        full = is_disk_full(exc, path.parent)  # asked before the temp file goes and frees its space
         Path(tmp).unlink(missing_ok=True)
+        if full and not isinstance(exc, DiskFull):
+            raise DiskFull(path) from exc
         raise
 
 

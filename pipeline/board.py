@@ -24,6 +24,7 @@ from functools import cache
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 SIZES = tuple(BOX_SHAPES)
+PUZZLE_SIZES = (4, 6, 9, 16)  # the sizes puzzle text may have (size_of, parse without n); 25 is geometry only
 
 Grid = tuple[int, ...]
 
@@ -97,12 +98,18 @@ def _tokens(text: str) -> str:
 
 
 def size_of(text: str) -> int:
-    """The board side implied by a puzzle text (``n*n`` symbols); raises PuzzleFormatError."""
+    """The board side implied by a puzzle text (``n*n`` symbols) among :data:`PUZZLE_SIZES` (25x25 is
+    geometry only: no solver, grader or canonical form takes it, so its text is refused here, clearly);
+    raises PuzzleFormatError."""
     k = len(_tokens(text))
-    for n in SIZES:
+    for n in PUZZLE_SIZES:
         if n * n == k:
             return n
-    sizes = ", ".join(f"{n * n} for {n}x{n}" for n in SIZES[:-1])
+    if k in {n * n for n in SIZES}:
+        side = round(k ** 0.5)
+        raise PuzzleFormatError(f"{side}x{side} puzzles are not supported (sizes "
+                                f"{', '.join(f'{n}x{n}' for n in PUZZLE_SIZES)})")
+    sizes = ", ".join(f"{n * n} for {n}x{n}" for n in PUZZLE_SIZES)
     raise PuzzleFormatError(f"puzzle has {k} cells; expected {sizes}")
 
 

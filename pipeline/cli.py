@@ -1,8 +1,10 @@
 """The typer CLI: parse options, load the config, call one function, map known errors to exit codes.
 
-Exit codes: 0 success; 1 the work finished with failures (a puzzle failed verification or could not
-be made, a check found problems); 2 a user mistake (config, path, puzzle), reported in one line;
-130 interrupted (a run can be continued with ``--resume``). No algorithm lives here.
+Exit codes (the README's table is the contract): 0 success; 1 the work finished with failures (a
+puzzle failed verification or could not be made, a check found problems, a puzzle has no unique
+solution); 2 a user mistake (config, path, puzzle, flag), reported in one line; 3 a run stopped by
+``--max-minutes``; 4 the disk filled up; 75 another process is making the set; 130 / 143 interrupted
+by Ctrl-C / SIGTERM (a run can be continued with ``--resume``). No algorithm lives here.
 """
 
 from __future__ import annotations
@@ -28,11 +30,19 @@ def _fail(msg: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+#: Exit code of a command stopped by a full disk (a run stays resumable: free space, then --resume).
+EXIT_DISK_FULL = 4
+
+
 def _user_errors(fn: F) -> F:
-    """Turn the package's user-facing errors into one line and exit code 2."""
+    """Turn the package's user-facing errors into one line and exit code 2, and a full disk
+    (:class:`~pipeline.atomic.DiskFull`, or any OSError with errno ENOSPC) into one line
+    ``no space left on <path>`` and exit code :data:`EXIT_DISK_FULL`."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import errno
+
         from pipeline.board import PuzzleFormatError
         from pipeline.config import ConfigError
         from pipeline.publish.select import PublishError
@@ -44,6 +54,11 @@ def _user_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except (ConfigError, RunError, StoreError, PuzzleFormatError, InputError, PublishError) as exc:
             raise _fail(str(exc)) from None
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            where = getattr(exc, "path", None) or exc.filename or "the output device"
+            raise _fail(f"no space left on {where}", EXIT_DISK_FULL) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -80,8 +95,10 @@ def run(
 
     from pipeline import config as cfgmod
     from pipeline import progress
+    from pipeline.atomic import DiskFull
     from pipeline.run import runner
     from pipeline.run.lock import SetLocked
+    from pipeline.run.manifest import manifest_path
 
     w = cfgmod.parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None}
@@ -98,6 +115,11 @@ def run(
             summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes)
     except SetLocked as exc:
         raise _fail(str(exc), 75) from None
+    except DiskFull as exc:
+        run_dir = exc.run_dir or (exc.path.parent if manifest_path(exc.path.parent) is not None else None)
+        then = f"free space, then continue with: numplace run {config} --resume {run_dir}" if run_dir else \
+            "free space, then run again"
+        raise _fail(f"{exc}; finished parts are kept; {then}", EXIT_DISK_FULL) from None
     except runner.RunInterrupted as exc:
         why = "terminated (SIGTERM)" if terminated else "interrupted"
         typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
@@ -203,7 +225,8 @@ def generate(
 
 
 def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int]:
-    """Text for one puzzle and the exit code (0 solved or counted, 1 no solution / timeout)."""
+    """Text for one puzzle and the exit code: 0 solved, counted (unique or multiple) or repaired; 1 no
+    solution (``--count`` prints ``none``, a solve says why on stderr) or a time-out."""
     import json
 
     from pipeline import board
@@ -225,6 +248,8 @@ def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int
         sol = result.solution
     else:
         if result.status == "none":
+            if mode == "count":  # counting is an answer: zero solutions is "none" (still exit 1)
+                return "none", 1
             raise _fail(f"no solution: {result.reason}; try --repair", 1)
         if mode == "count" or result.status != "unique":
             found = len(result.solutions)
@@ -465,12 +490,26 @@ def runs(
 
 @app.command()
 @_user_errors
-def catalog(out: Annotated[Path, typer.Option(help="Output root whose catalog to show.")] = Path("outputs")) -> None:
-    """What the dedup catalog under an output root holds: puzzles per set and run."""
+def catalog(
+    out: Annotated[Path, typer.Option(help="Output root whose catalog to show.")] = Path("outputs"),
+    repair: Annotated[bool, typer.Option("--repair", help="Move damaged catalog files to _catalog/damaged/ (kept) "
+                                                          "and rebuild their entries from the runs' parts.")] = False,
+) -> None:
+    """What the dedup catalog under an output root holds: puzzles per set and run. A damaged catalog
+    file is named in one line (exit 2); ``--repair`` moves damaged files aside and says what it did."""
     import polars as pl
 
     from pipeline.run import store
 
+    if repair:
+        if not out.is_dir():
+            raise _fail(f"{out}: no such folder")
+        moved = store.repair_catalog(out)
+        for line in moved:
+            typer.echo(line)
+        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged catalog file(s) moved" if moved else
+                   f"{out}/{store.CATALOG}: no damaged catalog files")
+        return
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
                f"{frame['run_id'].n_unique()} run(s)")
@@ -542,9 +581,54 @@ def report(
     typer.echo(f"wrote {out}")
 
 
+def _usage_line(exc: Exception) -> str:
+    """One line for a usage mistake typer/click found (a bad option value, an unknown option, a
+    missing argument), instead of its usage box: ``--count: 'abc' is not a valid integer``."""
+    from typer._click.exceptions import BadParameter, MissingParameter
+
+    from pipeline.config import echo
+
+    if isinstance(exc, BadParameter) and not isinstance(exc, MissingParameter):
+        param = exc.param
+        opts = [o for o in getattr(param, "opts", []) if o.startswith("-")]
+        hint = "/".join(opts) if opts else (getattr(param, "human_readable_name", None) or str(exc.param_hint))
+        errors = getattr(exc.__cause__, "errors", None)  # typer converts values with pydantic
+        if callable(errors) and errors():
+            first = errors()[0]
+            kind = {"int_parsing": "is not a valid integer", "int_from_float": "is not a valid integer",
+                    "float_parsing": "is not a valid number", "bool_parsing": "is not true or false"
+                    }.get(first.get("type", ""))
+            if kind:
+                return f"{hint}: {echo(first.get('input'))} {kind}"
+            msg = str(first.get("msg", exc.message))
+            return f"{hint}: {echo(first.get('input'))}: {msg[:1].lower()}{msg[1:]}"
+        return f"{hint}: {exc.message}"
+    text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    return " ".join(str(text).split())
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: runs the app and ends the process with its exit code.
+
+    Usage mistakes that typer/click find (``--count abc``, an unknown option, a missing argument)
+    are one line, ``numplace: error: ...``, exit 2 (never a usage box); ``--help``, ``--version``
+    and the bare command (which prints the help, exit 2) behave as typer's; Ctrl-C is exit 130."""
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
     try:
-        app()
+        code = app(standalone_mode=False)
     except KeyboardInterrupt:
         sys.exit(130)
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except UsageError as exc:
+        typer.echo(f"numplace: error: {_usage_line(exc)}", err=True)
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        typer.echo(f"numplace: error: {' '.join(exc.format_message().split())}", err=True)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted!", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,5 +1,7 @@
 """The YAML config: pydantic models with ``extra="forbid"``, loaded with ``yaml.safe_load``'s loader
-(a :class:`yaml.SafeLoader` subclass that also refuses a key repeated in one mapping).
+(a :class:`yaml.SafeLoader` subclass that also refuses a key repeated in one mapping, aliases
+(``*name``, so no alias bomb can expand) and nesting deeper than :data:`MAX_DEPTH`); a config file
+may hold at most :data:`MAX_BYTES`.
 
 :func:`load` turns every user mistake into one :class:`ConfigError` whose message names the field,
 e.g. ``removel: unknown key (did you mean removal?)``. Nothing else in the package catches pydantic
@@ -20,6 +22,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pipeline import symmetry
 from pipeline.board import Grid, PuzzleFormatError, parse
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.symmetry import TAGS
@@ -28,6 +31,19 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
 # The fewest givens a unique puzzle can have, where it is known (9x9: McGuire et al. 2012).
 MIN_HINTS = {4: 4, 6: 8, 9: 17}
+
+
+# Limits on what a config file may be (an alias bomb or a deep nest must end in one line, not in
+# gigabytes or a RecursionError), and on how much of a bad value an error message echoes.
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 32
+ECHO_CHARS = 80
+
+
+def echo(value: object) -> str:
+    """``repr(value)`` for an error message, cut to :data:`ECHO_CHARS` characters plus ``…``."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
 
 
 class ConfigError(ValueError):
@@ -130,6 +146,14 @@ class OutputCfg(_Strict):
     dir: str = "outputs"
     shard_size: int = Field(default=500, ge=1, le=1_000_000, strict=True)
 
+    @field_validator("dir")
+    @classmethod
+    def _dir(cls, v: str) -> str:
+        """An empty (or blank) ``dir`` is refused: it would silently mean the working folder."""
+        if not v.strip():
+            raise ValueError("empty; name the output root folder (e.g. outputs, or . for the working folder)")
+        return v
+
 
 class Config(_Strict):
     name: str
@@ -161,7 +185,7 @@ class Config(_Strict):
         if data.get("count") is None:
             return {**data, "count": total}
         if data["count"] != total:
-            raise ValueError(f"count: {data['count']!r} does not match difficulty.quota, which adds up to {total} "
+            raise ValueError(f"count: {echo(data['count'])} does not match difficulty.quota, which adds up to {total} "
                              "(leave count out)")
         return data
 
@@ -170,7 +194,7 @@ class Config(_Strict):
     def _name(cls, v: str) -> str:
         if not _NAME.match(v):
             raise ValueError(
-                f"{v!r} cannot name the output folder; use up to 100 letters, digits, '_', '.' or '-'"
+                f"{echo(v)} cannot name the output folder; use up to 100 letters, digits, '_', '.' or '-'"
             )
         return v
 
@@ -179,7 +203,7 @@ class Config(_Strict):
     def _workers(cls, v: object) -> object:
         if v == "auto" or (isinstance(v, int) and not isinstance(v, bool) and v >= 1):
             return v
-        raise ValueError(f"{v!r} is not 'auto' or a number of workers >= 1")
+        raise ValueError(f"{echo(v)} is not 'auto' or a number of workers >= 1")
 
     @model_validator(mode="after")
     def _fits_board(self) -> Config:
@@ -195,6 +219,16 @@ class Config(_Strict):
             raise ValueError("grid.method: uniform is for 9x9 boards without fixed cells (use weighted-ilp)")
         if self.removal.hints is not None:
             _, hi = self.removal.hints.bounds
+            if self.grid.keep_fixed and self.grid.fixed is not None:
+                # kept fixed cells lock their whole symmetry orbits (any tag, for symmetry: random)
+                cells = {i for i, d in enumerate(parse(self.grid.fixed, n)) if d}
+                tag = self.removal.symmetry
+                locked = len(cells) if tag == "random" else sum(
+                    len(o) for o in symmetry.orbits(tag, n) if cells.intersection(o))
+                if locked > hi:
+                    with_orbits = f" ({locked} with their {tag} orbits)" if locked != len(cells) else ""
+                    raise ValueError(f"grid.keep_fixed: the {len(cells)} fixed cells of grid.fixed{with_orbits} stay "
+                                     f"givens, more than removal.hints allows ({hi})")
             if hi > n * n:
                 raise ValueError(f"removal.hints: {hi} is more than the {n * n} cells of a {n}x{n} board")
             floor = MIN_HINTS.get(n)
@@ -233,23 +267,45 @@ def _message(err: ValidationError) -> str:
     if ":" in msg.split(" ")[0]:  # message already names its field
         return msg
     if e["type"] == "literal_error":
-        return f"{path}: {e.get('input')!r} is not allowed; {msg[0].lower()}{msg[1:]}"
+        return f"{path}: {echo(e.get('input'))} is not allowed; {msg[0].lower()}{msg[1:]}"
     return f"{path}: {msg}" if path else msg
 
 
-class _DuplicateKeyError(yaml.constructor.ConstructorError):
-    """A key given twice in one mapping (``problem`` names it, ``problem_mark`` is the second one)."""
+class _LoaderError(yaml.constructor.ConstructorError):
+    """A config the loader refuses (``problem`` says why, ``problem_mark`` where): a key given twice
+    in one mapping, an alias, or nesting deeper than :data:`MAX_DEPTH`."""
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.safe_load``'s loader (same tags, same safety) that refuses a repeated key instead of
-    keeping the last value. Keys brought in by a merge (``<<: *anchor``) may be overridden, as YAML
-    intends; only keys written twice in the same mapping are refused."""
+    """``yaml.safe_load``'s loader (same tags, same safety) that also refuses:
+
+    * a key repeated in one mapping (instead of keeping the last value);
+    * any alias (``*name``, including merges ``<<: *name``): an alias bomb cannot expand, and no
+      error message can echo an expansion; a lone anchor (``&name``) is harmless and allowed;
+    * nesting deeper than :data:`MAX_DEPTH` mappings/sequences (no RecursionError).
+
+    Aliases and depth are refused while composing, before any object is built."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _LoaderError(None, None, f"alias *{event.anchor}: aliases are not allowed in a config "
+                               "(write the value out)", event.start_mark)
+        nested = self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent)
+        if nested and self._depth >= MAX_DEPTH:
+            raise _LoaderError(None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+        self._depth += nested
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= nested
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            if key_node.tag == "tag:yaml.org,2002:merge":  # an inline merge (<<: {...}) may be overridden
                 continue
             key = self.construct_object(key_node, deep=True)
             try:
@@ -258,7 +314,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             except TypeError:  # an unhashable key: the base class reports it
                 continue
             if repeated:
-                raise _DuplicateKeyError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+                raise _LoaderError(None, None, f"duplicate key {echo(key)}", key_node.start_mark)
         return super().construct_mapping(node, deep=deep)
 
 
@@ -273,16 +329,31 @@ def validate(data: Any) -> Config:
 
 
 def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
-    """Read, apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``), validate."""
+    """Read, apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``), validate.
+
+    Every problem is one :class:`ConfigError` line naming the path (and the line, for YAML): a
+    missing or unreadable file (a folder, a symlink loop, no permission), a file over
+    :data:`MAX_BYTES`, text that is not UTF-8, invalid YAML, a duplicate key, an alias, too deep a
+    nest, or a value the models refuse."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config ({exc.__class__.__name__})") from None
+    except OSError as exc:  # a folder, a symlink loop, no permission, ...
+        why = exc.strerror or exc.__class__.__name__
+        raise ConfigError(f"{path}: cannot read config ({why})") from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(f"{path}: config file is too large ({max(size, len(raw)):,} bytes; at most "
+                          f"{MAX_BYTES:,})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read config (not UTF-8 text)") from None
     try:
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe_load's safety
-    except _DuplicateKeyError as exc:
+    except _LoaderError as exc:
         assert exc.problem_mark is not None
         raise ConfigError(f"{path}:line {exc.problem_mark.line + 1}: {exc.problem}") from None
     except yaml.YAMLError as exc:
@@ -290,6 +361,8 @@ def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise ConfigError(f"{path}:{where}: {problem}") from None
+    except RecursionError:  # the depth limit should come first; never a traceback
+        raise ConfigError(f"{path}: nested too deeply") from None
     if isinstance(data, dict):
         for dotted, value in (overrides or {}).items():
             if value is None:
@@ -318,7 +391,7 @@ def parse_workers(text: str, flag: str = "--workers") -> int | str:
         return text
     if text.isdigit() and int(text) >= 1:
         return int(text)
-    raise ConfigError(f"{flag}: {text!r} is not 'auto' or a number of workers >= 1")
+    raise ConfigError(f"{flag}: {echo(text)} is not 'auto' or a number of workers >= 1")
 
 
 def worker_count(workers: int | str) -> int:

@@ -145,3 +145,36 @@ def test_bad_paths_give_one_line(args: tuple[str, ...], message: str) -> None:
     assert message in res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in ROOT.iterdir()) == before  # nothing created (no lock, no folder)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("run", "configs/default.yaml", "--count", "abc"), "--count: 'abc' is not a valid integer"),
+        (("run", "configs/default.yaml", "--seed", "1.5"), "--seed: '1.5' is not a valid integer"),
+        (("run", "configs/default.yaml", "--max-minutes", "0"),
+         "--max-minutes: '0': input should be greater than or equal to 0.01"),
+        (("solve", "x", "--limit", "0"), "--limit: '0': input should be greater than or equal to 1"),
+        (("solve", "x", "--bogus"), "No such option: --bogus"),
+        (("run",), "Missing argument 'config'."),
+    ],
+)
+def test_bad_option_values_are_one_line_not_a_usage_box(args: tuple[str, ...], line: str) -> None:
+    """Regression (issue 12, item 10): typer printed a 5-6 line usage box for these."""
+    before = sorted(p.name for p in ROOT.iterdir())
+    res = numplace(*args)
+    assert res.returncode == 2
+    assert res.stderr.strip().startswith(f"numplace: error: {line}"), res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Usage" not in res.stderr
+    assert sorted(p.name for p in ROOT.iterdir()) == before
+
+
+def test_help_version_and_exit_codes_survive_the_one_line_errors() -> None:
+    from pipeline import __version__
+
+    assert numplace("--version").stdout.strip() == f"numplace {__version__}"
+    helped = numplace("solve", "--help")
+    assert helped.returncode == 0 and "Usage" in helped.stdout and "--count" in helped.stdout
+    assert numplace().returncode == 2  # the bare command prints the help, as before
+    assert numplace("grid-from-number", "0").returncode == 0
+    assert numplace("rate", "." * 81).returncode == 1

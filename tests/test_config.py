@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -129,11 +130,93 @@ def test_loader_keeps_safe_load_rules(tmp_path: Path) -> None:
     merged = tmp_path / "merged.yaml"
     merged.write_text("output: &o {dir: x, shard_size: 3}\nname: a\nseed: 1\ncount: 2\n"
                       "dedup: {catalog: false}\n", encoding="utf-8")
-    assert config.load(merged).output.shard_size == 3
-    anchors = "defaults: &d {catalog: true, max_redraws: 5}\n"
-    assert yaml.load(anchors + "dedup: {<<: *d, max_redraws: 7}\n",
+    assert config.load(merged).output.shard_size == 3  # a lone anchor is harmless
+    assert yaml.load("dedup: {<<: {catalog: true, max_redraws: 5}, max_redraws: 7}\n",
                      Loader=config._UniqueKeyLoader)["dedup"] == {"catalog": True, "max_redraws": 7}
     evil = tmp_path / "evil.yaml"
     evil.write_text("name: !!python/object/apply:os.system ['echo owned']\nseed: 1\ncount: 2\n", encoding="utf-8")
     with pytest.raises(config.ConfigError, match=r"evil\.yaml: line 1"):
         config.load(evil)
+
+
+def _one_line_exit_2(res: subprocess.CompletedProcess[str], out: Path) -> str:
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr[:500]
+    assert not out.exists()
+    return res.stderr.strip()
+
+
+def test_alias_bomb_is_refused_naming_the_line(tmp_path: Path, write_config) -> None:
+    """Regression (issue 12, item 9): an invalid value made of aliases was echoed whole (a 325-byte
+    config gave a 4.3 MB error line). Aliases are refused before anything expands."""
+    out = tmp_path / "out"
+    levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi", strict=True)]
+    cfg = write_config("\n".join(levels) + f"\nname: *i\nseed: 1\ncount: 2\noutput: {{dir: {out}}}\n")
+    line = _one_line_exit_2(numplace("run", str(cfg)), out)
+    assert line == f"numplace: error: {cfg}:line 2: alias *a: aliases are not allowed in a config (write the value out)"
+    merge = write_config(f"d: &d {{dir: {out}}}\nname: a\nseed: 1\ncount: 2\noutput: {{<<: *d}}\n", "merge")
+    with pytest.raises(config.ConfigError, match=r"merge\.yaml:line 5: alias \*d: aliases are not allowed"):
+        config.load(merge)
+
+
+def test_config_file_size_is_capped(tmp_path: Path, write_config) -> None:
+    out = tmp_path / "out"
+    cfg = write_config(f"name: a\nseed: 1\ncount: 2\noutput: {{dir: {out}}}\n# {'x' * config.MAX_BYTES}\n")
+    line = _one_line_exit_2(numplace("run", str(cfg)), out)
+    size = cfg.stat().st_size
+    assert line == f"numplace: error: {cfg}: config file is too large ({size:,} bytes; at most 1,000,000)"
+
+
+def test_error_messages_echo_at_most_80_characters_of_a_value(tmp_path: Path) -> None:
+    for change, field in (({"workers": "w" * 5000}, "workers"), ({"engine": "e" * 5000}, "engine"),
+                          ({"name": "n" * 5000}, "name")):
+        with pytest.raises(config.ConfigError) as err:
+            config.validate(tiny(tmp_path / "out") | change)
+        msg = str(err.value)
+        assert msg.startswith(f"{field}: ") and "…" in msg and len(msg) < 80 + 120, msg
+        assert f"'{change[field][:79]}…" in msg
+    assert config.echo("x" * 10) == "'xxxxxxxxxx'" and len(config.echo("x" * 100)) == 81
+
+
+def test_symlink_loop_and_deep_nesting_are_one_line(tmp_path: Path, write_config) -> None:
+    """Regression (issue 12, item 10): both were tracebacks (OSError ELOOP, RecursionError)."""
+    out = tmp_path / "out"
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(tmp_path / "loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to(loop)
+    line = _one_line_exit_2(numplace("run", str(loop)), out)
+    assert line == f"numplace: error: {loop}: cannot read config (Too many levels of symbolic links)"
+    deep = write_config("name: a\nseed: 1\ncount: 2\nx: " + "[" * 3000 + "]" * 3000 + "\n", "deep")
+    line = _one_line_exit_2(numplace("run", str(deep)), out)
+    assert line == f"numplace: error: {deep}:line 4: nested more than {config.MAX_DEPTH} levels deep"
+    mapping = write_config("name: a\nseed: 1\ncount: 2\nx: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n", "map")
+    with pytest.raises(config.ConfigError, match=r"map\.yaml:line 4: nested more than 32 levels deep$"):
+        config.load(mapping)
+
+
+def test_empty_output_dir_is_refused(tmp_path: Path, write_config) -> None:
+    """Regression (issue 12, item 11): ``output: {dir: ""}`` wrote into the working folder."""
+    before = sorted(p.name for p in ROOT.iterdir())
+    for blank in ("", "  "):
+        cfg = write_config(tiny(tmp_path / "out") | {"output": {"dir": blank}})
+        line = _one_line_exit_2(numplace("run", str(cfg)), tmp_path / "out")
+        assert line.startswith("numplace: error: output.dir: empty; name the output root folder")
+    assert sorted(p.name for p in ROOT.iterdir()) == before
+
+
+def test_kept_fixed_cells_above_the_hint_maximum_are_refused(tmp_path: Path, write_config) -> None:
+    """Regression (issue 12, item 11): accepted, then every index failed."""
+    solution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    fixed = solution[:27] + "." * 54  # 27 cells: rows 1-3 (rot180 locks rows 7-9 too: 54)
+    over = {"grid": {"fixed": fixed, "keep_fixed": True}}
+    for symmetry, hints, message in (
+            ("none", {"min": 20, "max": 25}, "the 27 fixed cells of grid.fixed stay givens, more than removal.hints "
+                                             "allows (25)"),
+            ("rot180", {"target": 40}, "the 27 fixed cells of grid.fixed (54 with their rot180 orbits) stay givens, "
+                                       "more than removal.hints allows (40)")):
+        cfg = write_config(tiny(tmp_path / "out") | over | {"removal": {"symmetry": symmetry, "hints": hints}})
+        line = _one_line_exit_2(numplace("run", str(cfg)), tmp_path / "out")
+        assert line == f"numplace: error: grid.keep_fixed: {message}"
+    ok = tiny(tmp_path / "out") | over | {"removal": {"symmetry": "none", "hints": {"target": 27}}}
+    assert config.validate(ok).grid.keep_fixed

@@ -120,3 +120,17 @@ def test_a_run_written_before_the_underscore_layout_still_checks_and_resumes(tmp
     assert audit(run_dir).ok
     res = numplace("runs", str(root), "--json")
     assert res.returncode == 0 and json.loads(res.stdout)[0]["runs"][0]["status"] == "complete"
+
+
+def test_a_manifest_with_shards_of_the_wrong_type_is_one_line(tmp_path: Path, write_config) -> None:
+    root = tmp_path / "out"
+    cfg = write_config(tiny(root, count=1))
+    assert numplace("run", str(cfg)).returncode == 0
+    run_dir = _runs(root)[0]
+    data = json.loads((run_dir / "_manifest.json").read_text())
+    data["shards"] = ["not", "a", "mapping"]
+    (run_dir / "_manifest.json").write_text(json.dumps(data))
+    for args in (("check", str(run_dir)), ("run", str(cfg), "--resume", str(run_dir)), ("runs", str(root))):
+        res = numplace(*args)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, (args, res.stderr)
+        assert "damaged manifest (shards is a list, not a dict)" in res.stderr

@@ -285,3 +285,28 @@ def test_bad_out_from_the_command_line_is_one_line(tmp_path: Path) -> None:
     res = numplace("solve", str(f), "--out", str(tmp_path / "res.txt"))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
     assert not (tmp_path / "res.txt").exists()
+
+
+def test_count_of_an_unsolvable_puzzle_prints_none_and_exits_1() -> None:
+    """Regression (issue 12, item 12): ``--count`` printed an error instead of its answer ``none``."""
+    for fmt in ("line", "grid"):
+        res = numplace("solve", CLASH, "--count", "--format", fmt)
+        assert res.returncode == 1 and res.stdout.strip() == "none" and res.stderr == ""
+
+
+def test_25x25_is_refused_by_solve_rate_and_canon() -> None:
+    """Regression (issue 12, item 12): 25x25 text was solved and rated (the README lists 4/6/9/16)
+    and ``canon`` had no canonical form for it; all three refuse it in one line, exit 2."""
+    for command in ("solve", "rate", "canon"):
+        res = numplace(command, "." * 625)
+        assert res.returncode == 2, (command, res.stdout[:200])
+        assert res.stderr.strip() == "numplace: error: 25x25 puzzles are not supported (sizes 4x4, 6x6, 9x9, 16x16)"
+        assert res.stdout == ""
+
+
+def test_no_solution_exits_1_in_solve_and_in_rate() -> None:
+    """One meaning per exit code: no solution is 1 in both commands, a bad puzzle 2 in both."""
+    assert numplace("solve", CLASH).returncode == 1
+    assert numplace("rate", CLASH).returncode == 1
+    assert numplace("solve", "12x" + P[3:]).returncode == 2
+    assert numplace("rate", "12x" + P[3:]).returncode == 2

@@ -4,10 +4,15 @@ Items come back from the workers in any order. A shard is finished once all its 
 *and* every earlier shard is finished, so duplicates resolve the same way for any number of
 workers. Finishing a shard: resolve duplicates (:class:`Dedup`), record its stats in the manifest,
 then write its part file (by rename). Failed items are logged and recorded, never written.
+
+A full device while finishing (:class:`~pipeline.atomic.DiskFull`) stops the run resumably: the
+parts written so far stay, the manifest is marked ``interrupted`` if it can still be saved (else it
+stays ``running``; both resume), and the error propagates with ``run_dir`` set.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import verify
+from pipeline.atomic import DiskFull
 from pipeline.run import rows, stock, store
 from pipeline.run.manifest import sum_counts
 from pipeline.run.plan import Log, Plan
@@ -160,7 +166,11 @@ class Finisher:
         self._chunks_left[k] -= 1
         if self._chunks_left[k] == 0:
             self._ready[k] = self._items.pop(k)
-        self._finish_ready()
+        try:
+            self._finish_ready()
+        except DiskFull as exc:
+            self._disk_full(exc)
+            raise
 
     def _finish_ready(self) -> None:
         while self._next is not None and self._next in self._ready:
@@ -172,12 +182,28 @@ class Finisher:
         manifest (``stopped``: ``partial`` or ``interrupted`` when the run was cut short; shards not
         finished are simply absent and ``--resume`` makes them), and summarize."""
         plan = self.plan
-        _write_catalog(plan)
+        try:
+            _write_catalog(plan)
+        except DiskFull as exc:
+            self._disk_full(exc)
+            raise
         seconds = time.perf_counter() - self.t0
-        session = {"seconds": round(seconds, 3), "worker_peak_rss_mb": round(self.peak_mb, 1), "made": self.received}
-        status = plan.manifest.finish(plan.cfg.count, session, stopped)
+        status = plan.manifest.finish(plan.cfg.count, self._session(seconds), stopped)
         return RunSummary(plan.run_dir, plan.cfg.count, self.written, self.failures, seconds, len(plan.done), status,
                           plan.start)
+
+    def _session(self, seconds: float) -> dict[str, Any]:
+        return {"seconds": round(seconds, 3), "worker_peak_rss_mb": round(self.peak_mb, 1), "made": self.received}
+
+    def _disk_full(self, exc: DiskFull) -> None:
+        """``exc`` with ``run_dir`` set, after marking the manifest ``interrupted`` if it can still be
+        saved (a full device may refuse that too: the manifest then stays ``running``)."""
+        exc.run_dir = self.plan.run_dir
+        with contextlib.suppress(OSError):
+            self.plan.manifest.finish(self.plan.cfg.count, self._session(time.perf_counter() - self.t0),
+                                      "interrupted")
+        self.say(f"{exc}: stopping; finished parts are kept and the run resumes with --resume {self.plan.run_dir}",
+                 event="disk_full", level="error", run_dir=str(self.plan.run_dir))
 
     def _finish_shard(self, k: int, items: list[Item]) -> None:
         """Shard ``k``: duplicates resolved, stats into the manifest first, then the part file."""

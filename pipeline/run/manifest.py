@@ -58,6 +58,9 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
         raise StoreError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(data, dict) or "config" not in data:
         raise StoreError(f"{path}: not a numplace manifest (no config)")
+    for key, kind in (("shards", dict), ("count", int), ("config", dict), ("from_stock", list)):
+        if key in data and not isinstance(data[key], kind):
+            raise StoreError(f"{path}: damaged manifest ({key} is a {type(data[key]).__name__}, not a {kind.__name__})")
     return data
 
 
@@ -182,10 +185,12 @@ class Manifest:
 
 def runs_of(set_dir: Path) -> list[Manifest]:
     """The runs of the set folder ``set_dir`` (folders with a manifest), oldest first by start
-    index, then run id. A damaged manifest raises :class:`StoreError` naming it."""
+    index, then run id. Folders whose name starts with a dot (a ``.<run_id>.tmp`` run folder in the
+    making) are not runs. A damaged manifest raises :class:`StoreError` naming it."""
     if not set_dir.is_dir():
         return []
-    found = [Manifest.read(d) for d in sorted(set_dir.iterdir()) if d.is_dir() and manifest_path(d) is not None]
+    found = [Manifest.read(d) for d in sorted(set_dir.iterdir())
+             if d.is_dir() and not d.name.startswith(".") and manifest_path(d) is not None]
     return sorted(found, key=lambda m: (m.start, m.run_dir.name))
 
 

@@ -12,17 +12,26 @@ Units of work: a *shard* is what one part file holds (``output.shard_size`` cons
 *chunk* is what one task makes (a few indices of one shard: small enough to keep every worker busy
 and the progress moving, at most 25). Only shards without a part file are planned, so a resumed run
 makes exactly what is missing. Every user mistake is raised here, before anything is written:
-:class:`~pipeline.config.ConfigError` or :class:`RunError`.
+:class:`~pipeline.config.ConfigError`, :class:`RunError` or :class:`~pipeline.run.store.StoreError`
+(a damaged catalog file, named with what to do); a full device is :class:`~pipeline.atomic.DiskFull`.
+
+A new run folder appears whole: it is made as ``<set>/.<run_id>.tmp/<run_id>/``, its manifest is
+written there, and only then is ``<run_id>`` renamed into the set folder, so a run folder without a
+manifest never exists. A temp folder left by a process killed meanwhile is removed by the next run
+of the set (under the set's lock); readers skip names that start with a dot.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import math
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from pipeline.atomic import DiskFull
 from pipeline.config import Config, ConfigError, config_hash, worker_count
 from pipeline.generate.grid import fixed_cells_problem
 from pipeline.generate.spec import Spec
@@ -124,7 +133,8 @@ def preflight(cfg: Config) -> None:
 def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     """Open the run (new, or ``resume``'s), holding the set's lock, and plan the shards that have no
     part file yet. Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` or
-    :class:`~pipeline.run.lock.SetLocked` before anything is written."""
+    :class:`~pipeline.run.lock.SetLocked` before anything is written (and
+    :class:`~pipeline.run.store.StoreError` for a damaged catalog file: nothing is created then either)."""
     job = job_of(cfg)
     if resume is None:
         preflight(cfg)
@@ -161,6 +171,8 @@ def _lock(set_dir: Path, say: Log) -> SetLock:
     try:
         return SetLock.acquire(set_dir, say)
     except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise DiskFull(set_dir) from exc
         raise RunError(f"{set_dir}: cannot create the set folder or its lock ({exc.strerror})") from None
 
 
@@ -171,6 +183,8 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
             f"{run_dir}: this run was made from another config (hash {manifest.config_hash}, "
             f"yours is {chash}); pass the same config and --count/--seed flags as the first time"
         )
+    own = store.catalog_name(manifest.data.get("set_name", ""), run_dir.name)
+    store.check_catalog(run_dir.parent.parent, [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own])
     removed = store.clean_temp(run_dir)
     if removed:
         say(f"removed {removed} unfinished temp file(s) left by the interrupted run")
@@ -179,6 +193,7 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
 
 def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
+    _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
     if earlier:
         last = earlier[-1]
@@ -192,15 +207,23 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     start = max((m.start + m.count for m in earlier), default=0)
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
+    store.check_catalog(root, snapshot)  # a damaged entry is named before anything exists
     _check_capacity(cfg, root, snapshot)
-    run_dir = _new_run_dir(cfg, chash)
     quota = cfg.difficulty.quota if cfg.difficulty is not None else None
     picks = stock.take(set_dir, earlier, dict(quota), start) if quota else []
+    tmp_dir, run_dir = _new_run_dir(cfg, chash)
+    try:
+        Manifest.create(tmp_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
+                        start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
+                        from_stock=picks)
+        tmp_dir.rename(run_dir)  # the run folder appears with its manifest, or not at all
+    except BaseException:
+        _remove_temp_run(tmp_dir.parent)
+        raise
+    _remove_temp_run(tmp_dir.parent)
     if picks:
         say(f"taking {len(picks)} puzzle(s) from the stock of set {cfg.name}", event="stock_taken", count=len(picks))
-    return Manifest.create(run_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
-                           start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
-                           from_stock=picks)
+    return Manifest.read(run_dir)
 
 
 def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:
@@ -221,17 +244,43 @@ def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:
                           f"{cfg.removal.symmetry} and {rule}{taken}; ask for at most {left}")
 
 
-def _new_run_dir(cfg: Config, chash: str) -> Path:
+def _new_run_dir(cfg: Config, chash: str) -> tuple[Path, Path]:
+    """A new, empty ``<set>/.<run_id>.tmp/<run_id>`` folder and the run folder ``<set>/<run_id>`` it
+    becomes (which does not exist yet). Call under the set's lock."""
     root = Path(cfg.output.dir) / cfg.name
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     base = f"{stamp}-{chash[:8]}"
     for k in range(1, 1000):
-        run_dir = root / (base if k == 1 else f"{base}-{k}")
+        run_id = base if k == 1 else f"{base}-{k}"
+        run_dir, holder = root / run_id, root / f".{run_id}.tmp"
+        if run_dir.exists():
+            continue
         try:
-            run_dir.mkdir(parents=True, exist_ok=False)
-            return run_dir
+            holder.mkdir(parents=True, exist_ok=False)
+            (holder / run_id).mkdir()
+            return holder / run_id, run_dir
         except FileExistsError:
             continue
         except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                raise DiskFull(root) from exc
             raise RunError(f"{root}: cannot create the output folder ({exc.strerror})") from None
     raise RunError(f"{root}: too many runs started in the same second")
+
+
+def _remove_temp_run(holder: Path) -> None:
+    """Remove a ``.<run_id>.tmp`` folder and what it holds (nothing of value: a run folder in the
+    making whose manifest was never renamed into the set)."""
+    shutil.rmtree(holder, ignore_errors=True)
+
+
+def _clean_temp_runs(set_dir: Path, say: Log) -> None:
+    """Remove the ``.<run_id>.tmp`` folders a process killed while creating its run folder left in
+    ``set_dir`` (call under the set's lock: no other process is making one)."""
+    if not set_dir.is_dir():
+        return
+    for holder in sorted(set_dir.glob(".*.tmp")):
+        if holder.is_dir():
+            _remove_temp_run(holder)
+            say(f"removed {holder}, a run folder left unfinished by a killed run", event="temp_run_removed",
+                level="warning", path=str(holder))

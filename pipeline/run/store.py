@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.atomic import atomic_write
-from pipeline.run.rows import SCHEMA, SCHEMA_VERSION
+from pipeline.run.rows import SCHEMA, SCHEMA_VERSION, dedup_key
 
 
 class StoreError(ValueError):
@@ -134,14 +134,85 @@ def _catalog_path(root: Path, name: str) -> Path:
     return root / name if "/" in name else root / OLD_CATALOG / name
 
 
+DAMAGED = "damaged"  # <root>/_catalog/damaged/: where `numplace catalog --repair` moves damaged entries
+
+
+def damaged_catalog(path: Path, root: Path, why: str) -> StoreError:
+    """The one-line error for a damaged catalog file, with what to do."""
+    return StoreError(f"{path}: damaged catalog file ({why}); run: numplace catalog --repair --out {root} "
+                      f"(moves it to {root / CATALOG / DAMAGED} and rebuilds the entry from its run's parts)")
+
+
+def _read_entry(path: Path, root: Path, columns: list[str] | None = None) -> pl.DataFrame:
+    """One catalog file read whole (or ``columns`` of it); raises :class:`StoreError` naming a
+    damaged file (not Parquet, or not the catalog's columns)."""
+    try:
+        frame = pl.read_parquet(path, columns=columns)
+    except Exception as exc:  # polars raises several types for a damaged file
+        raise damaged_catalog(path, root, f"not a readable Parquet file: {exc.__class__.__name__}") from None
+    want = columns or list(CATALOG_SCHEMA)
+    wrong = [c for c in want if c not in frame.columns or frame.schema[c] != CATALOG_SCHEMA[c]]
+    if wrong:
+        raise damaged_catalog(path, root, f"column(s) {', '.join(wrong)} missing or of another type")
+    return frame.select(want)
+
+
 def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
-    """The dedup keys held by the catalog files ``names`` (a snapshot; missing files are skipped)."""
+    """The dedup keys held by the catalog files ``names`` (a snapshot; missing files are skipped).
+    Raises :class:`StoreError` naming a damaged file."""
     keys: set[str] = set()
     for name in names:
         path = _catalog_path(root, name)
         if path.is_file():
-            keys.update(pl.read_parquet(path, columns=["key"])["key"].to_list())
+            keys.update(_read_entry(path, root, ["key"])["key"].to_list())
     return keys
+
+
+def check_catalog(root: Path, names: Iterable[str]) -> None:
+    """Read every catalog file of ``names`` that exists (all its columns) and raise
+    :class:`StoreError` naming the first damaged one, with what to do. A run calls this before it
+    creates anything."""
+    for name in names:
+        path = _catalog_path(root, name)
+        if path.is_file():
+            _read_entry(path, root)
+
+
+def repair_catalog(root: Path) -> list[str]:
+    """Move every damaged catalog file under ``root`` (new ``_catalog/*.keys`` and old
+    ``.catalog/*.parquet``) to ``<root>/_catalog/damaged/`` (kept, never deleted) and, where the run
+    folder still exists, write its entry again from the run's part files. Returns one line per file
+    moved, saying what was done. Only call it while no run writes into ``root``."""
+    found = sorted((root / CATALOG).glob("*.keys")) + sorted((root / OLD_CATALOG).glob("*.parquet"))
+    done: list[str] = []
+    for path in found:
+        try:
+            _read_entry(path, root)
+            continue
+        except StoreError:
+            pass
+        bin_dir = root / CATALOG / DAMAGED
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        target = bin_dir / path.name
+        k = 1
+        while target.exists():
+            k += 1
+            target = bin_dir / f"{path.name}.{k}"
+        path.rename(target)
+        line = f"moved damaged {path} to {target}"
+        set_name, _, run_id = path.name.rsplit(".", 1)[0].rpartition("--")
+        run_dir = root / set_name / run_id
+        parts = sorted(run_dir.glob("part-*.parquet")) if set_name and run_id and run_dir.is_dir() else []
+        if parts:
+            frame = read_parts(parts)
+            write_catalog(root, set_name, run_id, [
+                {"key": dedup_key(r), "size": r["size"], "set_name": r["set_name"], "run_id": run_id,
+                 "puzzle_id": r["puzzle_id"]} for r in frame.iter_rows(named=True)])
+            line += f"; rebuilt {CATALOG}/{catalog_name(set_name, run_id)} from {len(parts)} part file(s) of {run_dir}"
+        else:
+            line += "; its run folder has no part files, so nothing was rebuilt"
+        done.append(line)
+    return done
 
 
 def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, Any]]) -> str:
@@ -155,8 +226,9 @@ def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, A
 
 
 def read_catalog(root: Path) -> pl.DataFrame:
-    """The catalog under ``root`` (every entry of a run folder that still exists; empty frame if none)."""
+    """The catalog under ``root`` (every entry of a run folder that still exists; empty frame if none).
+    Raises :class:`StoreError` naming a damaged file."""
     names = catalog_files(root)
     if not names:
         return pl.DataFrame(schema=CATALOG_SCHEMA)
-    return pl.concat([pl.read_parquet(_catalog_path(root, n)) for n in names])
+    return pl.concat([_read_entry(_catalog_path(root, n), root) for n in names])
