@@ -329,40 +329,9 @@ def validate(data: Any) -> Config:
 
 
 def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
-    """Read, apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``), validate.
-
-    Every problem is one :class:`ConfigError` line naming the path (and the line, for YAML): a
-    missing or unreadable file (a folder, a symlink loop, no permission), a file over
-    :data:`MAX_BYTES`, text that is not UTF-8, invalid YAML, a duplicate key, an alias, too deep a
-    nest, or a value the models refuse."""
-    try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            raw = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found") from None
-    except OSError as exc:  # a folder, a symlink loop, no permission, ...
-        why = exc.strerror or exc.__class__.__name__
-        raise ConfigError(f"{path}: cannot read config ({why})") from None
-    if len(raw) > MAX_BYTES:
-        raise ConfigError(f"{path}: config file is too large ({max(size, len(raw)):,} bytes; at most "
-                          f"{MAX_BYTES:,})")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: cannot read config (not UTF-8 text)") from None
-    try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe_load's safety
-    except _LoaderError as exc:
-        assert exc.problem_mark is not None
-        raise ConfigError(f"{path}:line {exc.problem_mark.line + 1}: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ConfigError(f"{path}:{where}: {problem}") from None
-    except RecursionError:  # the depth limit should come first; never a traceback
-        raise ConfigError(f"{path}: nested too deeply") from None
+    """Read (:func:`read_yaml`), apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``),
+    validate. Every problem is one :class:`ConfigError` line naming the path, line or field."""
+    data = read_yaml(path)
     if isinstance(data, dict):
         for dotted, value in (overrides or {}).items():
             if value is None:
@@ -373,6 +342,42 @@ def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
                 node = node.setdefault(p, {}) if isinstance(node.get(p, {}), dict) else {}
             node[leaf] = value
     return validate(data)
+
+
+def read_yaml(path: Path, what: str = "config") -> Any:
+    """The YAML document at ``path``, read the one way every numplace YAML file is read (run and
+    book configs). Every problem is one :class:`ConfigError` line naming the path (and the line):
+    a missing or unreadable file (a folder, a symlink loop, no permission), a file over
+    :data:`MAX_BYTES`, text that is not UTF-8, invalid YAML, a duplicate key, an alias, too deep a
+    nest. ``what`` names the kind of file in the messages."""
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: {what} file not found") from None
+    except OSError as exc:  # a folder, a symlink loop, no permission, ...
+        why = exc.strerror or exc.__class__.__name__
+        raise ConfigError(f"{path}: cannot read {what} ({why})") from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(f"{path}: {what} file is too large ({max(size, len(raw)):,} bytes; at most "
+                          f"{MAX_BYTES:,})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read {what} (not UTF-8 text)") from None
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe_load's safety
+    except _LoaderError as exc:
+        assert exc.problem_mark is not None
+        raise ConfigError(f"{path}:line {exc.problem_mark.line + 1}: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path}:{where}: {problem}") from None
+    except RecursionError:  # the depth limit should come first; never a traceback
+        raise ConfigError(f"{path}: nested too deeply") from None
 
 
 def config_hash(cfg: Config) -> str:

@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "config": {"board", "symmetry", "difficulty"},
     "run": {"__init__", "board", "symmetry", "atomic", "verify", "config", "generate", "identity", "difficulty"},
     "solver": {"solve"},  # the README's import path, re-exported
-    "publish": {"__init__", "board", "atomic", "run"},  # reads sets (run.store, run.manifest); writes via atomic
+    "publish": {"__init__", "board", "atomic", "config", "run"},  # reads sets; writes via atomic; YAML via config
     "cli": {"__init__", "board", "atomic", "config", "progress", "difficulty", "generate", "identity", "run", "solve",
             "publish"},
     "__main__": {"cli"},

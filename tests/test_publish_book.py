@@ -70,7 +70,8 @@ def _fonts(pdf: Path) -> dict[str, Any]:
     ("answers: {per_page: 7}\n", "answers.per_page: 7 is not allowed; input should be 4, 6, 9, 12, 16 or 20"),
     ("labels: {levels: {hardest: x}}\n", "labels.levels.hardest: 'hardest' is not allowed; input should be "
                                          "'easy', 'medium', 'hard', 'expert' or 'extreme'"),
-    ("title: a\ntitle: b\n", "line 2: title: key given twice"),
+    ("title: a\ntitle: b\n", "line 2: duplicate key 'title'"),  # the run config's reader
+    ("a: &x 1\nb: *x\n", "line 2: alias *x: aliases are not allowed in a config (write the value out)"),
     ("title: [\n", "line 2: expected the node content, but found '<stream end>'"),
     ("- a\n", "book config must be a mapping of keys (title, page, sections, ...)"),
 ])
@@ -88,7 +89,7 @@ def test_config_defaults_and_overrides(tmp_path: Path) -> None:
     path = _write_yaml(tmp_path / "b.yaml", "title: x\nper_page: 2\nlabels: {levels: {easy: 初級}}\n")
     cfg = book.load_config(path, {"title": TITLE, "per_page": None})
     assert (cfg.title, cfg.per_page, cfg.level_name("easy"), cfg.level_name("hard")) == (TITLE, 2, "初級", "Hard")
-    with pytest.raises(PublishError, match="book config not found"):
+    with pytest.raises(PublishError, match="book config file not found"):
         book.load_config(tmp_path / "missing.yaml")
 
 

@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pipeline import __version__
+from pipeline.config import ConfigError, read_yaml
 from pipeline.publish import render
 from pipeline.publish.export import write_file
 from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, read_sets
@@ -193,20 +193,6 @@ def _message(err: ValidationError) -> str:
     return f"{path}: {msg}" if path else msg
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.safe_load``'s loader that refuses a key written twice in one mapping."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(None, None, f"{key}: key given twice",
-                                                        key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
 def validate_config(data: Any) -> BookConfig:
     """Validate a parsed book config; raises :class:`PublishError` with one line naming the field."""
     if data is None:
@@ -225,17 +211,9 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> B
     data: Any = {}
     if path is not None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise PublishError(f"{path}: book config not found") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PublishError(f"{path}: cannot read the book config ({exc.__class__.__name__})") from None
-        try:
-            data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" line {mark.line + 1}" if mark is not None else ""
-            raise PublishError(f"{path}:{where}: {getattr(exc, 'problem', None) or 'invalid YAML'}") from None
+            data = read_yaml(path, "book config")  # the run config's reader: no aliases, no repeated keys
+        except ConfigError as exc:
+            raise PublishError(str(exc)) from None
     if isinstance(data, dict):
         data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
     elif data is None:

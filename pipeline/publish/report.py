@@ -118,7 +118,12 @@ def plot_levels(ax: Axes, frame: pl.DataFrame) -> None:
 def plot_scores(ax: Axes, frame: pl.DataFrame) -> None:
     """Score distribution per level (box plots, log scale)."""
     levels = [lv for lv in _levels(frame) if lv != "ungraded"]
-    data = [frame.filter(pl.col("difficulty") == lv)["difficulty_score"].drop_nulls().to_list() for lv in levels]
+    _boxes_by_level(ax, frame, levels, "difficulty_score", "score", "Score by level")
+
+
+def _boxes_by_level(ax: Axes, frame: pl.DataFrame, levels: list[str], column: str, ylabel: str, title: str) -> None:
+    """One box plot of ``column`` per level (levels without values left out), log scale."""
+    data = [frame.filter(pl.col("difficulty") == lv)[column].drop_nulls().to_list() for lv in levels]
     keep = [(lv, d) for lv, d in zip(levels, data, strict=True) if d]
     if keep:
         box = ax.boxplot([d for _, d in keep], patch_artist=True)
@@ -126,8 +131,8 @@ def plot_scores(ax: Axes, frame: pl.DataFrame) -> None:
         for patch, (lv, _) in zip(box["boxes"], keep, strict=True):
             patch.set_facecolor(LEVEL_COLORS[lv])
         ax.set_yscale("log")
-    ax.set_ylabel("score")
-    ax.set_title("Score by level")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
 
 
 def plot_symmetry(ax: Axes, frame: pl.DataFrame) -> None:
@@ -168,17 +173,7 @@ def plot_techniques(ax: Axes, frame: pl.DataFrame, top: int = 14) -> None:
 
 def plot_time(ax: Axes, frame: pl.DataFrame) -> None:
     """Generation time per puzzle (ms, log scale), per level."""
-    levels = _levels(frame)
-    data = [frame.filter(pl.col("difficulty") == lv)["gen_ms"].drop_nulls().to_list() for lv in levels]
-    keep = [(lv, d) for lv, d in zip(levels, data, strict=True) if d]
-    if keep:
-        box = ax.boxplot([d for _, d in keep], patch_artist=True)
-        ax.set_xticks(range(1, len(keep) + 1), [lv for lv, _ in keep])
-        for patch, (lv, _) in zip(box["boxes"], keep, strict=True):
-            patch.set_facecolor(LEVEL_COLORS[lv])
-        ax.set_yscale("log")
-    ax.set_ylabel("ms per puzzle")
-    ax.set_title("Generation time by level")
+    _boxes_by_level(ax, frame, _levels(frame), "gen_ms", "ms per puzzle", "Generation time by level")
 
 
 def plot_time_hist(ax: Axes, frame: pl.DataFrame) -> None:
