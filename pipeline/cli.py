@@ -376,20 +376,27 @@ def rate(
     raise typer.Exit(1 if bad else 0)
 
 
-def _each(arg: str, fn: Callable[[str], str]) -> None:
-    """Apply ``fn`` to each input value (one per line); a bad value is one line naming it, exit 2
-    for a single value, and for a batch the others still run and the exit code is 1."""
+def _each(arg: str, fn: Callable[[str], str], puzzles: bool = True) -> None:
+    """Apply ``fn`` to each input value; a bad value is one line naming it, exit 2 for a single
+    value, and for a batch the others still run and the exit code is 1. ``puzzles``: the input is
+    read as ``solve`` and ``rate`` read it (:func:`pipeline.solve.batch.load`: a ``.csv``/``.parquet``
+    puzzle column, a drawn grid, one per line); else one value per line (:func:`~pipeline.solve.batch.values`)."""
     from pipeline import board
     from pipeline.solve import batch
 
-    items = batch.values(arg)
+    if puzzles:
+        source = batch.load(arg)
+        items, single = source.items, source.single
+    else:
+        items = batch.values(arg)
+        single = len(items) == 1
     bad = 0
     for lineno, text in items:
         try:
             typer.echo(fn(text))
         except (ValueError, board.PuzzleFormatError) as exc:
-            where = f"line {lineno}: " if len(items) > 1 else ""
-            if len(items) == 1:
+            where = "" if single else f"line {lineno}: "
+            if single:
                 raise _fail(f"{where}{exc}") from None
             typer.echo(f"numplace: error: {where}{exc}", err=True)
             bad += 1
@@ -399,7 +406,9 @@ def _each(arg: str, fn: Callable[[str], str]) -> None:
 
 @app.command("grid-number")
 @_user_errors
-def grid_number(grid: Annotated[str, typer.Argument(help="A 9x9 grid (81 digits), a file of them, or -.")]) -> None:
+def grid_number(grid: Annotated[str, typer.Argument(
+        help="A 9x9 grid (81 digits, or drawn), a file of them (one per line; .csv/.parquet: puzzle column), or -.")]
+) -> None:
     """The number of each complete 9x9 grid, in 0 .. N0-1 (one per line in, one per line out)."""
     from pipeline import board
     from pipeline.identity import numbering
@@ -420,7 +429,7 @@ def grid_from_number(number: Annotated[str, typer.Argument(help="A number in 0 .
             raise ValueError(f"{text!r} is not a whole number in 0 .. {numbering.N0 - 1}")
         return board.format_line(numbering.grid_from_number(int(text)))
 
-    _each(number, one)
+    _each(number, one, puzzles=False)
 
 
 @app.command("count-grids")
@@ -445,7 +454,8 @@ def count_grids(band: Annotated[str | None, typer.Option(help="A top band (27 di
 
 @app.command()
 @_user_errors
-def canon(puzzle: Annotated[str, typer.Argument(help="A puzzle or grid (4x4, 6x6, 9x9), a file of them, or -.")]
+def canon(puzzle: Annotated[str, typer.Argument(
+        help="A puzzle or grid (4x4, 6x6, 9x9), a file of them (one per line; .csv/.parquet: puzzle column), or -.")]
           ) -> None:
     """The canonical form (minimal under relabelling, row/column/band/stack moves, transpose)."""
     from pipeline import board

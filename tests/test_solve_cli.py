@@ -137,7 +137,7 @@ def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
 
 
 def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> None:
-    """One line reader: `solve` (batch.load) and `canon` (batch.values) skip `  # ...` alike."""
+    """One line reader: `solve` and `canon` (both batch.load) skip `  # ...` alike."""
     from pipeline.identity.canon import canonical_key
     def transposed(text: str) -> str:
         return "".join(text[c * 9 + r] for r in range(9) for c in range(9))
@@ -174,6 +174,33 @@ def test_values_reads_like_load(tmp_path: Path) -> None:
     res = numplace("grid-number", str(binary))
     assert res.returncode == 2 and "bin.txt: not a text file" in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_canon_and_grid_number_read_input_as_solve_does(tmp_path: Path) -> None:
+    """#12.13: one reader for all commands: ``canon`` and ``grid-number`` take a CSV (or Parquet)
+    puzzle column and a drawn grid as ``solve`` and ``rate`` do, not line by line."""
+    from pipeline.identity.canon import canonical_key
+    from pipeline.identity.numbering import grid_number
+
+    table = tmp_path / "p.csv"
+    other = P[::-1]  # rotated by 180 degrees: the same canonical form
+    table.write_text(f"puzzle,note\n{P},first\n{other},second\n")
+    res = numplace("canon", str(table))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == [canonical_key(parse(P))] * 2
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text(format_grid(parse(P)) + "\n")
+    res = numplace("canon", str(drawn))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == [canonical_key(parse(P))]
+    grids = tmp_path / "g.parquet"
+    pl.DataFrame({"puzzle": [S]}).write_parquet(grids)
+    drawn_grid = tmp_path / "grid.txt"
+    drawn_grid.write_text(format_grid(parse(S)) + "\n")
+    for arg in (str(grids), str(drawn_grid)):
+        res = numplace("grid-number", arg)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.splitlines() == [str(grid_number(parse(S, 9)))]
 
 
 def test_a_16x16_puzzle_inline_is_read_as_a_puzzle_not_a_too_long_file_name() -> None:

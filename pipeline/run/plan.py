@@ -23,13 +23,15 @@ of the set (under the set's lock); readers skip names that start with a dot.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import errno
 import math
 import shutil
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import Config, ConfigError, config_hash, worker_count
@@ -66,7 +68,7 @@ class Plan:
     resumed: bool
     done: frozenset[int]  # shards whose part file exists
     pending: tuple[int, ...]  # shards to make, in order
-    chunks: tuple[list[int], ...]  # indices per task, shard by shard
+    chunks: Chunks  # indices per task, shard by shard (computed on demand: memory grows with parts, not count)
 
     @property
     def start(self) -> int:
@@ -89,6 +91,58 @@ class Plan:
         """The indices of part ``shard`` of this run."""
         first = self.start + shard * self.cfg.output.shard_size
         return range(first, first + self.shard_len(shard))
+
+
+#: Parts one run may have: the manifest records every part and is saved whole after each, so a run of
+#: very many tiny parts would spend its time rewriting the manifest (refused up front; DESIGN: parts of
+#: hundreds of puzzles are what Parquet readers want anyway).
+MAX_PARTS = 10_000
+
+
+class Chunks(Sequence[list[int]]):
+    """The tasks of a run, in order: for each pending shard, its indices (minus those the stock
+    fills) cut into lists of at most ``size``. Computed on demand from a per-shard table, so a run
+    of ten million puzzles plans in memory proportional to its number of parts."""
+
+    def __init__(self, shards: Sequence[range], skip: frozenset[int], size: int) -> None:
+        self._shards, self._skip, self._size = list(shards), skip, size
+        self._sorted_skip = sorted(skip)
+        self._first: list[int] = []  # number of chunks before each shard's first
+        total = 0
+        for r in self._shards:
+            self._first.append(total)
+            total += -(-self._left(r) // size)
+        self._len = total
+
+    def _left(self, r: range) -> int:
+        return len(r) - (bisect.bisect_left(self._sorted_skip, r.stop) - bisect.bisect_left(self._sorted_skip, r.start))
+
+    def _indices(self, r: range) -> list[int]:
+        return [i for i in r if i not in self._skip] if self._skip else list(r)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, k: int) -> list[int]: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[list[int]]: ...
+    def __getitem__(self, k: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(self._len))]
+        if k < 0:
+            k += self._len
+        if not 0 <= k < self._len:
+            raise IndexError(k)
+        s = bisect.bisect_right(self._first, k) - 1  # the last shard starting at or before chunk k has it
+        j = k - self._first[s]
+        return self._indices(self._shards[s])[j * self._size:(j + 1) * self._size]
+
+    def __iter__(self) -> Iterator[list[int]]:
+        for r in self._shards:
+            idx = self._indices(r)
+            for j in range(0, len(idx), self._size):
+                yield idx[j:j + self._size]
 
 
 def spec_of(cfg: Config) -> Spec:
@@ -136,6 +190,11 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     :class:`~pipeline.run.lock.SetLocked` before anything is written (and
     :class:`~pipeline.run.store.StoreError` for a damaged catalog file: nothing is created then either)."""
     job = job_of(cfg)
+    parts = math.ceil(cfg.count / cfg.output.shard_size)
+    if parts > MAX_PARTS:
+        least = math.ceil(cfg.count / MAX_PARTS)
+        raise ConfigError(f"output.shard_size: {cfg.output.shard_size} makes {parts:,} parts for {cfg.count:,} "
+                          f"puzzles; one run may have at most {MAX_PARTS:,} parts (use shard_size {least} or more)")
     if resume is None:
         preflight(cfg)
     else:
@@ -157,14 +216,11 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     size = cfg.output.shard_size
     todo = sum(min(size, cfg.count - k * size) for k in pending) - len(manifest.from_stock)
     chunk = max(1, min(25, math.ceil(todo / (workers * 4)))) if todo else 1
-    chunks: list[list[int]] = []
-    stocked = {p["index"] for p in manifest.from_stock}
-    for k in pending:
-        first = manifest.start + k * size
-        idx = [i for i in range(first, first + min(size, cfg.count - k * size)) if i not in stocked]
-        chunks += [idx[j:j + chunk] for j in range(0, len(idx), chunk)]
+    stocked = frozenset(p["index"] for p in manifest.from_stock)
+    shards = [range(manifest.start + k * size, manifest.start + k * size + min(size, cfg.count - k * size))
+              for k in pending]
     return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending,
-                tuple(chunks))
+                Chunks(shards, stocked, chunk))
 
 
 def _lock(set_dir: Path, say: Log) -> SetLock:
