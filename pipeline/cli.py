@@ -34,6 +34,22 @@ def _fail(msg: str, code: int = 2) -> typer.Exit:
 EXIT_DISK_FULL = 4
 
 
+#: Where the user-facing error classes live (module, class). A module that was never imported
+#: cannot have raised its error, so the check imports nothing: ``solve`` does not load the run's modules.
+_USER_ERRORS = (("pipeline.board", "PuzzleFormatError"), ("pipeline.config", "ConfigError"),
+                ("pipeline.publish.select", "PublishError"), ("pipeline.run.plan", "RunError"),
+                ("pipeline.run.store", "StoreError"), ("pipeline.solve.batch", "InputError"))
+
+
+def _is_user_error(exc: BaseException) -> bool:
+    """True for the package's user-facing errors (their message is the one line to print)."""
+    for module, name in _USER_ERRORS:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
+
+
 def _user_errors(fn: F) -> F:
     """Turn the package's user-facing errors into one line and exit code 2, and a full disk
     (:class:`~pipeline.atomic.DiskFull`, or any OSError with errno ENOSPC) into one line
@@ -43,22 +59,15 @@ def _user_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         import errno
 
-        from pipeline.board import PuzzleFormatError
-        from pipeline.config import ConfigError
-        from pipeline.publish.select import PublishError
-        from pipeline.run.plan import RunError
-        from pipeline.run.store import StoreError
-        from pipeline.solve.batch import InputError
-
         try:
             return fn(*args, **kwargs)
-        except (ConfigError, RunError, StoreError, PuzzleFormatError, InputError, PublishError) as exc:
-            raise _fail(str(exc)) from None
-        except OSError as exc:
-            if exc.errno != errno.ENOSPC:
-                raise
-            where = getattr(exc, "path", None) or exc.filename or "the output device"
-            raise _fail(f"no space left on {where}", EXIT_DISK_FULL) from None
+        except Exception as exc:
+            if _is_user_error(exc):
+                raise _fail(str(exc)) from None
+            if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+                where = getattr(exc, "path", None) or exc.filename or "the output device"
+                raise _fail(f"no space left on {where}", EXIT_DISK_FULL) from None
+            raise
 
     return wrapper  # type: ignore[return-value]
 
