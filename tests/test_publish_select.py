@@ -111,7 +111,20 @@ def test_filters(tmp_path: Path) -> None:
     assert ids(select.apply(frame, Filter(hints_min=29))) == []
     assert ids(select.apply(frame, Filter(size=9, count=2))) == [0, 1]
     assert ids(select.apply(frame, Filter(levels=("easy",)), exclude={"s-0000000", "s-0000005"})) == [2, 9]
-    assert ids(select.by_level(frame)) == [0, 2, 5, 9, 3, 8, 1, 7, 6, 4]
+    ordered = select.by_level(frame)
+    rank = {lv: k for k, lv in enumerate(select.LEVELS)}
+    keys = [(rank[r["difficulty"]], r["difficulty_score"], r["index"]) for r in frame.iter_rows(named=True)]
+    assert ids(ordered) == [k[2] for k in sorted(keys)]  # level, then score (then the stable order)
+    assert [r["difficulty"] for r in ordered.iter_rows(named=True)] == sorted(MIX, key=rank.__getitem__)
+
+
+def test_by_level_orders_level_then_score() -> None:
+    """#11.2: a book takes a quota run's puzzles by level, then score; ties and ungraded rows keep
+    the stable order (ungraded last)."""
+    frame = pl.DataFrame({"index": [0, 1, 2, 3, 4, 5, 6],
+                          "difficulty": ["hard", "easy", "easy", None, "hard", "easy", "medium"],
+                          "difficulty_score": [1500.0, 420.0, 310.0, None, 1100.0, 310.0, 800.0]})
+    assert select.by_level(frame)["index"].to_list() == [2, 5, 1, 6, 4, 0, 3]
 
 
 def test_flags_and_their_errors() -> None:

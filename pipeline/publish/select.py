@@ -141,10 +141,12 @@ def level_rank(level: str | None) -> int:
 
 
 def by_level(frame: pl.DataFrame) -> pl.DataFrame:
-    """``frame`` ordered easy -> extreme, keeping the stable order within a level."""
+    """``frame`` ordered by level (easy -> extreme), then by ``difficulty_score`` (lowest first), so a
+    book takes its puzzles easiest first; ties (and ungraded rows, last) keep the stable order."""
     rank = pl.col("difficulty").replace_strict(list(LEVELS), list(range(len(LEVELS))), default=len(LEVELS),
                                                return_dtype=pl.Int64)
-    return frame.with_columns(rank.alias("_rank")).sort("_rank", maintain_order=True).drop("_rank")
+    return (frame.with_columns(rank.alias("_rank"))
+            .sort("_rank", "difficulty_score", maintain_order=True, nulls_last=True).drop("_rank"))
 
 
 def check_levels(levels: Iterable[str], where: str) -> tuple[str, ...]:
