@@ -8,7 +8,8 @@ with a hints rule, the givens in range) and returns their dedup keys (canonical 
 more than :data:`MAX_ORBITS` orbits (``none``: 16 single cells) would take too long
 before a run, and 6x6 and larger boards are far too big to enumerate (6x6: about 39,000 grids up to
 relabelling times 2^18 rot180 orbit subsets): for those no count is made (None), and the dedup
-catalog is the guard (README "Duplicates" gives a measured estimate of where 6x6 runs out).
+catalog is the guard (the README's "Grid numbers, uniform grids and no duplicates" has a measured
+estimate of where 6x6 runs out).
 """
 
 from __future__ import annotations
