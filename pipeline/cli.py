@@ -150,11 +150,16 @@ def run(
 
 @app.command()
 @_user_errors
-def check(path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")]) -> None:
-    """Re-verify every puzzle of a set independently and print a summary."""
+def check(
+    path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")],
+    fast: Annotated[bool, typer.Option("--fast", help="Skip recomputing minimality, grades, canonical forms and "
+                                                      "grid numbers; everything else is still checked.")] = False,
+) -> None:
+    """Re-verify every puzzle of a set independently, recompute what can be derived, compare every
+    part with its manifest; print a summary (exit 1 on any problem)."""
     from pipeline.run.audit import audit
 
-    result = audit(path)
+    result = audit(path, fast=fast)
     s = result.stats
     typer.echo(f"{path}: {result.rows} puzzles in {result.files} part file(s)")
     if s:

@@ -105,6 +105,8 @@ def test_a_run_written_before_the_underscore_layout_still_checks_and_resumes(tmp
     data = read_manifest(run_dir)
     del data["start"]
     data["status"] = "running"
+    for record in data["shards"].values():
+        del record["sha256"]  # old runs recorded no part hashes (and their parts are rewritten below)
     (run_dir / "_manifest.json").unlink()
     (run_dir / "_SUCCESS").unlink()
     (run_dir / "manifest.json").write_text(json.dumps(data))

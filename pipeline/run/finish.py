@@ -2,8 +2,9 @@
 
 Items come back from the workers in any order. A shard is finished once all its chunks are back
 *and* every earlier shard is finished, so duplicates resolve the same way for any number of
-workers. Finishing a shard: resolve duplicates (:class:`Dedup`), record its stats in the manifest,
-then write its part file (by rename). Failed items are logged and recorded, never written.
+workers. Finishing a shard: resolve duplicates (:class:`Dedup`), write its part file under a
+temporary name, record its stats (with the part's row count and sha256) in the manifest, then
+rename the part into place. Failed items are logged and recorded, never written.
 
 A full device while finishing (:class:`~pipeline.atomic.DiskFull`) stops the run resumably: the
 parts written so far stay, the manifest is marked ``interrupted`` if it can still be saved (else it
@@ -206,7 +207,9 @@ class Finisher:
                  event="disk_full", level="error", run_dir=str(self.plan.run_dir))
 
     def _finish_shard(self, k: int, items: list[Item]) -> None:
-        """Shard ``k``: duplicates resolved, stats into the manifest first, then the part file."""
+        """Shard ``k``: duplicates resolved, then the part file written under a temporary name, its stats
+        (with the part's row count and the sha256 of its bytes) saved in the manifest, and only then
+        the part renamed into place."""
         items, replaced, surplus = self.dedup.resolve(items)
         stock.write(self.plan.run_dir.parent, self.plan.run_dir.name, k, surplus)  # kept before the part appears
         made = [it for it in items if isinstance(it, Made)]
@@ -214,7 +217,7 @@ class Finisher:
         for f in bad:
             self.say(f"puzzle {f['index']}: {f['kind']} failed: {f['failure']}")
         self.failures.extend(bad)
-        self.plan.manifest.record_shard(k, {
+        stats = {
             "rows": len(made),
             "attempts": sum(it.attempts for it in items),
             "timeouts": sum(it.timeouts for it in items),
@@ -225,8 +228,12 @@ class Finisher:
             "levels": sum_counts({it.row["difficulty"]: 1} for it in made),
             "dedup_replaced": replaced,
             "stocked": len(surplus),
-        })
-        store.write_part(self.plan.run_dir, k, [it.row for it in made], self.plan.cfg.name)
+        }
+
+        def record(part: store.PartStats) -> None:  # the part is complete under its temp name: stats first
+            self.plan.manifest.record_shard(k, {**stats, "rows": part["rows"], "sha256": part["sha256"]})
+
+        store.write_part(self.plan.run_dir, k, [it.row for it in made], self.plan.cfg.name, before_rename=record)
         self.written += len(made)
 
 

@@ -127,6 +127,33 @@ class Manifest:
         return int(self._data["count"])
 
     @property
+    def set_name(self) -> str | None:
+        return self._data.get("set_name")
+
+    @property
+    def shard_size(self) -> int | None:
+        """Indices per part (from the config for manifests without ``shard_size``; None if neither says)."""
+        out = self._data["config"].get("output")
+        size = self._data.get("shard_size", out.get("shard_size") if isinstance(out, dict) else None)
+        return size if isinstance(size, int) and size > 0 else None
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """A copy of the config the run was made from, as saved (``Config.model_dump(mode="json")``)."""
+        return json.loads(json.dumps(self._data["config"]))
+
+    @property
+    def totals(self) -> dict[str, Any] | None:
+        """The totals saved when the run last stopped or finished (None before that)."""
+        totals = self._data.get("totals")
+        return dict(totals) if isinstance(totals, dict) else None
+
+    @property
+    def shards(self) -> dict[str, Any]:
+        """The shard records as saved, keyed by shard number as a string (values not checked)."""
+        return dict(self._data.get("shards", {}))
+
+    @property
     def status(self) -> str:
         return str(self._data.get("status"))
 
@@ -157,7 +184,10 @@ class Manifest:
         self._save()
 
     def record_shard(self, shard: int, stats: dict[str, Any]) -> None:
-        """Record a finished shard's stats; call before its part file is written."""
+        """Record a finished shard's stats and save the manifest; call before its part file appears
+        (the run passes this as :func:`pipeline.run.store.write_part`'s ``before_rename``, so the stats
+        hold the part's ``rows`` and the ``sha256`` of its bytes). Runs written before parts were
+        hashed have records without ``sha256``."""
         self._data["shards"][str(shard)] = stats
         self._save()
 

@@ -12,12 +12,15 @@ Layout (the output contract, README "Output"):
   reader's ``*.parquet`` glob reaches them.
 
 Every file is written under a temporary name in the same folder and renamed into place, so a reader
-sees a part or manifest whole or not at all. A part file existing means its shard is done.
+sees a part or manifest whole or not at all. A part file existing means its shard is done: the run's
+manifest records the part's row count and the sha256 of its bytes (computed on the temporary file,
+saved before the rename: :func:`write_part`'s ``before_rename``), which ``numplace check`` compares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +38,47 @@ def part_name(shard: int) -> str:
     return f"part-{shard:05d}.parquet"
 
 
-def write_part(run_dir: Path, shard: int, rows: Iterable[Mapping[str, Any]], set_name: str) -> Path:
+#: What :func:`write_part` hands to its ``before_rename`` callback about the part it wrote: the
+#: file name, its row count and the sha256 (hex) of the file's bytes, as they will be on disk.
+PartStats = dict[str, Any]
+
+
+def write_part(run_dir: Path, shard: int, rows: Iterable[Mapping[str, Any]], set_name: str,
+               before_rename: Callable[[PartStats], object] | None = None) -> Path:
     """Write one shard's rows (already verified) as a part file, atomically, with the schema
-    version and the set name in its key-value metadata."""
+    version and the set name in its key-value metadata.
+
+    ``before_rename`` (if given) is called with the part's :data:`PartStats` (``part``, ``rows``,
+    ``sha256``) once the temporary file is complete and before it is renamed into place; whatever it
+    records (the run's manifest) is thus saved before the part appears. If it raises, no part
+    appears and the exception propagates (a full device as :class:`~pipeline.atomic.DiskFull`)."""
     frame = pl.DataFrame(list(rows), schema=SCHEMA)
     path = run_dir / part_name(shard)
     meta = {"numplace.schema_version": str(SCHEMA_VERSION), "numplace.set_name": set_name}
-    atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True, metadata=meta))
+
+    def write(tmp: Path) -> None:
+        frame.write_parquet(tmp, compression="zstd", statistics=True, metadata=meta)
+        if before_rename is not None:
+            before_rename({"part": path.name, "rows": frame.height, "sha256": file_sha256(tmp)})
+
+    atomic_write(path, write)
     return path
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of the bytes of ``path``, as 64 hex digits (raises OSError if unreadable)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def part_shard(part: Path) -> int | None:
+    """The shard number of a part file named ``part-NNNNN.parquet`` (None for any other name)."""
+    stem = part.name.removesuffix(".parquet")
+    head, _, digits = stem.partition("-")
+    return int(digits) if head == "part" and digits.isdigit() else None
 
 
 def schema_version(part: Path) -> int:
