@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+import yaml
 
 from pipeline import config
 from pipeline.board import parse
@@ -97,3 +99,65 @@ def test_numbering_commands(tmp_path: Path) -> None:
     p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     moved = "".join(p[c * 9 + r] for r in range(9) for c in range(9))  # transposed
     assert numplace("canon", p).stdout == numplace("canon", moved).stdout
+
+
+# --- #12.7: dedup gaps -------------------------------------------------------------------------------------
+
+
+def _keys(run_dir: Path) -> set[str]:
+    return store.part_keys(sorted(run_dir.glob("part-*.parquet")))
+
+
+def _killed(summary: runner.RunSummary, root: Path) -> None:
+    """Make a finished run look killed after its parts were written: no catalog entry, running."""
+    (root / store.CATALOG / store.catalog_name(summary.run_dir.parent.name, summary.run_dir.name)).unlink()
+    data = read_manifest(summary.run_dir)
+    data["status"] = "running"
+    (summary.run_dir / "_manifest.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_parts_of_a_killed_never_resumed_run_count_as_published(tmp_path: Path) -> None:
+    """A run killed after writing parts, never resumed, has no catalog entry: a later run in the
+    root still dedups against its parts (here a second set with the same seed, which would make the
+    very same puzzles), and lists them in its manifest."""
+    root = tmp_path / "out"
+    a = runner.run(config.validate(tiny(root, count=4)))
+    _killed(a, root)
+    b = runner.run(config.validate(tiny(root, name="other", count=4)))
+    assert b.ok
+    manifest = read_manifest(b.run_dir)
+    assert sorted(manifest["published_parts"]) == sorted(str(p.relative_to(root))
+                                                        for p in a.run_dir.glob("part-*.parquet"))
+    assert manifest["totals"]["duplicates_replaced"] == 4
+    assert not _keys(a.run_dir) & _keys(b.run_dir)
+
+
+def test_a_catalog_file_deleted_before_a_resume_is_read_from_its_runs_parts(tmp_path: Path) -> None:
+    """The catalog is an index of the parts: an entry gone before a resume is not silently skipped;
+    its run's parts stand in for it (and the run says so)."""
+    from pipeline.run import plan as planmod
+
+    root = tmp_path / "out"
+    a = runner.run(config.validate(tiny(root, count=4)))
+    cfg_b = config.validate(tiny(root, name="other", count=4))
+    p = planmod.plan(cfg_b, None, lambda _m, **_k: None)  # B's run folder exists, nothing made: as if killed
+    p.lock.release()
+    (root / store.CATALOG / store.catalog_name(a.run_dir.parent.name, a.run_dir.name)).unlink()
+    said: list[str] = []
+    b = runner.run(cfg_b, resume=p.run_dir, log=lambda m, **_k: said.append(m))
+    assert b.ok and not _keys(a.run_dir) & _keys(b.run_dir)
+    assert any("has gone; its keys are read from" in m for m in said)
+
+
+def test_resuming_a_copy_of_a_run_folder_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    a = runner.run(config.validate(tiny(root, count=4)))
+    copy = a.run_dir.with_name(a.run_dir.name + "-copy")
+    shutil.copytree(a.run_dir, copy)
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml.safe_dump(tiny(root, count=4)), encoding="utf-8")
+    res = numplace("run", str(cfg), "--resume", str(copy), cwd=tmp_path)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip() == (f"numplace: error: {copy}: a copy of run {a.run_dir.name} (its manifest says so); "
+                                  "resume the run folder it was made in, or its puzzles would be published twice")
+    assert not (root / store.CATALOG / store.catalog_name("tiny", copy.name)).exists()

@@ -254,10 +254,15 @@ def _stock_items(plan: Plan) -> list[Item]:
 
 
 def _seen_keys(plan: Plan) -> set[str]:
-    """Dedup keys already taken: the catalog snapshot of the run's start, plus the parts written."""
+    """Dedup keys already taken: the catalog snapshot of the run's start and the parts of runs that
+    had no catalog entry then (:attr:`~pipeline.run.manifest.Manifest.published_parts`), plus the
+    run's own parts written so far."""
     own = store.catalog_name(plan.cfg.name, plan.run_dir.name)
     names = [n for n in plan.manifest.catalog_snapshot if n.rpartition("/")[2] != own]
     seen = store.catalog_keys(plan.root, names)
+    mine = plan.run_dir.resolve()
+    seen.update(store.part_keys(plan.root / p for p in plan.manifest.published_parts
+                                if (plan.root / p).parent.resolve() != mine))
     parts = sorted(plan.run_dir.glob("part-*.parquet"))
     if parts:
         seen.update(rows.dedup_key(r) for r in store.read_parts(parts).iter_rows(named=True))

@@ -58,7 +58,8 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
         raise StoreError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(data, dict) or "config" not in data:
         raise StoreError(f"{path}: not a numplace manifest (no config)")
-    for key, kind in (("shards", dict), ("count", int), ("config", dict), ("from_stock", list)):
+    for key, kind in (("shards", dict), ("count", int), ("config", dict), ("from_stock", list),
+                      ("catalog_snapshot", list), ("published_parts", list)):
         if key in data and not isinstance(data[key], kind):
             raise StoreError(f"{path}: damaged manifest ({key} is a {type(data[key]).__name__}, not a {kind.__name__})")
     return data
@@ -85,7 +86,8 @@ class Manifest:
     @classmethod
     def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], start: int,
                count: int, shard_size: int, catalog_snapshot: list[str],
-               from_stock: list[dict[str, Any]] | None = None) -> Manifest:
+               from_stock: list[dict[str, Any]] | None = None,
+               published_parts: list[str] | None = None) -> Manifest:
         """The manifest of a new run in the (new, empty) folder ``run_dir``, saved."""
         m = cls(run_dir, {
             "numplace_version": __version__,
@@ -101,6 +103,7 @@ class Manifest:
             "versions": _versions(),
             "shards": {},
             "catalog_snapshot": catalog_snapshot,
+            "published_parts": published_parts or [],
             "from_stock": from_stock or [],
         })
         m._save()
@@ -169,8 +172,15 @@ class Manifest:
 
     @property
     def catalog_snapshot(self) -> list[str]:
-        """Catalog files present when the run started: the run dedups against exactly these."""
+        """Catalog files present when the run started: the run dedups against exactly these (and
+        :attr:`published_parts`)."""
         return list(self._data.get("catalog_snapshot", []))
+
+    @property
+    def published_parts(self) -> list[str]:
+        """Part files (relative to the output root) of runs that had no catalog entry when this run
+        started (being made, or killed and never resumed): published too, so deduped against."""
+        return list(self._data.get("published_parts", []))
 
     def shard_stats(self, shards: Iterable[int]) -> dict[int, dict[str, Any]]:
         """The recorded stats of ``shards`` (those without a record are left out)."""

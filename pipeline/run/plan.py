@@ -234,13 +234,25 @@ def _lock(set_dir: Path, say: Log) -> SetLock:
 
 def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     manifest = Manifest.read(run_dir)
+    made_as = manifest.data.get("run_id")
+    if made_as is not None and made_as != run_dir.name:
+        raise RunError(f"{run_dir}: a copy of run {made_as} (its manifest says so); resume the run folder it was "
+                       f"made in, or its puzzles would be published twice")
     if manifest.config_hash != chash:
         raise RunError(
             f"{run_dir}: this run was made from another config (hash {manifest.config_hash}, "
             f"yours is {chash}); pass the same config and --count/--seed flags as the first time"
         )
     own = store.catalog_name(manifest.data.get("set_name", ""), run_dir.name)
-    store.check_catalog(run_dir.parent.parent, [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own])
+    root = run_dir.parent.parent
+    names = [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own]
+    store.check_catalog(root, names)
+    for name in store.missing_entries(root, names):
+        gone = store.entry_run(root, name)
+        how = (f"its keys are read from {gone}'s parts instead" if gone.is_dir() else
+               f"its run folder {gone} was deleted too, so its puzzles are no longer published")
+        say(f"catalog entry {name} of this run's start has gone; {how}", event="catalog_entry_missing",
+            level="warning", entry=name)
     removed = store.clean_temp(run_dir)
     if removed:
         say(f"removed {removed} unfinished temp file(s) left by the interrupted run")
@@ -264,14 +276,18 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
     store.check_catalog(root, snapshot)  # a damaged entry is named before anything exists
-    _check_capacity(cfg, root, snapshot)
+    published = store.uncataloged_parts(root, snapshot) if cfg.dedup.catalog else []
+    if published:
+        say(f"{len(published)} part file(s) of runs without a catalog entry (still running, or killed and never "
+            f"resumed) count as published too", event="uncataloged_parts", count=len(published))
+    _check_capacity(cfg, root, snapshot, published)
     quota = cfg.difficulty.quota if cfg.difficulty is not None else None
     picks = stock.take(set_dir, earlier, dict(quota), start) if quota else []
     tmp_dir, run_dir = _new_run_dir(cfg, chash)
     try:
         Manifest.create(tmp_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
                         start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
-                        from_stock=picks)
+                        from_stock=picks, published_parts=published)
         tmp_dir.rename(run_dir)  # the run folder appears with its manifest, or not at all
     except BaseException:
         _remove_temp_run(tmp_dir.parent)
@@ -282,7 +298,7 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     return Manifest.read(run_dir)
 
 
-def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:
+def _check_capacity(cfg: Config, root: Path, snapshot: list[str], published: list[str]) -> None:
     """Refuse a 4x4 request for more distinct puzzles than exist (minus those this output root has
     already published), before the run starts rather than after it fails (see
     :mod:`pipeline.run.capacity`)."""
@@ -292,7 +308,7 @@ def _check_capacity(cfg: Config, root: Path, snapshot: list[str]) -> None:
     keys = capacity.distinct(cfg.removal.symmetry, cfg.removal.is_minimal, lo, hi)
     if keys is None:
         return
-    left = len(keys - store.catalog_keys(root, snapshot))
+    left = len(keys - store.catalog_keys(root, snapshot) - store.part_keys(root / p for p in published))
     if cfg.count > left:
         rule = "minimal" if cfg.removal.is_minimal else f"hints {lo}-{hi}"
         taken = f", {len(keys) - left} of them already in {root}" if left < len(keys) else ""

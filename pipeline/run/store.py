@@ -193,15 +193,62 @@ def _read_entry(path: Path, root: Path, columns: list[str] | None = None) -> pl.
     return frame.select(want)
 
 
+def entry_run(root: Path, name: str) -> Path:
+    """The run folder a catalog entry ``name`` (as :func:`catalog_files` gives it) stands for."""
+    set_name, _, run_id = Path(name).name.rsplit(".", 1)[0].rpartition("--")
+    return root / set_name / run_id
+
+
 def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
-    """The dedup keys held by the catalog files ``names`` (a snapshot; missing files are skipped).
-    Raises :class:`StoreError` naming a damaged file."""
+    """The dedup keys published by the catalog entries ``names`` (a snapshot). The catalog is an
+    index of the runs' parts: an entry whose file has gone is read from its run's part files
+    instead, and only a run whose folder was deleted too has unpublished its puzzles (see
+    :func:`missing_entries`). Raises :class:`StoreError` naming a damaged file."""
     keys: set[str] = set()
     for name in names:
         path = _catalog_path(root, name)
         if path.is_file():
             keys.update(_read_entry(path, root, ["key"])["key"].to_list())
+        else:
+            keys.update(part_keys(sorted(entry_run(root, name).glob("part-*.parquet"))))
     return keys
+
+
+def missing_entries(root: Path, names: Iterable[str]) -> list[str]:
+    """The entries of ``names`` whose catalog file has gone (for a run to say so)."""
+    return [n for n in names if not _catalog_path(root, n).is_file()]
+
+
+def part_keys(parts: Iterable[Path]) -> set[str]:
+    """The dedup keys of the puzzles in ``parts`` (files that have gone are skipped: their run
+    folder was deleted, which unpublishes them)."""
+    keys: set[str] = set()
+    for p in parts:
+        if p.is_file():
+            frame = read_parts([p])
+            if "canonical_puzzle" not in frame.columns:  # a part older than the column: exact copies only
+                frame = frame.with_columns(pl.lit(None, pl.String()).alias("canonical_puzzle"))
+            keys.update(dedup_key(r) for r in frame.select("puzzle", "canonical_puzzle").iter_rows(named=True))
+    return keys
+
+
+def uncataloged_parts(root: Path, names: Iterable[str]) -> list[str]:
+    """Part files (relative to ``root``) of the runs under ``root`` that have no catalog entry among
+    ``names``: runs still being made, or killed and never resumed. Finished parts count as
+    published the moment they exist, so a new run dedups against these too."""
+    entered = {entry_run(root, n) for n in names}
+    out: list[str] = []
+    if not root.is_dir():
+        return out
+    for set_dir in sorted(root.iterdir()):
+        if not set_dir.is_dir() or set_dir.name.startswith(("_", ".")):
+            continue
+        for run_dir in sorted(set_dir.iterdir()):
+            if (not run_dir.is_dir() or run_dir.name.startswith(("_", ".")) or run_dir in entered
+                    or not any((run_dir / m).is_file() for m in ("_manifest.json", "manifest.json"))):
+                continue
+            out += [str(p.relative_to(root)) for p in sorted(run_dir.glob("part-*.parquet"))]
+    return out
 
 
 def check_catalog(root: Path, names: Iterable[str]) -> None:
