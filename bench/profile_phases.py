@@ -79,7 +79,7 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
                  for k, r in enumerate(rows)]
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        store.write_part(Path(tmp), 0, full_rows)
+        store.write_part(Path(tmp), 0, full_rows, "profile")
         parquet = (time.perf_counter() - t0) * 1000 / n_puzzles
     _ = runner  # imported for the same import cost as a worker
     return {
