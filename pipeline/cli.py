@@ -295,7 +295,6 @@ def solve(
     """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
     import json
 
-    from pipeline import progress
     from pipeline.solve import batch
 
     if count and repair:
@@ -320,6 +319,7 @@ def solve(
             typer.echo(rendered)
         raise typer.Exit(code)
     from pipeline import config as cfgmod
+    from pipeline import progress
 
     n = cfgmod.worker_count(cfgmod.parse_workers(workers))
     with progress.reporter("solve") as tick:
@@ -350,7 +350,6 @@ def rate(
     """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
     from pipeline import board
     from pipeline.difficulty import grade
-    from pipeline.generate import fastcount
     from pipeline.solve import batch, solver
 
     source = batch.load(puzzle)
@@ -362,19 +361,17 @@ def rate(
             grid = board.parse(text)
             code = 1
             # Only a unique puzzle is graded (a grade along one of several solutions would mean nothing):
-            # the compiled exact counter decides; the ILP solver where its node budget runs out, and for
-            # the reason when there is no solution.
-            found = fastcount.count(grid, 2)
-            checked = solver.solve(grid) if found in (-1, 0) else None
-            status = checked.status if checked is not None else "unique" if found == 1 else "multiple"
-            if status == "multiple":
+            # the solver decides (exact search; the ILP only where its budgets run out) and says why
+            # there is no solution; its solution spares the grader's trial-and-error search.
+            checked = solver.solve(grid)
+            if checked.status == "multiple":
                 raise ValueError("cannot grade: not unique: 2+ solutions")
-            if status == "none":
-                reason = checked.reason if checked is not None else None
+            if checked.status == "none":
+                reason = checked.reason
                 raise ValueError(f"cannot grade: no solution{f': {reason}' if reason else ''}")
-            if status != "unique":
+            if checked.status != "unique":
                 raise ValueError("cannot grade: the solver hit its time limit; uniqueness not decided")
-            g = grade.grade(grid, checked.solution if checked is not None else None)
+            g = grade.grade(grid, checked.solution)
         except (board.PuzzleFormatError, ValueError) as exc:
             if source.single:
                 raise _fail(str(exc), code) from None

@@ -2,9 +2,11 @@
 
 ``count(puzzle, limit, node_limit)`` returns the number of solutions of ``puzzle`` capped at
 ``limit``, or ``-1`` when the search visited more than ``node_limit`` nodes (the caller then asks the
-ILP). Exact, not heuristic: bitmask candidates per cell, naked and hidden singles to a fixpoint,
-then branch on the cell with the fewest candidates; the search stops at ``limit`` solutions.
-Works for every board of :mod:`pipeline.board` (n <= 25, candidates fit in 32 bits).
+ILP). ``solutions(puzzle, limit, node_limit)`` is the same search returning the solutions found
+(``None`` for ``-1``); ``numplace solve`` uses it (:mod:`pipeline.solve.fast`). Exact, not heuristic:
+bitmask candidates per cell, naked and hidden singles to a fixpoint, then branch on the cell with
+the fewest candidates; the search stops at ``limit`` solutions. Both run the one kernel
+:func:`_search`. Works for every board of :mod:`pipeline.board` (n <= 25, candidates fit in 32 bits).
 
 It shares no code with :mod:`pipeline.verify` (the pure-Python guard) or the ILP, so three
 independent implementations stand behind every written puzzle: this counter decides removals, the
@@ -72,8 +74,10 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
 
 
 @nb.njit(cache=True, nogil=True)
-def _count(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
-           limit: int, node_limit: int) -> int:  # pragma: no cover - compiled
+def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
+            limit: int, node_limit: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Solutions capped at ``limit``, or -1 past ``node_limit`` nodes; the first ``out.shape[0]``
+    solutions found are written to the rows of ``out`` as digits (1..n)."""
     ncells = cand0.shape[0]
     stack = np.empty((ncells + 1, ncells), dtype=np.uint32)
     cell_at = np.empty(ncells + 1, dtype=np.int64)
@@ -101,6 +105,14 @@ def _count(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uin
                     best = i
                     best_k = k
             if best < 0:
+                if found < out.shape[0]:
+                    for i in range(ncells):
+                        d = 0
+                        v = cur[i]
+                        while v:
+                            v >>= np.uint32(1)
+                            d += 1
+                        out[found, i] = d
                 found += 1
                 if found >= limit:
                     return found
@@ -130,16 +142,31 @@ def _tables(n: int) -> tuple[np.ndarray, np.ndarray, np.uint32]:
     return peers, units, np.uint32((1 << n) - 1)
 
 
-def count(puzzle: Grid, limit: int = 2, node_limit: int = 200_000) -> int:
-    """Solutions of ``puzzle`` capped at ``limit``; ``-1`` if ``node_limit`` search nodes did not
-    decide it. Contradictory givens give 0."""
+def _run(puzzle: Grid, limit: int, node_limit: int, keep: int) -> tuple[int, np.ndarray]:
+    """Run :func:`_search` on ``puzzle``, keeping the first ``keep`` solutions: (count, rows)."""
     n = size_of_grid(puzzle)
     peers, units, full = _tables(n)
     cand = np.full(n * n, full, dtype=np.uint32)
     for i, d in enumerate(puzzle):
         if d:
-            bit = np.uint32(1 << (d - 1))
-            if not cand[i] & bit:
-                return 0
-            cand[i] = bit
-    return int(_count(cand, peers, units, full, limit, node_limit))
+            cand[i] = np.uint32(1 << (d - 1))
+    out = np.zeros((keep, n * n), dtype=np.uint8)
+    return int(_search(cand, peers, units, full, limit, node_limit, out)), out
+
+
+def count(puzzle: Grid, limit: int = 2, node_limit: int = 200_000) -> int:
+    """Solutions of ``puzzle`` capped at ``limit``; ``-1`` if ``node_limit`` search nodes did not
+    decide it. Contradictory givens give 0."""
+    return _run(puzzle, limit, node_limit, 0)[0]
+
+
+def solutions(puzzle: Grid, limit: int = 2, node_limit: int = 200_000) -> tuple[Grid, ...] | None:
+    """The solutions of ``puzzle``, at most ``limit`` (in the search's order), or ``None`` if
+    ``node_limit`` search nodes did not decide it. Contradictory givens give ``()``. Each solution
+    is a search node, so at most ``min(limit, node_limit)`` rows of ``n * n`` bytes are held."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    found, out = _run(puzzle, limit, node_limit, min(limit, max(node_limit, 0)))
+    if found < 0:
+        return None
+    return tuple(tuple(int(d) for d in row) for row in out[:found].tolist())

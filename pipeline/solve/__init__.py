@@ -1,5 +1,6 @@
-"""Puzzles from elsewhere: solve, count and repair one puzzle on the ILP engine (:mod:`.solver`),
-and the one reader of a command's input plus parallel batches (:mod:`.batch`).
+"""Puzzles from elsewhere: solve, count and repair one puzzle (:mod:`.solver`: an exact search in
+:mod:`.fast` decides, the ILP engine where its budgets run out and for repairs), and the one reader
+of a command's input plus parallel batches (:mod:`.batch`).
 
 ``pipeline.solver`` (documented in the README) re-exports :mod:`.solver`.
 """

@@ -11,9 +11,15 @@ Two views build on it:
 * :func:`values` (``grid-number``, ``grid-from-number``, ``canon``): one value per line, never a
   drawn grid.
 
-A batch is solved in parallel (joblib, loky); a line that cannot be read gets status ``invalid``
-and its message, and does not stop the others. A batch row (:data:`SCHEMA`) takes its result
-fields from :func:`pipeline.solve.solver.outcome`, the same record ``numplace solve --format json`` uses.
+A batch is solved in parallel (joblib, loky; in this process for one worker or one chunk), on the
+compiled counter first (its numba load is paid once per worker); a line that cannot be read gets
+status ``invalid`` and its message, and does not stop the others. A batch row (:data:`SCHEMA`)
+takes its result fields from :func:`pipeline.solve.solver.outcome`, the same record
+``numplace solve --format json`` uses.
+
+Start-up: polars and joblib are imported inside the functions that need them (a table to read or
+write, more than one worker), so reading one puzzle or a text batch for stdout loads neither;
+:data:`SCHEMA` (polars types) is built on first access.
 
 Output files (``--out``) are written in the format their suffix names (:data:`BATCH_SUFFIXES` for a
 batch, :data:`SINGLE_SUFFIXES` for one puzzle); :func:`check_out` refuses any other suffix, a folder
@@ -26,33 +32,50 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
-
-import polars as pl
-from joblib import Parallel, delayed
+from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.atomic import atomic_write
 from pipeline.board import PuzzleFormatError, parse, size_of
 from pipeline.solve import solver
 
+if TYPE_CHECKING:
+    import polars as pl
+
 Mode = Literal["solve", "count", "repair"]
 
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]+$")  # .txt, .csv, .parquet: a path, not a puzzle
 
-# Parquet columns of a batch result (line is 1-based: the line of a text file, the row of a table).
-SCHEMA: dict[str, pl.DataType] = {
-    "line": pl.Int64(),
-    "puzzle": pl.String(),
-    "status": pl.String(),  # unique, multiple, none, repaired, timeout, invalid
-    "solutions_found": pl.Int32(),
-    "solution": pl.String(),
-    "changes": pl.List(pl.Struct({"row": pl.Int32(), "col": pl.Int32(), "from": pl.String(), "to": pl.String()})),
-    "repaired_puzzle": pl.String(),
-    "error": pl.String(),
-}
+#: The columns of a batch result, in order (the keys of :data:`SCHEMA`).
+COLUMNS = ("line", "puzzle", "status", "solutions_found", "solution", "changes", "repaired_puzzle", "error")
+
+
+@cache
+def _schema() -> dict[str, pl.DataType]:
+    """Parquet columns of a batch result (line is 1-based: the line of a text file, the row of a table)."""
+    import polars as pl
+
+    return {
+        "line": pl.Int64(),
+        "puzzle": pl.String(),
+        "status": pl.String(),  # unique, multiple, none, repaired, timeout, invalid
+        "solutions_found": pl.Int32(),
+        "solution": pl.String(),
+        "changes": pl.List(pl.Struct({"row": pl.Int32(), "col": pl.Int32(), "from": pl.String(),
+                                      "to": pl.String()})),
+        "repaired_puzzle": pl.String(),
+        "error": pl.String(),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    """``SCHEMA``: the :func:`_schema` dict, built (and polars imported) on first access."""
+    if name == "SCHEMA":
+        return _schema()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # What --out may name: a batch's result table, or one puzzle's rendered result.
@@ -161,13 +184,14 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     return Source(lines.name, False, items)
 
 
-def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
+def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False) -> dict[str, Any]:
     """One batch row for ``text`` without its ``line`` (the other :data:`SCHEMA` columns, in order).
 
     Never raises for a bad puzzle: it gets status ``invalid`` and the parse message in ``error``.
     ``puzzle`` is ``text`` as given; the result columns come from :func:`pipeline.solve.solver.outcome`,
     with ``error`` holding its ``reason`` (why there is no solution; ``None`` otherwise). ``count``
-    searches up to ``limit`` solutions, ``solve`` up to 2.
+    searches up to ``limit`` solutions, ``solve`` up to 2. ``compiled_first``: as for
+    :func:`pipeline.solve.solver.count_solutions` (a batch worker sets it).
     """
     row: dict[str, Any] = {"puzzle": text, "status": "invalid", "solutions_found": 0, "solution": None,
                            "changes": [], "repaired_puzzle": None, "error": None}
@@ -176,7 +200,8 @@ def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
     except PuzzleFormatError as exc:
         row["error"] = str(exc)
         return row
-    result = solver.repair(grid) if mode == "repair" else solver.solve(grid, limit if mode == "count" else 2)
+    result = (solver.repair(grid, compiled_first=compiled_first) if mode == "repair"
+              else solver.solve(grid, limit if mode == "count" else 2, compiled_first=compiled_first))
     out = solver.outcome(result)
     row.update(status=out.status, solutions_found=out.solutions_found, solution=out.solution,
                changes=out.changes_json(), repaired_puzzle=out.repaired_puzzle, error=out.reason)
@@ -184,20 +209,31 @@ def solve_one(text: str, mode: Mode, limit: int) -> dict[str, Any]:
 
 
 def _chunk(items: list[tuple[int, str]], mode: Mode, limit: int) -> list[dict[str, Any]]:
-    return [{"line": k, **solve_one(text, mode, limit)} for k, text in items]
+    return [{"line": k, **solve_one(text, mode, limit, compiled_first=True)} for k, text in items]
 
 
 def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: int,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    """Solve every item in parallel; rows come back in input order."""
+    """Solve every item, in parallel for ``workers > 1``; rows come back in input order.
+
+    One worker, or one chunk, runs in this process without joblib (what joblib does for
+    ``n_jobs=1`` too, minus its import); the rows are the same either way.
+    """
     size = max(1, min(200, math.ceil(len(items) / (workers * 8))))
     chunks = [items[j:j + size] for j in range(0, len(items), size)]
-    par = Parallel(n_jobs=max(1, min(workers, len(chunks))), backend="loky", return_as="generator_unordered",
-                   batch_size=1)
     rows: list[dict[str, Any]] = []
     if progress:
         progress(0, len(items))
-    for out in par(delayed(_chunk)(c, mode, limit) for c in chunks):
+    outs: Iterable[list[dict[str, Any]]]
+    if workers <= 1 or len(chunks) == 1:
+        outs = (_chunk(c, mode, limit) for c in chunks)
+    else:
+        from joblib import Parallel, delayed
+
+        par = Parallel(n_jobs=min(workers, len(chunks)), backend="loky", return_as="generator_unordered",
+                       batch_size=1)
+        outs = par(delayed(_chunk)(c, mode, limit) for c in chunks)
+    for out in outs:
         rows.extend(out)
         if progress:
             progress(len(rows), len(items))
@@ -207,6 +243,8 @@ def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: i
 
 def _puzzle_column(path: Path) -> list[str]:
     """The ``puzzle`` column of a Parquet or CSV file, as strings (null -> empty string)."""
+    import polars as pl
+
     try:
         if path.suffix == ".parquet":
             frame = pl.read_parquet(path, columns=None)
@@ -245,14 +283,17 @@ def write(path: Path, rows: list[dict[str, Any]]) -> None:
     text; ``.jsonl`` one JSON object per row (the :data:`SCHEMA` keys, in order)."""
     suffix = check_out(path, single=False)
     if suffix == ".jsonl":
-        text = "".join(json.dumps({k: r[k] for k in SCHEMA}) + "\n" for r in rows)
+        text = "".join(json.dumps({k: r[k] for k in COLUMNS}) + "\n" for r in rows)
         atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-    elif suffix == ".csv":
+        return
+    import polars as pl
+
+    if suffix == ".csv":
         flat = [{**r, "changes": json.dumps(r["changes"])} for r in rows]
-        frame = pl.DataFrame(flat, schema={**SCHEMA, "changes": pl.String()})
+        frame = pl.DataFrame(flat, schema={**_schema(), "changes": pl.String()})
         atomic_write(path, lambda tmp: frame.write_csv(tmp))
     else:
-        frame = pl.DataFrame(rows, schema=SCHEMA)
+        frame = pl.DataFrame(rows, schema=_schema())
         atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd"))
 
 

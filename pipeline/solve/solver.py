@@ -1,4 +1,5 @@
-"""Solve, count and repair one puzzle with the ILP engine (the seeds' solver features, as a library).
+"""Solve, count and repair one puzzle (the seeds' solver features, as a library): exact search first, the ILP
+where the search runs out of budget and for repairs.
 
 Contracts (after tdoku's header):
 
@@ -8,7 +9,14 @@ Contracts (after tdoku's header):
   ``none`` / ``unique`` / ``multiple`` (``count == limit`` means *at least* that many), or
   ``timeout`` when a solve hit the engine's time limit.
 * :func:`solve` is ``count_solutions(puzzle, 2)`` plus, for ``none``, a reason in words where one
-  is visible without search (``row 1 has two 8s (columns 3 and 7)``).
+  is visible without search (``row 1 has two 8s (columns 3 and 7)``; :func:`pipeline.board.conflict`,
+  no solver involved), else a fixed sentence.
+* Who answers: the exact search of :mod:`pipeline.solve.fast` (pure Python, then the compiled
+  counter), and the ILP only where both run out of their node budgets. Every tier is exact, so the
+  count and status are the ILP's; a unique puzzle's solution is the same grid; with several
+  solutions, which ones are listed depends on the tier (each is a solution). The ILP (pyomo,
+  highspy) is imported only when it is needed: always for :func:`repair`'s changes, never for
+  solving or counting an ordinary puzzle.
 * :func:`repair` changes the fewest givens so that the puzzle has a solution (seed 003's penalty
   variables; seed 000's "keep as many givens as possible" has the same optimum). A sound puzzle is
   returned unchanged. Changes are 0-based ``(row, col, from, to)`` with symbols as characters.
@@ -18,13 +26,33 @@ Contracts (after tdoku's header):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.board import SYMBOLS, Grid, conflict, format_line, size_of_grid
-from pipeline.ilp.engine import CountResult, engine_for
+from pipeline.solve import fast
 
 Status = Literal["unique", "multiple", "none", "repaired", "timeout"]
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """``count`` solutions found, capped at ``limit``; ``complete`` is False after an ILP time-out.
+
+    The fields and :attr:`status` of :class:`pipeline.ilp.engine.CountResult`, defined here so that
+    counting without the ILP does not import it.
+    """
+
+    count: int
+    limit: int
+    solutions: tuple[Grid, ...] = field(repr=False)
+    complete: bool = True
+
+    @property
+    def status(self) -> str:
+        if not self.complete:
+            return "timeout"
+        return {0: "none", 1: "unique"}.get(self.count, "multiple")
 
 
 @dataclass(frozen=True)
@@ -67,34 +95,48 @@ class RepairResult:
     solutions_found: int  # solutions of the repaired puzzle, counted up to 2
 
 
-def count_solutions(puzzle: Grid, limit: int = 2) -> CountResult:
-    """Up to ``limit`` solutions of ``puzzle`` (see the module contract)."""
+def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> CountResult:
+    """Up to ``limit`` solutions of ``puzzle`` (see the module contract).
+
+    ``compiled_first`` (for batches) goes straight to the compiled counter, skipping the
+    pure-Python search that spares a one-puzzle process the numba load (:func:`pipeline.solve.fast.find`).
+    """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
+    found = fast.find(puzzle, limit, compiled_first=compiled_first)
+    if found is not None:
+        return CountResult(len(found), limit, found)
+    from pipeline.ilp.engine import engine_for  # only where the exact search ran out of budget
+
+    out = engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
+    return CountResult(out.count, out.limit, out.solutions, out.complete)
 
 
 def _status(result: CountResult) -> Status:
     return result.status  # type: ignore[return-value]
 
 
-def solve(puzzle: Grid, limit: int = 2) -> SolveResult:
-    """Solve ``puzzle``, telling unique from multiple (up to ``limit``) and none (with a reason)."""
-    result = count_solutions(puzzle, limit)
+def solve(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> SolveResult:
+    """Solve ``puzzle``, telling unique from multiple (up to ``limit``) and none (with a reason).
+    ``compiled_first``: as for :func:`count_solutions`."""
+    result = count_solutions(puzzle, limit, compiled_first=compiled_first)
     reason = None
     if result.status == "none":
         reason = conflict(puzzle) or "the givens admit no solution (no two givens clash directly)"
     return SolveResult(_status(result), puzzle, result.solutions, limit, reason)
 
 
-def repair(puzzle: Grid) -> RepairResult:
-    """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one)."""
+def repair(puzzle: Grid, *, compiled_first: bool = False) -> RepairResult:
+    """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one).
+    The counts are :func:`count_solutions`'s (``compiled_first`` as there); the repair is the ILP's."""
     n = size_of_grid(puzzle)
-    first = count_solutions(puzzle, 2)
+    first = count_solutions(puzzle, 2, compiled_first=compiled_first)
     if first.status in ("unique", "multiple"):
         return RepairResult(_status(first), puzzle, puzzle, (), first.solutions[0], _status(first), first.count)
     if first.status == "timeout":
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
+    from pipeline.ilp.engine import engine_for  # the repair IP: the one step only the ILP does
+
     out = engine_for(n).closest(puzzle)
     if out.status != "feasible" or out.grid is None:
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
@@ -105,7 +147,7 @@ def repair(puzzle: Grid) -> RepairResult:
         if d and d != grid[i]
     )
     repaired = tuple(grid[i] if d else 0 for i, d in enumerate(puzzle))
-    after = count_solutions(repaired, 2)
+    after = count_solutions(repaired, 2, compiled_first=compiled_first)
     solution = after.solutions[0] if after.solutions else grid
     return RepairResult("repaired", puzzle, repaired, changes, solution, _status(after), after.count)
 

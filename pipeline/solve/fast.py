@@ -1,0 +1,173 @@
+"""The fast path of ``numplace solve`` and ``rate``: exact solution search without the ILP.
+
+:func:`find` returns up to ``limit`` solutions of a puzzle, or ``None`` when the search could not
+decide within its node budgets (the caller then asks the ILP, :mod:`pipeline.ilp.engine`). It is
+exact, never heuristic: candidates as bitmasks, naked and hidden singles to a fixpoint, then a
+branch on the cell with the fewest candidates, depth first, stopping at ``limit`` solutions. So
+``len(find(p, 2))`` is 0, 1 or 2 exactly when the ILP would say none, unique or multiple; for a
+unique puzzle the solution is the same grid, and for several solutions each one returned is a
+solution (which ones differs: the search finds them in its own order, HiGHS in another).
+
+Two tiers behind one contract:
+
+1. :func:`search`, pure Python, with a small node budget (:data:`PY_WORK`). One process that
+   solves one puzzle pays no compiler: importing numba and loading its cached kernels costs more
+   than half a second of CPU here, more than the whole ``numplace solve P`` budget, while this
+   search settles a typical 9x9 puzzle in a few milliseconds and top95's hardest in tens of them.
+2. :func:`pipeline.generate.fastcount.solutions`, the compiled (numba) kernel of the removal
+   loop, with a large budget (:data:`COMPILED_NODES`), for what the Python tier leaves undecided
+   (hard 16x16 boards, many solutions), and straight away for a batch (``compiled_first``),
+   whose worker pays the numba load once for all its puzzles.
+
+Roads not taken: solving single puzzles with the ILP (a warm HiGHS model answers in ~2 ms, but
+importing pyomo and building the model costs about a second per process); reusing
+:mod:`pipeline.verify`'s counter (it is the independent checker and must stay independent of
+what it checks); a numba-only path (its import alone is over the start-up budget).
+
+Contracts: input is a :data:`~pipeline.board.Grid` of a supported size, 0 = blank, not
+validated beyond its length; clashing givens give no solution. ``limit >= 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from pipeline.board import Grid, board, size_of_grid
+
+#: The pure-Python tier's budget in cell-nodes: it visits at most ``PY_WORK // (n * n)`` search
+#: nodes (one propagation each, whose cost grows with the cells) before it gives up on a puzzle:
+#: about 3,000 nodes for 9x9 and 1,000 for 16x16, a few tenths of a second at most.
+PY_WORK = 250_000
+#: Search nodes the compiled tier may visit (as the removal loop's budget, ~0.1-1 s of search).
+COMPILED_NODES = 200_000
+
+
+class _Stop(Exception):
+    """Ends a search early: ``limit`` solutions found (``budget`` False) or budget spent (True)."""
+
+    def __init__(self, budget: bool) -> None:
+        self.budget = budget
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """One board's static structure as plain lists (fastest to index from Python)."""
+
+    peers: list[list[int]]
+    units: list[list[int]]
+    full: int  # the mask of all n digits
+
+
+@cache
+def _tables(n: int) -> _Tables:
+    b = board(n)
+    return _Tables([sorted(p) for p in b.peers], [list(u) for u in b.units], (1 << n) - 1)
+
+
+def _settle(cand: list[int], queue: list[int], t: _Tables) -> bool:
+    """Naked and hidden singles to a fixpoint, in place; False on a contradiction.
+
+    ``queue`` holds the cells fixed to one candidate whose digit is not yet removed from their
+    peers; every cell enters it once, when it becomes fixed.
+    """
+    peers, units, full = t.peers, t.units, t.full
+    while True:
+        while queue:
+            i = queue.pop()
+            v = cand[i]
+            for j in peers[i]:
+                c = cand[j]
+                if c & v:
+                    c ^= v
+                    if not c:
+                        return False
+                    cand[j] = c
+                    if not c & (c - 1):
+                        queue.append(j)
+        for u in units:  # hidden singles: a digit with one place left in a unit goes there
+            seen = twice = 0
+            for i in u:
+                c = cand[i]
+                twice |= seen & c
+                seen |= c
+            if seen != full:
+                return False
+            once = seen & ~twice
+            if once:
+                for i in u:
+                    c = cand[i]
+                    h = c & once
+                    if h and h != c:
+                        if h & (h - 1):
+                            return False  # one cell is the only place of two digits
+                        cand[i] = h
+                        queue.append(i)
+        if not queue:
+            return True
+
+
+def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None) -> tuple[Grid, ...] | None:
+    """Up to ``limit`` solutions of ``puzzle`` in pure Python, in search order, or ``None`` if
+    ``node_limit`` search nodes (default: :data:`PY_WORK` ``// (n * n)``) did not decide it.
+    Clashing givens give ``()``."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    t = _tables(size_of_grid(puzzle))
+    if node_limit is None:
+        node_limit = PY_WORK // len(puzzle)
+    cand = [t.full] * len(puzzle)
+    queue = []
+    for i, d in enumerate(puzzle):
+        if d:
+            cand[i] = 1 << (d - 1)
+            queue.append(i)
+    found: list[Grid] = []
+    nodes = 0
+
+    def visit(cand: list[int], queue: list[int]) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_limit:
+            raise _Stop(budget=True)
+        if not _settle(cand, queue, t):
+            return
+        best, fewest = -1, 99
+        for i, c in enumerate(cand):
+            if c & (c - 1):
+                k = c.bit_count()
+                if k < fewest:
+                    best, fewest = i, k
+                    if k == 2:
+                        break
+        if best < 0:  # every cell fixed and no contradiction: a solution
+            found.append(tuple(c.bit_length() for c in cand))
+            if len(found) >= limit:
+                raise _Stop(budget=False)
+            return
+        rest = cand[best]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            child = cand[:]
+            child[best] = bit
+            visit(child, [best])
+
+    try:
+        visit(cand, queue)
+    except _Stop as stop:
+        if stop.budget:
+            return None
+    return tuple(found)
+
+
+def find(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> tuple[Grid, ...] | None:
+    """Up to ``limit`` solutions of ``puzzle`` (see the module contract), or ``None`` when neither
+    tier decided it within its budget. ``compiled_first`` skips the pure-Python tier (for batches)."""
+    if not compiled_first:
+        found = search(puzzle, limit)
+        if found is not None:
+            return found
+    from pipeline.generate import fastcount  # numba: loaded only when the Python tier gives up
+
+    return fastcount.solutions(puzzle, limit, COMPILED_NODES)
