@@ -2,9 +2,10 @@
 
 Exit codes (the README's table is the contract): 0 success; 1 the work finished with failures (a
 puzzle failed verification or could not be made, a check found problems, a puzzle has no unique
-solution); 2 a user mistake (config, path, puzzle, flag), reported in one line; 3 a run stopped by
-``--max-minutes``; 4 the disk filled up; 75 another process is making the set; 130 / 143 interrupted
-by Ctrl-C / SIGTERM (a run can be continued with ``--resume``). No algorithm lives here.
+solution); 2 a user mistake (config, path, puzzle, flag, an unreachable dask scheduler), reported in
+one line; 3 a run stopped early with whole parts kept (``--max-minutes``, or its dask scheduler was
+lost); 4 the disk filled up; 75 another process is making the set; 130 / 143 interrupted by Ctrl-C /
+SIGTERM (a run can be continued with ``--resume``). No algorithm lives here.
 """
 
 from __future__ import annotations
@@ -98,6 +99,10 @@ def run(
     max_minutes: Annotated[float | None, typer.Option(min=0.01, help="Stop cleanly after this many minutes: whole "
                                                       "parts kept, status partial, exit 3; --resume finishes "
                                                       "it.")] = None,
+    executor: Annotated[str | None, typer.Option(help="local (worker processes here) or dask (a dask cluster; "
+                                                      "overrides executor.kind).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="A dask scheduler, tcp://host:8786 (implies --executor "
+                                                       "dask; without it dask starts a LocalCluster here).")] = None,
 ) -> None:
     """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
     import signal
@@ -110,7 +115,8 @@ def run(
     from pipeline.run.manifest import manifest_path
 
     w = cfgmod.parse_workers(workers) if workers is not None else None
-    overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None}
+    overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None,
+                 **cfgmod.executor_overrides(executor, scheduler)}
     cfg = cfgmod.load(config, overrides)
     terminated: list[int] = []
 
@@ -134,6 +140,9 @@ def run(
         typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
                    f"numplace run {config} --resume {exc.run_dir}", err=True)
         raise typer.Exit(143 if terminated else 130) from None
+    except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
+        then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
+        raise _fail(f"{exc}; finished parts are kept; {then}", 3) from None
     rate = summary.written / summary.seconds if summary.seconds > 0 else 0.0
     typer.echo(f"wrote {summary.written} of {summary.count} puzzles (indices {summary.start}-"
                f"{summary.start + summary.count - 1}) to {summary.run_dir} in {summary.seconds:.1f} s "

@@ -6,7 +6,7 @@ may hold at most :data:`MAX_BYTES`.
 :func:`load` turns every user mistake into one :class:`ConfigError` whose message names the field,
 e.g. ``removel: unknown key (did you mean removal?)``. Nothing else in the package catches pydantic
 errors. :func:`config_hash` identifies the set a config describes: keys that cannot change the puzzles
-(``workers``, ``output.dir``) are left out, so a resumed run on another machine keeps its hash.
+(``workers``, ``executor``, ``output.dir``) are left out, so a resumed run on another machine keeps its hash.
 """
 
 from __future__ import annotations
@@ -155,6 +155,75 @@ class OutputCfg(_Strict):
         return v
 
 
+_ADDRESS = re.compile(r"^tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?):(?P<port>[0-9]{1,5})$")
+
+
+def address_problem(text: str) -> str | None:
+    """Why ``text`` is not a dask scheduler address ``tcp://HOST:PORT`` (a host name, an IPv4
+    address or a bracketed IPv6 address, and a port 1-65535), or None if it is one. The form only:
+    whether a scheduler listens there is found out when the run connects."""
+    m = _ADDRESS.match(text)
+    if m is None or not 1 <= int(m["port"]) <= 65535:
+        return f"{echo(text)} is not a scheduler address like tcp://host:8786"
+    return None
+
+
+class ExecutorCfg(_Strict):
+    """Where the workers run (``executor``). ``local``: worker processes of this machine (joblib /
+    loky; ``workers`` of them). ``dask``: a dask.distributed cluster, either the one whose scheduler
+    listens at ``scheduler`` (``tcp://host:8786``), or, without ``scheduler``, a LocalCluster of
+    ``local_workers`` processes (default: ``workers``) started for the run. Never part of the config
+    hash: a set may be continued on another executor and its puzzles are the same."""
+
+    kind: Literal["local", "dask"] = "local"
+    scheduler: str | None = None
+    local_workers: int | None = Field(default=None, ge=1, le=4096, strict=True)
+
+    @field_validator("scheduler")
+    @classmethod
+    def _address(cls, v: str | None) -> str | None:
+        why = address_problem(v) if v is not None else None
+        if why:
+            raise ValueError(f"executor.scheduler: {why}")  # named here: the message starts with the value
+        return v
+
+    @model_validator(mode="after")
+    def _fits_kind(self) -> ExecutorCfg:
+        if self.kind == "local" and self.scheduler is not None:
+            raise ValueError("executor.scheduler: only with kind: dask (the local executor has no scheduler)")
+        if self.kind == "local" and self.local_workers is not None:
+            raise ValueError("executor.local_workers: only with kind: dask (the local executor uses workers)")
+        if self.scheduler is not None and self.local_workers is not None:
+            raise ValueError("executor.local_workers: give scheduler (a running cluster) or local_workers "
+                             "(a LocalCluster started for the run), not both")
+        return self
+
+
+#: Marks an override that removes a key of the config file (see :func:`load`).
+DROP: Any = object()
+
+
+def executor_overrides(kind: str | None, scheduler: str | None) -> dict[str, Any]:
+    """The :func:`load` overrides for ``numplace run --executor KIND --scheduler ADDR``.
+
+    ``--executor local`` replaces the file's executor section with ``{kind: local}``;
+    ``--executor dask`` sets the kind and keeps the file's ``scheduler`` / ``local_workers``;
+    ``--scheduler ADDR`` means ``kind: dask`` with that scheduler (the file's ``local_workers`` is
+    dropped). Raises :class:`ConfigError` naming the flag for a bad value or a contradiction."""
+    if kind is not None and kind not in ("local", "dask"):
+        raise ConfigError(f"--executor: {echo(kind)} is not one of local, dask")
+    if scheduler is not None:
+        if kind == "local":
+            raise ConfigError("--scheduler: only with --executor dask (the local executor has no scheduler)")
+        why = address_problem(scheduler)
+        if why:
+            raise ConfigError(f"--scheduler: {why}")
+        return {"executor.kind": "dask", "executor.scheduler": scheduler, "executor.local_workers": DROP}
+    if kind == "local":
+        return {"executor.kind": "local", "executor.scheduler": DROP, "executor.local_workers": DROP}
+    return {"executor.kind": kind}
+
+
 class Config(_Strict):
     name: str
     seed: int = Field(ge=0, le=2**63 - 1, strict=True)
@@ -167,6 +236,7 @@ class Config(_Strict):
     engine: Literal["hybrid", "ilp"] = "hybrid"
     difficulty: DifficultyCfg | None = None
     dedup: DedupCfg = DedupCfg()
+    executor: ExecutorCfg = ExecutorCfg()
 
     @model_validator(mode="before")
     @classmethod
@@ -246,7 +316,7 @@ class Config(_Strict):
 _SECTIONS: dict[str, type[BaseModel]] = {
     "": Config, "board": BoardCfg, "grid": GridCfg, "removal": RemovalCfg,
     "removal.hints": HintsCfg, "output": OutputCfg, "difficulty": DifficultyCfg, "difficulty.score": ScoreCfg,
-    "dedup": DedupCfg,
+    "dedup": DedupCfg, "executor": ExecutorCfg,
 }
 
 
@@ -329,8 +399,9 @@ def validate(data: Any) -> Config:
 
 
 def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
-    """Read (:func:`read_yaml`), apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``),
-    validate. Every problem is one :class:`ConfigError` line naming the path, line or field."""
+    """Read (:func:`read_yaml`), apply ``overrides`` (dotted keys, e.g. ``{"output.dir": "x"}``; a
+    None value is no override, :data:`DROP` removes the key), validate. Every problem is one
+    :class:`ConfigError` line naming the path, line or field."""
     data = read_yaml(path)
     if isinstance(data, dict):
         for dotted, value in (overrides or {}).items():
@@ -340,7 +411,10 @@ def load(path: Path, overrides: dict[str, Any] | None = None) -> Config:
             *parents, leaf = dotted.split(".")
             for p in parents:
                 node = node.setdefault(p, {}) if isinstance(node.get(p, {}), dict) else {}
-            node[leaf] = value
+            if value is DROP:
+                node.pop(leaf, None)
+            else:
+                node[leaf] = value
     return validate(data)
 
 
@@ -381,9 +455,11 @@ def read_yaml(path: Path, what: str = "config") -> Any:
 
 
 def config_hash(cfg: Config) -> str:
-    """16 hex digits identifying the puzzle set (excludes ``workers`` and ``output.dir``)."""
+    """16 hex digits identifying the puzzle set (excludes ``workers``, ``executor`` and ``output.dir``:
+    where and on how many processes puzzles are made never changes them)."""
     data = cfg.model_dump(mode="json")
     data.pop("workers", None)
+    data.pop("executor", None)
     data["output"].pop("dir", None)
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -30,6 +30,14 @@ ALLOWED: dict[str, set[str]] = {
     "__init__": set(),
 }
 
+# Third-party executors, and the only modules that may import them: the run's executor is known to
+# pipeline/run/execute.py alone; the batch solver keeps its own joblib pool.
+EXECUTOR_LIBS: dict[str, set[str]] = {
+    "dask": {"run/execute.py"},
+    "distributed": {"run/execute.py"},
+    "joblib": {"run/execute.py", "solve/batch.py"},
+}
+
 
 def _room(module: str) -> str:
     """``pipeline.run.store`` -> ``run``; ``pipeline`` -> ``__init__`` (the version)."""
@@ -67,6 +75,19 @@ def test_each_room_imports_only_what_is_below_it() -> None:
             if other != room and other not in ALLOWED[room]:
                 crossings.append(f"{path.relative_to(PACKAGE.parent)} imports {target}")
     assert crossings == []
+
+
+def test_only_the_executor_imports_dask() -> None:
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            found |= {(n.split(".")[0], path.relative_to(PACKAGE).as_posix()) for n in names}
+    crossings = [f"{where} imports {lib}" for lib, where in found if lib in EXECUTOR_LIBS
+                 and where not in EXECUTOR_LIBS[lib]]
+    assert crossings == []
+    assert ("distributed", "run/execute.py") in found  # the check reads what it should
 
 
 def test_the_check_sees_a_crossing(tmp_path: Path) -> None:

@@ -220,3 +220,89 @@ def test_kept_fixed_cells_above_the_hint_maximum_are_refused(tmp_path: Path, wri
         assert line == f"numplace: error: grid.keep_fixed: {message}"
     ok = tiny(tmp_path / "out") | over | {"removal": {"symmetry": "none", "hints": {"target": 27}}}
     assert config.validate(ok).grid.keep_fixed
+
+
+# --- executor (issue 14) --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("executor", "message"),
+    [
+        ({"kindd": "dask"}, "executor.kindd: unknown key (did you mean kind?)"),
+        ({"kind": "spark"}, "executor.kind: 'spark' is not allowed"),
+        ("dask", "executor: Input should be a valid dictionary"),
+        ({"kind": "local", "scheduler": "tcp://10.0.0.5:8786"}, "executor.scheduler: only with kind: dask"),
+        ({"scheduler": "tcp://10.0.0.5:8786"}, "executor.scheduler: only with kind: dask"),
+        ({"kind": "local", "local_workers": 2}, "executor.local_workers: only with kind: dask"),
+        ({"kind": "dask", "scheduler": "tcp://h:8786", "local_workers": 2},
+         "executor.local_workers: give scheduler (a running cluster) or local_workers"),
+        ({"kind": "dask", "scheduler": "10.0.0.5:8786"},
+         "executor.scheduler: '10.0.0.5:8786' is not a scheduler address like tcp://host:8786"),
+        ({"kind": "dask", "scheduler": "tcp://host"}, "executor.scheduler: 'tcp://host' is not a scheduler address"),
+        ({"kind": "dask", "scheduler": "tcp://host:0"}, "executor.scheduler: 'tcp://host:0' is not a scheduler"),
+        ({"kind": "dask", "scheduler": "tcp://host:65536"}, "is not a scheduler address"),
+        ({"kind": "dask", "scheduler": "http://host:8786"}, "is not a scheduler address"),
+        ({"kind": "dask", "scheduler": "tcp://a b:8786"}, "is not a scheduler address"),
+        ({"kind": "dask", "scheduler": 8786}, "executor.scheduler: Input should be a valid string"),
+        ({"kind": "dask", "local_workers": 0}, "executor.local_workers: Input should be greater than or equal to 1"),
+        ({"kind": "dask", "local_workers": "2"}, "executor.local_workers: Input should be a valid integer"),
+        ({"kind": "dask", "local_workers": True}, "executor.local_workers: Input should be a valid integer"),
+    ],
+)
+def test_bad_executor_section_is_one_line_naming_the_field(tmp_path: Path, executor: object, message: str) -> None:
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(tiny(tmp_path / "out", executor=executor))
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("executor", [
+    {}, {"kind": "local"}, {"kind": "dask"}, {"kind": "dask", "local_workers": 3},
+    {"kind": "dask", "scheduler": "tcp://10.0.0.5:8786"}, {"kind": "dask", "scheduler": "tcp://sched.example.org:1"},
+    {"kind": "dask", "scheduler": "tcp://[fe80::1]:8786"},
+])
+def test_executor_never_changes_the_config_hash(tmp_path: Path, executor: dict) -> None:
+    """The same set can be continued on another executor: the hash (and so the rows' config_hash
+    and ``--resume``'s check) leaves ``executor`` out."""
+    base = config.validate(tiny(tmp_path / "out"))
+    cfg = config.validate(tiny(tmp_path / "out", executor=executor))
+    assert cfg.executor.kind == executor.get("kind", "local")
+    assert config.config_hash(cfg) == config.config_hash(base)
+
+
+@pytest.mark.parametrize(
+    ("section", "kind", "scheduler", "expected"),
+    [
+        ({"kind": "dask", "scheduler": "tcp://a:1"}, "local", None, {"kind": "local"}),
+        ({"kind": "dask", "local_workers": 3}, "dask", None, {"kind": "dask", "local_workers": 3}),
+        ({"kind": "dask", "scheduler": "tcp://a:1"}, "dask", None, {"kind": "dask", "scheduler": "tcp://a:1"}),
+        ({"kind": "dask", "local_workers": 3}, None, "tcp://b:2", {"kind": "dask", "scheduler": "tcp://b:2"}),
+        (None, "dask", "tcp://b:2", {"kind": "dask", "scheduler": "tcp://b:2"}),
+        (None, "dask", None, {"kind": "dask"}),
+        ({"kind": "dask", "local_workers": 3}, None, None, {"kind": "dask", "local_workers": 3}),
+    ],
+)
+def test_executor_flags_override_the_section(tmp_path: Path, write_config, section: dict | None, kind: str | None,
+                                             scheduler: str | None, expected: dict) -> None:
+    data = tiny(tmp_path / "out") | ({"executor": section} if section is not None else {})
+    cfg = config.load(write_config(data), config.executor_overrides(kind, scheduler))
+    got = cfg.executor.model_dump(exclude_none=True)
+    assert got == {"kind": "local"} | expected
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--executor", "spark"), "--executor: 'spark' is not one of local, dask"),
+        (("--executor", "local", "--scheduler", "tcp://a:1"), "--scheduler: only with --executor dask"),
+        (("--scheduler", "a:8786"), "--scheduler: 'a:8786' is not a scheduler address like tcp://host:8786"),
+    ],
+)
+def test_bad_executor_flags_are_one_line(tmp_path: Path, write_config, args: tuple[str, ...], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline import cli
+
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli.app, ["run", str(write_config(tiny(out))), *args])
+    assert res.exit_code == 2 and res.stderr.startswith(f"numplace: error: {message}"), res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    assert not out.exists()

@@ -2,7 +2,8 @@
 (:mod:`pipeline.run.finish`).
 
 Determinism: puzzle ``i`` depends only on ``(config, i)`` through :func:`pipeline.generate.spec.puzzle_seed`, so
-any number of workers, any chunking and any resume give the same set. Workers receive plain data
+any number of workers, any chunking, any executor (:mod:`pipeline.run.execute`: local processes or a
+dask cluster) and any resume give the same set. Workers receive plain data
 and return typed items (:mod:`pipeline.run.work`); each builds its own engine. Puzzles that fail
 independent verification are never written; they are logged, counted in the manifest, and make
 :attr:`RunSummary.ok` false.
@@ -15,13 +16,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import Config, worker_count
-from pipeline.run.execute import execute
+from pipeline.config import Config
+from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
 from pipeline.run.plan import Log, Plan, RunError, job_of, plan, preflight
 from pipeline.run.work import Item
 
-__all__ = ["RunError", "RunInterrupted", "RunSummary", "run", "stream"]
+__all__ = ["ExecutorLost", "ExecutorUnavailable", "RunError", "RunInterrupted", "RunSummary", "run", "stream"]
 
 Progress = Callable[[int, int], None]
 
@@ -39,30 +40,39 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     """Make the next ``cfg.count`` puzzles of the set ``cfg`` describes (or finish the run in
     ``resume``); return a summary.
 
-    Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` or
+    Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` (among them
+    :class:`ExecutorUnavailable`: the dask scheduler does not answer) or
     :class:`~pipeline.run.lock.SetLocked` before writing anything for user mistakes, and
     :class:`RunInterrupted` on Ctrl-C. With ``max_minutes`` the run stops cleanly once that much
-    time has passed: whole parts are kept and the status is ``partial`` (resumable).
+    time has passed: whole parts are kept and the status is ``partial`` (resumable). When the
+    executor fails mid-run (the dask scheduler is gone) the run is closed the same way, as
+    ``partial``, and :class:`ExecutorLost` is raised with its ``run_dir`` set.
+
+    The executor (``cfg.executor``) is opened first, so an unreachable scheduler creates nothing,
+    and closed after the run (a LocalCluster started for the run stops with it).
     """
     say = log or _quiet
-    p = plan(cfg, resume, say)
-    try:
-        return _execute_and_finish(p, say, progress, max_minutes)
-    finally:
-        p.lock.release()
+    with open_executor(cfg, say) as ex:
+        p = plan(cfg, resume, say)
+        try:
+            return _execute_and_finish(p, ex, say, progress, max_minutes)
+        finally:
+            p.lock.release()
 
 
-def _execute_and_finish(p: Plan, say: Log, progress: Progress | None, max_minutes: float | None) -> RunSummary:
+def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | None,
+                        max_minutes: float | None) -> RunSummary:
     cfg = p.cfg
     p.manifest.start_session(p.workers, p.resumed)
-    say(f"run started: {p.run_dir}, indices {p.start}-{p.start + cfg.count - 1}", event="run_started",
-        run_dir=str(p.run_dir), start=p.start, count=cfg.count, workers=p.workers, resumed=p.resumed)
-    finish = Finisher(p, lambda indices, r: execute(p.job, [[i] for i in indices], p.workers, redraw=r), say)
+    say(f"run started: {p.run_dir}, indices {p.start}-{p.start + cfg.count - 1} ({ex.where})", event="run_started",
+        run_dir=str(p.run_dir), start=p.start, count=cfg.count, workers=p.workers, resumed=p.resumed,
+        executor=cfg.executor.kind)
+    finish = Finisher(p, lambda indices, r: ex.map(p.job, [[i] for i in indices], redraw=r), say)
     deadline = time.monotonic() + 60.0 * max_minutes if max_minutes is not None else None
     stopped: str | None = None
     if progress:
         progress(finish.done, cfg.count)
-    results = execute(p.job, p.chunks, p.workers)
+    results = ex.map(p.job, p.chunks)
     try:
         for items in results:
             finish.add(items)
@@ -77,6 +87,13 @@ def _execute_and_finish(p: Plan, say: Log, progress: Progress | None, max_minute
         _close(results)
         finish.close("interrupted")
         raise RunInterrupted(p.run_dir) from None
+    except ExecutorLost as exc:
+        _close(results)
+        summary = finish.close("partial")
+        exc.run_dir = p.run_dir
+        say(f"{exc}: stopping; {summary.written} of {summary.count} puzzles written, finished parts are kept and "
+            f"the run resumes with --resume {p.run_dir}", event="executor_lost", level="error", run_dir=str(p.run_dir))
+        raise
     _close(results)
     summary = finish.close(stopped)
     say(f"run finished: {summary.status}, {summary.written} of {summary.count} puzzles written", event="run_finished",
@@ -100,5 +117,6 @@ def stream(cfg: Config, chunk: int = 8) -> Iterator[Item]:
     the same seeds, engine and verification as :func:`run`, no dedup."""
     preflight(cfg)
     chunks = [list(range(j, min(j + chunk, cfg.count))) for j in range(0, cfg.count, chunk)]
-    for items in execute(job_of(cfg), chunks, worker_count(cfg.workers), ordered=True):
-        yield from items
+    with open_executor(cfg, _quiet) as ex:
+        for items in ex.map(job_of(cfg), chunks, ordered=True):
+            yield from items
