@@ -67,7 +67,8 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
 
 def _versions() -> dict[str, str]:
     out = {"numplace": __version__, "python": platform.python_version()}
-    for dist in ("pyomo", "highspy", "polars", "joblib", "typer", "pydantic", "numpy", "pyyaml"):
+    for dist in ("pyomo", "highspy", "polars", "joblib", "typer", "pydantic", "numpy", "pyyaml", "numba", "dask",
+                 "distributed"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
