@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -454,15 +455,35 @@ def read_yaml(path: Path, what: str = "config") -> Any:
         raise ConfigError(f"{path}: nested too deeply") from None
 
 
-def config_hash(cfg: Config) -> str:
-    """16 hex digits identifying the puzzle set (excludes ``workers``, ``executor`` and ``output.dir``:
-    where and on how many processes puzzles are made never changes them)."""
-    data = cfg.model_dump(mode="json")
+#: Keys added to the config after runs already existed, with the value that means "as before": at
+#: that value a key is left out of the hash, so a config that does not use it hashes as it did before
+#: the key existed (a run made then still resumes, and the set's next run is not "another config").
+#: A key that is added must be listed here with its default.
+ADDED_KEYS: dict[tuple[str, ...], Any] = {}
+
+
+def hash_of(data: Mapping[str, Any]) -> str:
+    """:func:`config_hash` of a config as ``Config.model_dump(mode="json")`` gave it (also one a
+    manifest saved): excludes ``workers``, ``executor`` and ``output.dir`` (where and on how many
+    processes puzzles are made never changes them) and :data:`ADDED_KEYS` at their old meaning."""
+    data = dict(json.loads(json.dumps(data)))
     data.pop("workers", None)
     data.pop("executor", None)
     data["output"].pop("dir", None)
+    for path, default in ADDED_KEYS.items():
+        *parents, last = path
+        holder: Any = data
+        for key in parents:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and last in holder and holder[last] == default:
+            del holder[last]
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def config_hash(cfg: Config) -> str:
+    """16 hex digits identifying the puzzle set (see :func:`hash_of`)."""
+    return hash_of(cfg.model_dump(mode="json"))
 
 
 def parse_workers(text: str, flag: str = "--workers") -> int | str:

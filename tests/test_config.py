@@ -306,3 +306,17 @@ def test_bad_executor_flags_are_one_line(tmp_path: Path, write_config, args: tup
     assert res.exit_code == 2 and res.stderr.startswith(f"numplace: error: {message}"), res.stderr
     assert len(res.stderr.splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_key_added_later_at_its_default_leaves_the_hash_as_before(tmp_path: Path, monkeypatch) -> None:
+    """``config.ADDED_KEYS``: a run saved before a key existed keeps its hash (it still resumes),
+    and the key changes the hash only when it is used; the audit hashes a saved dict the same way."""
+    cfg = config.validate(tiny(tmp_path))
+    data = cfg.model_dump(mode="json")
+    assert config.hash_of(data) == config.config_hash(cfg)
+    before = dict(data, dedup={k: v for k, v in data["dedup"].items() if k != "catalog"})  # as if it were new
+    assert config.hash_of(before) != config.config_hash(cfg)
+    monkeypatch.setitem(config.ADDED_KEYS, ("dedup", "catalog"), True)
+    assert config.hash_of(before) == config.config_hash(cfg) == config.hash_of(data)
+    off = config.validate(tiny(tmp_path, dedup={"catalog": False}))
+    assert config.config_hash(off) != config.config_hash(cfg)

@@ -41,19 +41,18 @@ their seeds (seconds per puzzle); the part's sha256 is what ties the bytes to th
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import polars as pl
 
 from pipeline import verify
 from pipeline.board import Grid, board, parse
-from pipeline.config import Config, config_hash
+from pipeline.config import hash_of
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run import rows, store
@@ -275,25 +274,12 @@ def _part_label(run: _Run, part: Path) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-class _SavedConfig:
-    """The config a manifest saved, standing in for a :class:`~pipeline.config.Config` where only its
-    dump is read: ``model_dump`` gives back (a copy of) what ``Config.model_dump(mode="json")`` gave
-    when the run started. Validating the saved dict again instead would add the defaults of keys
-    newer than the run and change its hash."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self._json = json.dumps(data)
-
-    def model_dump(self, mode: str = "json") -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self._json)
-        return data
-
-
 def config_digest(config: Mapping[str, Any]) -> str | None:
-    """:func:`pipeline.config.config_hash` (the one recipe) of the config a manifest saved; None if
-    the saved config is not a mapping that recipe can read (then nothing can be compared)."""
+    """:func:`pipeline.config.hash_of` (the one recipe) of the config a manifest saved; None if the
+    saved config is not a mapping that recipe can read (then nothing can be compared). The saved dict
+    is hashed as it is: validating it again would add the defaults of newer keys."""
     try:
-        return config_hash(cast(Config, _SavedConfig(config)))
+        return hash_of(config)
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
 
