@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from pipeline.board import Grid, board
+from pipeline.board import Grid, board, format_line, parse
 from pipeline.identity import canon, tablecache
 from pipeline.identity import numbering as nb
 from pipeline.verify import is_valid_solution
@@ -245,6 +247,196 @@ def test_brute_force_agrees_on_a_grid_and_a_puzzle(grids: list[Grid]) -> None:
     assert _brute_force(grids[5]) == canon.canonical_grid(grids[5])
     p = holes(grids[6], 23, rng)
     assert _brute_force(p) == canon.canonical_puzzle(p)
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiled kernels (pipeline.identity.fastcanon) against the numpy reference
+# ---------------------------------------------------------------------------------------------
+
+# (lowest, highest) givens and how many 9x9 puzzles of that kind: mostly the hint counts sets have;
+# sparse puzzles (blank rows, columns, stacks and bands) exercise the kernel's reductions but cost the
+# reference up to ~0.1 s each, hence fewer of them
+MIX_9 = ((17, 40, 2000), (41, 80, 300), (9, 16, 100), (1, 8, 30))
+
+
+def _puzzles_9(grids: list[Grid], rng: random.Random, scale: int = 1) -> list[Grid]:
+    """Random 9x9 puzzles: holes cut at random in random group images of the fixture's grids."""
+    out = []
+    for lo, hi, count in MIX_9:
+        for _ in range(count * scale):
+            out.append(holes(transform(rng.choice(grids), rng), rng.randint(lo, hi), rng))
+    return out
+
+
+def _check_9(puzzles: list[Grid], rng: random.Random) -> None:
+    """Compiled keys equal the reference's, and a random group image of each puzzle has the same key."""
+    reference = [format_line(f) for f in canon._canonical_puzzles_py(puzzles)]
+    compiled = [canon.canonical_key(p) for p in puzzles]
+    bad = [p for p, a, b in zip(puzzles, compiled, reference, strict=True) if a != b]
+    assert bad == [], f"{len(bad)} of {len(puzzles)} differ, first {format_line(bad[0])}"
+    for p, key in zip(puzzles, compiled, strict=True):
+        assert canon.canonical_key(transform(p, rng)) == key
+    assert [format_line(f) for f in canon.canonical_puzzles(puzzles[:50])] == compiled[:50]
+    assert [canon._canonical_key_py(p) for p in puzzles[::20]] == compiled[::20]  # batched reference = single
+
+
+def test_compiled_9x9_matches_the_reference_on_random_puzzles(grids: list[Grid]) -> None:
+    rng = random.Random(21)
+    _check_9(_puzzles_9(grids, rng), rng)
+
+
+@pytest.mark.slow
+def test_compiled_9x9_matches_the_reference_on_many_random_puzzles() -> None:
+    rng = random.Random(22)
+    _check_9(_puzzles_9([nb.uniform_grid(s) for s in range(1000, 1400)], rng, scale=10), rng)
+
+
+def test_compiled_9x9_search_agrees_with_the_grid_method_on_complete_grids(grids: list[Grid]) -> None:
+    """The kernel can search complete grids too (the public functions use the faster table method):
+    two independent exact methods, one answer."""
+    rng = random.Random(23)
+    for k in range(200):
+        g = transform(grids[k % len(grids)], rng)
+        form = canon.canonical_grid(g)
+        assert canon._form9(g, search_complete=True) == bytes(form)
+        assert canon.canonical_key(g) == canon._canonical_key_py(g) == format_line(form)
+    blank = (0,) * 81
+    assert canon._form9(blank, search_complete=True) == bytes(81)
+    assert canon.canonical_key(blank) == canon._canonical_key_py(blank) == "." * 81
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        range(9),  # one full row, eight blank ones
+        range(27),  # one full band
+        [i for i in range(81) if i < 27 or i % 9 < 3],  # a band and a stack: many ties
+        [10 * i for i in range(9)],  # the diagonal
+        [9 * r + c for r in range(9) for c in range(9) if r // 3 == c // 3],  # the diagonal boxes
+        [9 * r + c for r in (0, 3, 6) for c in (0, 3, 6)],
+        [i for i in range(81) if i // 9 in (0, 4, 8)],
+        [0, 80],
+        [0, 40, 80],
+        [i for i in range(81) if i != 40],  # one blank
+    ],
+)
+def test_compiled_9x9_matches_the_reference_on_structured_layouts(grids: list[Grid], cells: list[int]) -> None:
+    rng = random.Random(24)
+    keep = set(cells)
+    for g in grids[:3]:
+        p = tuple(d if i in keep else 0 for i, d in enumerate(g))
+        assert canon.canonical_key(p) == canon._canonical_key_py(p)
+        assert canon.canonical_puzzle(transform(p, rng)) == canon._canonical_puzzle_py(p)
+
+
+def _outcome(fn: Callable[[Any], object], arg: object) -> object:
+    """What ``fn(arg)`` gives: its value, or the type and message of what it raised."""
+    try:
+        return fn(arg)
+    except Exception as exc:
+        return (type(exc), str(exc))
+
+
+def test_compiled_paths_take_the_same_inputs_and_raise_the_same_errors(grids: list[Grid]) -> None:
+    """Input the kernels do not take (other types, out-of-range digits, wrong lengths) goes to the
+    reference, so results and messages are the reference's."""
+    p = holes(grids[2], 26, random.Random(25))
+    odd: list[object] = [
+        list(p),
+        np.array(p),
+        [float(d) for d in p],
+        "".join(str(d) for d in p),
+        [np.int64(d) for d in p],
+        [np.uint8(d) for d in p],
+        [bool(d) for d in p],  # True is 1: a conflict
+        [0] * 80,
+        [0] * 82,
+        [0, 0, 12] + [0] * 78,
+        [0, 0, 300] + [0] * 78,
+        [0, 0, -1] + [0] * 78,
+        [4, 4] + [0] * 79,
+        [4] + [0] * 8 + [4] + [0] * 71,  # column
+        [4] + [0] * 9 + [4] + [0] * 70,  # box
+        ["x"] * 81,
+        [None] * 81,
+        [0] * 256,  # 16x16: no form
+        # small boards: out-of-range digits, odd lengths and other types
+        [5] + [0] * 15,
+        [0] * 17,
+        np.zeros(36, dtype=np.int64),
+        "1" + "0" * 15,
+        [7] + [0] * 35,
+        [1, 1] + [0] * 34,  # a conflict: small boards have forms all the same
+        [],
+    ]
+    for x in odd:
+        ref = _outcome(canon._canonical_key_py, x)
+        assert _outcome(canon.canonical_key, x) == ref, x
+
+
+def _random_small_grid(n: int, rng: random.Random) -> Grid:
+    """A random complete grid of board ``n`` (backtracking with shuffled digits)."""
+    b = board(n)
+    g = [0] * (n * n)
+
+    def fill(i: int) -> bool:
+        if i == n * n:
+            return True
+        for d in rng.sample(range(1, n + 1), n):
+            if all(g[j] != d for j in b.peers[i]):
+                g[i] = d
+                if fill(i + 1):
+                    return True
+        g[i] = 0
+        return False
+
+    assert fill(0)
+    return tuple(g)
+
+
+def _small_transform(p: Grid, n: int, rng: random.Random) -> Grid:
+    """A random element of the group of board ``n`` (position map and relabelling) applied to ``p``."""
+    maps = canon._small_maps(n)
+    m = maps[rng.randrange(len(maps))].tolist()
+    perm = [0, *rng.sample(range(1, n + 1), n)]
+    return tuple(perm[p[m[i]]] for i in range(n * n))
+
+
+def _check_small(n: int, count: int, rng: random.Random) -> None:
+    grids = [_random_small_grid(n, rng) for _ in range(60)]
+    for k in range(count):
+        g = _small_transform(rng.choice(grids), n, rng)
+        keep = set(rng.sample(range(n * n), rng.randint(0, n * n) if k % 10 else n * n))
+        p = tuple(d if i in keep else 0 for i, d in enumerate(g))
+        key = canon.canonical_key(p)
+        assert key == canon._canonical_key_py(p), format_line(p)
+        assert canon.canonical_small(p) == canon._canonical_small_py(p)
+        assert canon.canonical_key(_small_transform(p, n, rng)) == key
+
+
+@pytest.mark.parametrize(("n", "count"), [(4, 3000), (6, 1000)])
+def test_compiled_small_boards_match_the_reference(n: int, count: int) -> None:
+    _check_small(n, count, random.Random(26 + n))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [4, 6])
+def test_compiled_small_boards_match_the_reference_on_many_puzzles(n: int) -> None:
+    _check_small(n, 10_000, random.Random(36 + n))
+
+
+def test_golden_keys() -> None:
+    """Forms written by the numpy implementation before the kernels existed (they must not move)."""
+    golden = {  # puzzle: its canonical key (top95.txt line 1; golden_small.txt lines)
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......":
+        "........1.....1.23..4.5..........5.....6..74.38............2.....7...6...1...8...",
+        "2........4.2....3..5......5.6.3.4...": ".....1..2.......3.34.......42...51..",
+        "..2.....3..4.1..": ".......1.2..3.4.",
+    }
+    for puzzle, key in golden.items():
+        n = round(len(puzzle) ** 0.5)
+        assert canon.canonical_key(parse(puzzle, n)) == key
+        assert canon._canonical_key_py(parse(puzzle, n)) == key
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,8 +22,16 @@ kept (the search is exact): level 0 picks the first row and the column arrangeme
 pattern of givens (blanks first, labels 1, 2, ... in order), then each further level appends a row
 allowed by the band structure and keeps only candidates whose relabelled prefix is minimal. The
 candidates live in numpy arrays; when a puzzle has more than a few thousand (sparse puzzles, blank
-rows), candidates with identical futures are merged. About 0.7 ms per 25-given puzzle in pure
-numpy, short of the 5,000/s per core target (a compiled kernel, e.g. numba, would be needed).
+rows), candidates with identical futures are merged. That numpy search (about 0.7 ms per 25-given
+puzzle) is kept as the reference (:func:`_canonical_puzzle_py`, the tests' oracle); the public
+functions run the same breadth-first search compiled with numba (:mod:`pipeline.identity.fastcanon`,
+tens of microseconds per puzzle), with exact reductions for blank rows and columns instead of the
+merging. Small boards (4x4, 6x6) likewise: a compiled scan over every position map
+(:func:`canonical_small`) with the numpy brute force as its reference (:func:`_canonical_small_py`).
+
+Public functions and their references give identical results for every input (errors included:
+whatever the compiled path does not handle, from validation messages to odd input types, is passed
+to the reference).
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
+from pipeline.identity import fastcanon
 from pipeline.identity.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
 from pipeline.identity.tablecache import Tables
 
@@ -394,19 +403,16 @@ def _search(p: Grid) -> Grid:
     return p if not any(p) else _search_many([p])[0]
 
 
-def canonical_puzzle(puzzle: Sequence[int]) -> Grid:
-    """The smallest row-major tuple (blank = 0) equivalent to ``puzzle`` under the validity-preserving
-    group, digits relabelled in order of first appearance. ``ValueError`` if ``puzzle`` is not 81
-    digits 0..9 or has a digit twice in a row, column or box. A complete grid gets the same answer
-    as :func:`canonical_grid` (which is used for it, being faster)."""
+def _canonical_puzzle_py(puzzle: Sequence[int]) -> Grid:
+    """Reference for :func:`canonical_puzzle`: the numpy branch and bound (the tests' oracle)."""
     p = check_puzzle(puzzle)
     if all(p):
         return canonical_grid(p)
     return _search(p)
 
 
-def canonical_puzzles(puzzles: Sequence[Sequence[int]], batch: int = 32) -> list[Grid]:
-    """:func:`canonical_puzzle` of each puzzle, searched ``batch`` puzzles at a time (faster)."""
+def _canonical_puzzles_py(puzzles: Sequence[Sequence[int]], batch: int = 32) -> list[Grid]:
+    """Reference for :func:`canonical_puzzles`: the numpy search, ``batch`` puzzles at a time."""
     checked = [check_puzzle(p) for p in puzzles]
     out: list[Grid | None] = [None] * len(checked)
     todo = []
@@ -422,6 +428,68 @@ def canonical_puzzles(puzzles: Sequence[Sequence[int]], batch: int = 32) -> list
         for i, form in zip(part, _search_many([checked[i] for i in part]), strict=True):
             out[i] = form
     return [p for p in out if p is not None]
+
+
+# ---------------------------------------------------------------------------------------------
+# puzzles, compiled (pipeline.identity.fastcanon)
+# ---------------------------------------------------------------------------------------------
+
+# the kernel's tables: the same column maps and first-row tables as the reference, compact dtypes
+_K_COLPERMS = np.ascontiguousarray(_COLPERMS, dtype=np.int8)
+_K_MINKEY = np.ascontiguousarray(_MINKEY, dtype=np.int32)
+_K_ARG_OFF = np.ascontiguousarray(_ARG_OFF, dtype=np.int32)
+_K_ARG_FLAT = np.ascontiguousarray(_ARG_FLAT, dtype=np.int32)
+# digit bytes -> the characters of format_line (0 -> ".", d -> SYMBOLS[d - 1] for d <= 9)
+_TO_TEXT = bytes.maketrans(bytes(range(10)), b".123456789")
+
+
+def _digit_bytes(puzzle: Sequence[int]) -> bytes | None:
+    """The cells of a list or tuple of ints 0..255 as bytes (the kernels' input), else None (other
+    types and values go the reference's way, so they get exactly its conversion and messages)."""
+    if isinstance(puzzle, tuple | list):
+        try:
+            return bytes(puzzle)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _form9(puzzle: Sequence[int], search_complete: bool = False) -> bytes:
+    """:func:`canonical_puzzle` of a 9x9 puzzle as 81 digit bytes, by the compiled kernel.
+
+    ``ValueError`` exactly as :func:`check_puzzle` (which is asked for the message). A complete grid
+    goes to :func:`canonical_grid` unless ``search_complete`` (tests: the kernel on grids).
+    """
+    buf = _digit_bytes(puzzle)
+    if buf is None or len(buf) != 81:
+        buf = bytes(check_puzzle(puzzle))  # converts the same way as the reference, or raises its error
+    out = np.empty(81, dtype=np.uint8)
+    status = fastcanon.canon9(
+        np.frombuffer(buf, dtype=np.uint8), out, _K_COLPERMS, _K_MINKEY, _K_ARG_OFF, _K_ARG_FLAT, search_complete
+    )
+    if status == 0:
+        return out.tobytes()
+    if status == 1:
+        return bytes(canonical_grid(tuple(buf)))
+    check_puzzle(puzzle)  # raises: a digit above 9 or a conflict
+    raise AssertionError("the kernel rejected a puzzle that check_puzzle accepts")  # pragma: no cover
+
+
+def canonical_puzzle(puzzle: Sequence[int]) -> Grid:
+    """The smallest row-major tuple (blank = 0) equivalent to ``puzzle`` under the validity-preserving
+    group, digits relabelled in order of first appearance. ``ValueError`` if ``puzzle`` is not 81
+    digits 0..9 or has a digit twice in a row, column or box. A complete grid gets the same answer
+    as :func:`canonical_grid` (which is used for it, being faster). Compiled; identical to
+    :func:`_canonical_puzzle_py` for every input."""
+    return tuple(_form9(puzzle))
+
+
+def canonical_puzzles(puzzles: Sequence[Sequence[int]], batch: int = 32) -> list[Grid]:
+    """:func:`canonical_puzzle` of each puzzle. ``batch`` only mattered to the numpy search (now
+    :func:`_canonical_puzzles_py`); the compiled kernel takes one puzzle at a time at the same speed.
+    ``ValueError`` for the first bad puzzle, as :func:`check_puzzle` words it."""
+    del batch  # kept so callers of the batched numpy search keep working
+    return [canonical_puzzle(p) for p in puzzles]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,9 +517,8 @@ def _small_maps(n: int) -> np.ndarray:
     return np.array(maps, dtype=np.int64)
 
 
-def canonical_small(puzzle: Sequence[int]) -> Grid:
-    """Minimal-lexicographic form of a 4x4 or 6x6 puzzle (blanks 0) under the whole group:
-    every position map, digits relabelled by first appearance; exact (brute force)."""
+def _canonical_small_py(puzzle: Sequence[int]) -> Grid:
+    """Reference for :func:`canonical_small`: numpy brute force over every position map."""
     n = round(len(puzzle) ** 0.5)
     if n not in (4, 6):
         raise ValueError(f"canonical_small handles 4x4 and 6x6, not {n}x{n}")
@@ -470,14 +537,53 @@ def canonical_small(puzzle: Sequence[int]) -> Grid:
     return tuple(int(v) for v in out[best])
 
 
+@cache
+def _small_maps_kernel(n: int) -> np.ndarray:
+    """:func:`_small_maps` as the kernel takes it (int32, C order)."""
+    return np.ascontiguousarray(_small_maps(n), dtype=np.int32)
+
+
+def _form_small(puzzle: Sequence[int]) -> bytes:
+    """:func:`canonical_small` as ``n*n`` digit bytes, by the compiled kernel when the puzzle is a
+    list or tuple of ``n*n`` digits 0..n, else by the reference (whatever it returns or raises)."""
+    n = round(len(puzzle) ** 0.5)
+    if n not in (4, 6):
+        raise ValueError(f"canonical_small handles 4x4 and 6x6, not {n}x{n}")
+    buf = _digit_bytes(puzzle)
+    if buf is None or len(buf) != n * n or max(buf) > n:
+        return bytes(_canonical_small_py(puzzle))
+    out = np.empty(n * n, dtype=np.uint8)
+    fastcanon.canon_small(np.frombuffer(buf, dtype=np.uint8), _small_maps_kernel(n), n, out)
+    return out.tobytes()
+
+
+def canonical_small(puzzle: Sequence[int]) -> Grid:
+    """Minimal-lexicographic form of a 4x4 or 6x6 puzzle (blanks 0) under the whole group:
+    every position map, digits relabelled by first appearance; exact. Compiled; identical to
+    :func:`_canonical_small_py` for every input (no validity check: a puzzle with a conflict gets
+    a form all the same)."""
+    return tuple(_form_small(puzzle))
+
+
 def canonical_key(puzzle: Sequence[int]) -> str | None:
     """The canonical form of a puzzle or grid as one line (the ``canonical_puzzle`` column) for
-    4x4, 6x6 and 9x9; None for 16x16, which has no canonical form here."""
+    4x4, 6x6 and 9x9; None for 16x16, which has no canonical form here. ``ValueError`` for a 9x9
+    puzzle that :func:`check_puzzle` rejects. Compiled; identical to :func:`_canonical_key_py`."""
     n = round(len(puzzle) ** 0.5)
     if n == 9:
-        return format_line(canonical_puzzle(puzzle))
+        return _form9(puzzle).translate(_TO_TEXT).decode("ascii")
     if n in (4, 6):
-        return format_line(canonical_small(puzzle))
+        return _form_small(puzzle).translate(_TO_TEXT).decode("ascii")
+    return None
+
+
+def _canonical_key_py(puzzle: Sequence[int]) -> str | None:
+    """Reference for :func:`canonical_key` (pure numpy/Python, the tests' oracle)."""
+    n = round(len(puzzle) ** 0.5)
+    if n == 9:
+        return format_line(_canonical_puzzle_py(puzzle))
+    if n in (4, 6):
+        return format_line(_canonical_small_py(puzzle))
     return None
 
 

@@ -171,12 +171,20 @@ def job_of(cfg: Config) -> Job:
     return Job(spec_of(cfg), cfg.name, config_hash(cfg), cfg.seed)
 
 
+_WARM_GRID = tuple(int(c) for c in
+                   "534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+
+
 def preflight(cfg: Config) -> None:
     """Checks that need the engine, done before any output exists (raises ConfigError); builds or
     loads the 9x9 identity tables once here, before the workers start."""
     if cfg.board.size == 9:
         numbering.tables()
         canon.tables()
+        # compile (or load) the identity kernels here once, so the workers load them from numba's
+        # disk cache instead of each compiling them on a fresh install
+        numbering.grid_number(_WARM_GRID)
+        canon.canonical_key(_WARM_GRID[:40] + (0,) * 41)
     fixed = cfg.fixed_grid
     if fixed is not None:
         why = fixed_cells_problem(cfg.board.size, fixed)
