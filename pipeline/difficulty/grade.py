@@ -96,14 +96,16 @@ def grade_result(result: LogicResult) -> Grade:
                  steps=steps, n=result.n, guesses=guesses)
 
 
-def grade(puzzle: Grid, solution: Grid | None = None) -> Grade:
+def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None) -> Grade:
     """Grade ``puzzle`` (a grid of any supported size) by its human-style solve path.
 
     ``solution`` is optional: when given (and right) it spares the trial-and-error search.
     Raises ``ValueError`` if the puzzle has no solution (clashing givens included). A puzzle with
-    several solutions is graded along the path to one of them.
+    several solutions is graded along the path to one of them. ``compiled``: ``True`` the compiled
+    kernels, ``False`` the pure-Python solver (the reference), ``None`` pick by speed; the grade is
+    the same (see :func:`pipeline.difficulty.logic.solve_logically`).
     """
-    return grade_result(solve_logically(puzzle, solution=solution))
+    return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled))
 
 
 # ---------------------------------------------------------------------------------------------

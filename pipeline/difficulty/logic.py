@@ -38,9 +38,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from pipeline.board import SYMBOLS, Board, Grid, board, conflict, size_of_grid
 from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES  # re-exported: part of this module's API
+
+if TYPE_CHECKING:
+    from pipeline.difficulty.fastlogic import Kernel
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary
@@ -1271,11 +1275,80 @@ def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
     return None
 
 
+#: With ``compiled=None``, :func:`solve_logically` runs pure Python for this many solves in a process,
+#: then the compiled kernels: loading them (numba and its on-disk cache) costs about as much as 150
+#: pure-Python solves, so a one-off ``numplace rate`` stays light and a batch gets the fast path.
+AUTO_COMPILE_AFTER = 100
+_solves = 0
+
+
+def _use_kernels(compiled: bool | None) -> bool:
+    global _solves
+    if compiled is not None:
+        return compiled
+    _solves += 1
+    return _solves > AUTO_COMPILE_AFTER
+
+
+def _kernel(n: int, after_singles: tuple[str, ...]) -> Kernel:
+    from pipeline.difficulty import fastlogic  # lazy: numba is loaded only when the kernels are used
+
+    return fastlogic.Kernel(n, fastlogic.codes_for(after_singles))
+
+
+_SINGLES: dict[tuple[int, int, int, int], Step] = {}
+
+
+def _single(n: int, cell: int, d: int, unit: int) -> Step:
+    """The step placing ``d`` in ``cell`` by a naked single (``unit = -1``) or a hidden single in ``unit``,
+    exactly as :func:`_naked_single` / :func:`_hidden_single` word it (steps are immutable: shared)."""
+    key = (n, cell, d, unit)
+    step = _SINGLES.get(key)
+    if step is None:
+        if unit < 0:
+            step = Step("naked_single", (cell,), placements=((cell, d),), digits=(d,),
+                        detail=f"in {cell_name(cell, n)}")
+        else:
+            step = Step("hidden_single", (cell,), placements=((cell, d),), digits=(d,), units=(unit,),
+                        detail=f"for {digit_name(d)} in {unit_name(unit, n)}")
+        _SINGLES[key] = step
+    return step
+
+
+def _compiled_next(st: Candidates, finders: Sequence[tuple[str, Finder]], steps: list[Step],
+                   kernel: Kernel) -> Step | None:
+    """One round of the compiled driver: place every single (appended to ``steps`` and applied to
+    ``st``), then return the next step exactly as :func:`_next` would find it, or None (the board is
+    full, or nothing applies).
+
+    ``finders`` is the allowed prefix of :data:`TECHNIQUE_ORDER` (the singles first); ``kernel``
+    probes the techniques after the singles in that order and stops at the first one that applies
+    (or that it cannot probe); that technique's Python finder then gives the step.
+    """
+    values, cand, placed, pos = kernel.advance(st.values, st.cand, len(finders) >= 2)
+    st.values, st.cand = values, cand
+    n = st.n
+    steps.extend([_single(n, c, d, u) for c, d, u in placed])
+    if st.is_solved():
+        return None
+    rest = finders[2:]
+    ctx = _Ctx(st)
+    while pos < len(rest):
+        step = rest[pos][1](st, ctx)
+        if step is not None:
+            return step
+        if kernel.codes[pos] >= 0:  # the probe said yes, the finder no: a kernel bug; trust the Python search
+            return _next(st, rest)
+        pos = kernel.walk(pos + 1)
+    return None
+
+
 def solve_logically(
     puzzle: Grid,
     max_technique: str | None = None,
     eliminated: Iterable[tuple[int, int]] = (),
     solution: Grid | None = None,
+    compiled: bool | None = None,
 ) -> LogicResult:
     """Solve ``puzzle`` step by step with the easiest technique that applies, restarting from the
     singles after each step.
@@ -1287,6 +1360,11 @@ def solve_logically(
     ``solution`` (optional, e.g. the generator's) spares ``trial_and_error`` its search; it is
     only used while it agrees with every given, placement and remaining candidate, so a wrong one
     is ignored, never trusted. Raises ``ValueError`` for an unknown technique name.
+
+    ``compiled=True`` places the singles and probes the techniques with the compiled kernels of
+    :mod:`pipeline.difficulty.fastlogic`; ``compiled=False`` is the pure-Python reference; ``None``
+    (default) picks by :data:`AUTO_COMPILE_AFTER`. All give the same result, step for step
+    (``tests/test_grade_compiled.py``); only the speed differs.
     """
     allowed = _allowed(max_technique)
     try:
@@ -1296,8 +1374,11 @@ def solve_logically(
     guess = _Guesser(solution, st.n)
     finders = [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in allowed]
     steps: list[Step] = []
+    kernel = _kernel(st.n, tuple(allowed[2:])) if _use_kernels(compiled) else None
     while not st.is_solved():
-        step = _next(st, finders)
+        step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
+        if st.is_solved():
+            break  # the compiled singles finished the board
         if step is None:
             dead = guess.no_solution or st.contradiction()
             return LogicResult(solved=False, grid=st.grid(), steps=steps, stuck=True, contradiction=dead)
