@@ -214,6 +214,10 @@ def generate(
                                                            "--hints).")] = False,
     hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
     engine: Annotated[str, typer.Option(help="hybrid (compiled checks, ILP certifies) or ilp.")] = "hybrid",
+    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-ilp or uniform.")
+                    ] = "weighted-ilp",
+    level: Annotated[list[str] | None, typer.Option(help="Only puzzles of these levels (difficulty.levels; "
+                                                         "repeat or comma-separate), e.g. expert.")] = None,
     workers: Annotated[str, typer.Option(help="Worker processes or 'auto'.")] = "1",
     fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
 ) -> None:
@@ -234,8 +238,13 @@ def generate(
         if not (lo.isdigit() and (hi.isdigit() or not hi)):
             raise _fail(f"--hints: {hints!r} is not N or A-B")
         removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
-    cfg = cfgmod.validate({"name": "generate", "seed": seed, "count": count, "board": {"size": size},
-                           "removal": removal, "workers": cfgmod.parse_workers(workers), "engine": engine})
+    data: dict[str, Any] = {"name": "generate", "seed": seed, "count": count, "board": {"size": size},
+                            "removal": removal, "workers": cfgmod.parse_workers(workers), "engine": engine,
+                            "grid": {"method": grid}}
+    levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
+    if levels:
+        data["difficulty"] = {"levels": levels}
+    cfg = cfgmod.validate(data)
     failed = 0
     for item in runner.stream(cfg):
         if isinstance(item, Made):

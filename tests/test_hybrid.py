@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pipeline.board import board, format_line, parse, size_of
@@ -95,3 +97,16 @@ def test_generate_hints_range() -> None:
     assert res.returncode == 0, res.stderr
     assert all(28 <= sum(ch != "." for ch in line) <= 30 for line in res.stdout.split())
     assert format_line(parse(res.stdout.split()[0])) == res.stdout.split()[0]
+
+
+def test_generate_grid_method_and_levels() -> None:
+    """``--grid uniform`` and ``--level`` reach the config (the speed benchmarks use them): rows say
+    which levels they are, and uniform grids need one ILP solve only (the certificate)."""
+    res = numplace("generate", "--count", "3", "--seed", "2", "--grid", "uniform", "--level", "medium,hard",
+                   "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and {r["difficulty"] for r in rows} <= {"medium", "hard"}
+    assert [r["ilp_solves"] for r in rows] == [1, 1, 1]
+    bad = numplace("generate", "--level", "hardest")
+    assert bad.returncode == 2 and "difficulty.levels" in bad.stderr and "'hardest' is not allowed" in bad.stderr
