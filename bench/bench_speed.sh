@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Issue #15's side-by-side run: numplace's default path (weighted-ILP grids) and `grid: uniform`
+# beside the PyPI peers and QQWing, one core each, one invocation, ratios printed by peer_bench.py.
+# Peers live in their own Python 3.12 venv, never in ours (rustoku ships only a cp312 wheel):
+#   ~/.pyenv/versions/3.12.1/bin/python -m venv /tmp/peers
+#   /tmp/peers/bin/pip install rustoku hodoku-py py-sudoku sudoku-mip-solver "pulp<4" pencilmark
+# QQWing is not on PyPI: build it from its public source in a scratch folder outside this repository
+# (g++ -O2 main.cpp qqwing.cpp with a three-line config.h) and point QQWING at the binary; it is
+# never committed, and without QQWING the row is left out.
+# Usage: QQWING=/tmp/qq/qqwing bench/bench_speed.sh [peer_bench.py flags, e.g. --n 300 --budget 30]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PEERS_PY=${PEERS_PY:-/tmp/peers/bin/python}
+NP="$PWD/.venv/bin/numplace"
+args=(--ours "$NP generate --count {n} --seed {seed} --symmetry rot180 --minimal" --ours-name numplace-default
+      --ours "$NP generate --count {n} --seed {seed} --symmetry rot180 --minimal --grid uniform"
+      --ours-name numplace-uniform)
+if [[ -n "${QQWING:-}" ]]; then
+  args+=(--ours "$QQWING --generate {n} --one-line --symmetry rotate180" --ours-name qqwing)
+fi
+exec "$PEERS_PY" ../shared/bench/peer_bench.py "${args[@]}" --subtract-startup --peers hodoku,rustoku,py-sudoku "$@"
