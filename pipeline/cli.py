@@ -140,6 +140,11 @@ def run(
         typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
                    f"numplace run {config} --resume {exc.run_dir}", err=True)
         raise typer.Exit(143 if terminated else 130) from None
+    except KeyboardInterrupt:  # before the run had a folder to resume (while planning or connecting)
+        why = "terminated (SIGTERM)" if terminated else "interrupted"
+        typer.echo(f"numplace: {why} before the run started making puzzles; nothing to resume, run it again",
+                   err=True)
+        raise typer.Exit(143 if terminated else 130) from None
     except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
         then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
         raise _fail(f"{exc}; finished parts are kept; {then}", 3) from None

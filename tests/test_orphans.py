@@ -22,6 +22,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from pipeline.run import work
 
 from .conftest import ROOT, tiny
@@ -53,7 +55,11 @@ def _is_tracker(cmd: str) -> bool:
     return "resource_tracker" in cmd
 
 
-def test_workers_exit_when_the_run_is_killed(tmp_path: Path, write_config) -> None:
+@pytest.mark.parametrize("moment", ["busy", "starting"])
+def test_workers_exit_when_the_run_is_killed(moment: str, tmp_path: Path, write_config) -> None:
+    """``busy``: killed once both workers have made puzzles. ``starting``: killed 0.3 s after the
+    first worker appears, while the workers still import (found by bench/crash_test.py: a worker
+    that took its first queued task after the run had died watched init, and ran on for minutes)."""
     out = tmp_path / "out"
     cfg = write_config(tiny(out, count=160, workers=2, output={"dir": str(out), "shard_size": 10}))
     with open(tmp_path / "stderr.txt", "w") as err:
@@ -69,10 +75,13 @@ def test_workers_exit_when_the_run_is_killed(tmp_path: Path, write_config) -> No
             assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()
             workers = [pid for pid, (ppid, _, cmd) in _session(sid).items()
                        if ppid == proc.pid and "loky" in cmd and not _is_tracker(cmd)]
+            if moment == "starting" and workers:
+                time.sleep(0.3)
+                break
             if len(workers) >= 2 and any(out.glob("tiny/*/part-*.parquet")):
                 break
-            time.sleep(0.1)
-        assert len(workers) >= 2, f"no two workers appeared: {_session(sid)}"
+            time.sleep(0.05 if moment == "starting" else 0.1)
+        assert workers and (moment == "starting" or len(workers) >= 2), f"no workers appeared: {_session(sid)}"
         parts = len(list(out.glob("tiny/*/part-*.parquet")))
         assert parts < 16, f"the run was nearly done before the kill ({parts} of 16 parts)"
 

@@ -11,6 +11,7 @@ independent verification are never written; they are logged, counted in the mani
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -63,16 +64,44 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
 def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | None,
                         max_minutes: float | None) -> RunSummary:
     cfg = p.cfg
-    p.manifest.start_session(p.workers, p.resumed)
-    say(f"run started: {p.run_dir}, indices {p.start}-{p.start + cfg.count - 1} ({ex.where})", event="run_started",
-        run_dir=str(p.run_dir), start=p.start, count=cfg.count, workers=p.workers, resumed=p.resumed,
-        executor=cfg.executor.kind)
-    finish = Finisher(p, lambda indices, r: ex.map(p.job, [[i] for i in indices], redraw=r), say)
+    finish: Finisher | None = None
+    results: Iterator[list[Item]] | None = None
+    try:
+        p.manifest.start_session(p.workers, p.resumed)
+        say(f"run started: {p.run_dir}, indices {p.start}-{p.start + cfg.count - 1} ({ex.where})",
+            event="run_started", run_dir=str(p.run_dir), start=p.start, count=cfg.count, workers=p.workers,
+            resumed=p.resumed, executor=cfg.executor.kind)
+        finish = Finisher(p, lambda indices, r: ex.map(p.job, [[i] for i in indices], redraw=r), say)
+        if progress:
+            progress(finish.done, cfg.count)
+        results = ex.map(p.job, p.chunks)
+        summary = _loop(p, finish, results, say, progress, max_minutes)
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM at any moment of the run (also while it starts or closes): the run
+        # folder is marked interrupted and named, whatever was finished is kept
+        with contextlib.suppress(KeyboardInterrupt):
+            if results is not None:
+                _close(results)
+            if p.manifest.status in ("complete", "incomplete", "partial"):
+                pass  # closed just before the signal: keep what the manifest says
+            elif finish is not None:
+                finish.close("interrupted")
+            else:
+                with contextlib.suppress(IndexError, KeyError, OSError):
+                    p.manifest.finish(cfg.count, {}, "interrupted")
+        raise RunInterrupted(p.run_dir) from None
+    say(f"run finished: {summary.status}, {summary.written} of {summary.count} puzzles written", event="run_finished",
+        status=summary.status, run_dir=str(p.run_dir), totals=p.manifest.data.get("totals", {}))
+    return summary
+
+
+def _loop(p: Plan, finish: Finisher, results: Iterator[list[Item]], say: Log, progress: Progress | None,
+          max_minutes: float | None) -> RunSummary:
+    """Hand the items to the finisher as they come back, until done or the time budget is spent;
+    close the run (``partial`` when stopped early or the executor was lost)."""
+    cfg = p.cfg
     deadline = time.monotonic() + 60.0 * max_minutes if max_minutes is not None else None
     stopped: str | None = None
-    if progress:
-        progress(finish.done, cfg.count)
-    results = ex.map(p.job, p.chunks)
     try:
         for items in results:
             finish.add(items)
@@ -83,10 +112,6 @@ def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | No
                 say(f"--max-minutes {max_minutes:g} reached: stopping with whole parts", event="budget_reached",
                     level="warning")
                 break
-    except KeyboardInterrupt:
-        _close(results)
-        finish.close("interrupted")
-        raise RunInterrupted(p.run_dir) from None
     except ExecutorLost as exc:
         _close(results)
         summary = finish.close("partial")
@@ -95,10 +120,7 @@ def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | No
             f"the run resumes with --resume {p.run_dir}", event="executor_lost", level="error", run_dir=str(p.run_dir))
         raise
     _close(results)
-    summary = finish.close(stopped)
-    say(f"run finished: {summary.status}, {summary.written} of {summary.count} puzzles written", event="run_finished",
-        status=summary.status, run_dir=str(p.run_dir), totals=p.manifest.data.get("totals", {}))
-    return summary
+    return finish.close(stopped)
 
 
 def _close(results: object) -> None:

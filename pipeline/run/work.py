@@ -103,15 +103,20 @@ def watch_parent() -> bool:
     The thread remembers ``os.getppid()`` and checks it about once a second; when the parent dies,
     the kernel hands the worker to init (or a subreaper) and ``getppid()`` changes, and the thread
     ends the process at once with ``os._exit(ORPHANED_EXIT)``: no cleanup, no result, nothing
-    written (workers write no files). A parent that dies between handing over the first task and
-    this call is not seen (``getppid()`` is already the new parent then); that window is short.
+    written (workers write no files). A parent that died before this call (while the worker was
+    still starting: loky queues tasks ahead, so a worker may take its first task after the run was
+    killed) is caught too: the pid the worker was started by (``parent_process().pid``) is no
+    longer its parent, and the worker ends at once.
     """
     global _watched_in
-    if multiprocessing.parent_process() is None:
+    started_by = multiprocessing.parent_process()
+    if started_by is None:
         return False
     with _watch_lock:
         if _watched_in != os.getpid():
             parent = os.getppid()
+            if started_by.pid is not None and parent != started_by.pid:
+                os._exit(ORPHANED_EXIT)  # orphaned before the first task: the run is gone
             threading.Thread(target=_watch, args=(parent,), name="numplace-parent-watchdog", daemon=True).start()
             _watched_in = os.getpid()
     return True
