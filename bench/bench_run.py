@@ -31,7 +31,7 @@ def one(config: Path, count: int, workers: int, out: Path) -> dict[str, float]:
     wall = time.perf_counter() - t0
     if res.returncode != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed:\n{res.stderr}")
-    manifest = json.loads(next(out.glob("*/*/manifest.json")).read_text())
+    manifest = json.loads(next(out.glob("*/*/_manifest.json")).read_text())
     totals = manifest["totals"]
     return {
         "wall_s": wall,
