@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Where the time goes, per phase, for one worker: start-up, grid, removal, certification,
-verification, Parquet. Also 16x16 seconds per puzzle. One process, one core, in one run.
+verification, Parquet. Also 16x16 seconds per puzzle, verification included. One process, one core.
 
-    .venv/bin/python bench/profile_phases.py [--n 200] [--n16 5]
+    .venv/bin/python bench/profile_phases.py [--n 200] [--n16 5] [--oracle]
 
 Phases per puzzle come from `generate.make_puzzle`'s own `phase_ms` (grid = the ILP random grid;
-removal = the removal pass and the minimality checks; certify = the one ILP no-good solve), plus
-`verify.verify_row` and `store.write_part` timed here. Start-up is measured in child processes.
+removal = the removal pass, the grade and the minimality checks; certify = the one ILP no-good solve),
+plus `verify.verify_row` and `store.write_part` timed here; `numba load ms` is the first call of the
+removal counter and of the verifier's counter (their kernels come from numba's on-disk cache). Start-up
+is measured in child processes.
+
+The 16x16 block (rot180, minimal rule, hybrid engine) times each phase in wall and CPU seconds (CPU =
+this process's `time.process_time`, the steadier figure on a shared machine): grid, removal pass,
+grade, minimality checks (each by wrapping the function `generate.puzzle` calls), certify (the rest
+of `make_puzzle`), and `verify_row` (its uniqueness count is the compiled `verify_fast` counter).
+`--oracle` also times the pure-Python counter `verify.count_solutions` on each 16x16 puzzle, the
+verifier's count before issue 15.
 """
 
 from __future__ import annotations
@@ -20,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,6 +50,14 @@ def startup() -> dict[str, float]:
     }
 
 
+def _warm_verifier() -> None:
+    """Load the verifier's compiled counter (numba's on-disk cache), so that `verify ms` is per puzzle."""
+    from pipeline import verify
+
+    assert verify.verify_row({"size": 4, "puzzle": "1234341221434321", "solution": "1234341221434321",
+                              "hints": 16, "symmetry": "full", "symmetry_requested": "none"}) == []
+
+
 def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     from pipeline import board, verify
     from pipeline.generate import fastcount
@@ -52,6 +71,7 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
     fastcount.count((0,) * (size * size), 1)
+    _warm_verifier()
     jit = time.perf_counter() - t0
     spec = Spec(size=size, symmetry="rot180", minimal=True, engine=engine)
     grid, removal, certify, ver, total, rows, orbmin = [], [], [], [], [], [], 0
@@ -92,10 +112,102 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     }
 
 
+class _PhaseClock:
+    """Wall and CPU seconds spent in the named functions of ``pipeline.generate.puzzle`` (patched while
+    the clock is open; a name the module no longer has is skipped)."""
+
+    NAMES: ClassVar[dict[str, str]] = {"_grid": "grid", "remove": "removal", "grade": "grade",
+                                       "minimality": "minimality"}
+
+    def __init__(self) -> None:
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def patched(self) -> Iterator[None]:
+        from pipeline.generate import puzzle
+
+        saved = {name: getattr(puzzle, name) for name in self.NAMES if hasattr(puzzle, name)}
+        for name, f in saved.items():
+            setattr(puzzle, name, self._timed(f, self.NAMES[name]))
+        try:
+            yield
+        finally:
+            for name, f in saved.items():
+                setattr(puzzle, name, f)
+
+    def _timed(self, f: Callable[..., Any], phase: str) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                self.wall[phase] = self.wall.get(phase, 0.0) + time.perf_counter() - t0
+                self.cpu[phase] = self.cpu.get(phase, 0.0) + time.process_time() - c0
+
+        return run
+
+
+def phases16(n_puzzles: int, oracle: bool) -> list[dict[str, tuple[float, float]]]:
+    """Per 16x16 puzzle: phase -> (wall s, CPU s) for grid, removal, grade, minimality, certify (the
+    rest of make_puzzle), make (all of make_puzzle), verify (verify_row) and, with ``oracle``, the
+    pure-Python count."""
+    from pipeline import board, verify
+    from pipeline.generate import fastcount
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import Spec, puzzle_seed
+    from pipeline.ilp.engine import engine_for
+
+    engine_for(16)
+    fastcount.count((0,) * 256, 1)
+    _warm_verifier()
+    spec = Spec(size=16, symmetry="rot180", minimal=True, engine="hybrid")
+    out = []
+    for i in range(n_puzzles):
+        clock = _PhaseClock()
+        with clock.patched():
+            t0, c0 = time.perf_counter(), time.process_time()
+            made = make_puzzle(spec, puzzle_seed(7, i))
+            make = (time.perf_counter() - t0, time.process_time() - c0)
+        res = {k: (clock.wall.get(k, 0.0), clock.cpu.get(k, 0.0)) for k in _PhaseClock.NAMES.values()}
+        res["certify"] = (make[0] - sum(w for w, _ in res.values()), make[1] - sum(c for _, c in res.values()))
+        res["make"] = make
+        row = {"size": 16, "puzzle": board.format_line(made.puzzle), "solution": board.format_line(made.solution),
+               "hints": made.hints, "symmetry": made.symmetry, "symmetry_requested": made.symmetry_requested}
+        t0, c0 = time.perf_counter(), time.process_time()
+        assert verify.verify_row(row) == []
+        res["verify"] = (time.perf_counter() - t0, time.process_time() - c0)
+        if oracle:
+            t0, c0 = time.perf_counter(), time.process_time()
+            assert verify.count_solutions(made.puzzle, board.board(16), 2) == 1
+            res["pure-Python count"] = (time.perf_counter() - t0, time.process_time() - c0)
+        out.append(res)
+    return out
+
+
+def report16(per: list[dict[str, tuple[float, float]]]) -> None:
+    """Print :func:`phases16`'s figures: mean and median per puzzle, wall and CPU."""
+    labels = {"grid": "grid (ILP)", "removal": "removal pass (fastcount)", "grade": "grade",
+              "minimality": "minimality checks (fastcount)", "certify": "certify (ILP) + rest",
+              "make": "make_puzzle", "verify": "verify_row (compiled count)",
+              "pure-Python count": "pure-Python count (oracle)"}
+    print(f"-- 16x16 rot180 orbit-minimal, hybrid ({len(per)} puzzles), seconds per puzzle")
+    print(f"   {'':<32} {'wall mean':>9} {'median':>7} {'CPU mean':>9} {'median':>7}")
+    for k in per[0]:
+        wall, cpu = [p[k][0] for p in per], [p[k][1] for p in per]
+        print(f"   {labels.get(k, k):<32} {statistics.mean(wall):9.3f} {statistics.median(wall):7.3f} "
+              f"{statistics.mean(cpu):9.3f} {statistics.median(cpu):7.3f}")
+    total = [(p["make"][0] + p["verify"][0], p["make"][1] + p["verify"][1]) for p in per]
+    print(f"   {'seconds per puzzle (make+verify)':<32} {statistics.mean(t[0] for t in total):9.3f} "
+          f"{statistics.median(t[0] for t in total):7.3f} {statistics.mean(t[1] for t in total):9.3f} "
+          f"{statistics.median(t[1] for t in total):7.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--n16", type=int, default=5, help="16x16 puzzles to time (0: skip)")
+    ap.add_argument("--oracle", action="store_true", help="also time the pure-Python count on each 16x16 puzzle")
     args = ap.parse_args()
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # the other core than peer_bench's
@@ -109,13 +221,7 @@ def main() -> None:
         for k, v in res.items():
             print(f"   {k:<28} {v:10.2f}")
     if args.n16:
-        res = phases(args.n16, "hybrid", size=16)
-        print(f"-- 16x16 rot180 orbit-minimal, hybrid ({args.n16} puzzles)")
-        print(f"   seconds per puzzle          {res['make_puzzle ms'] / 1000:10.2f}")
-        print(f"   grid s / removal s / certify s  {res['grid ms'] / 1000:.2f} / "
-              f"{res['removal+minimality ms'] / 1000:.2f} / {res['certify ms'] / 1000:.2f}; "
-              f"verify s {res['verify ms'] / 1000:.2f}")
-        print(f"   orbit-minimal %             {res['orbit-minimal %']:10.0f}")
+        report16(phases16(args.n16, args.oracle))
 
 
 if __name__ == "__main__":

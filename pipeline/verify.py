@@ -1,9 +1,13 @@
 """The independent checker that guards everything written (after Norvig's ``is_solution``).
 
-It knows nothing of the integer program, HiGHS or :mod:`pipeline.symmetry`: the solution counter is
-a plain bitmask backtracking search (singles propagation, fewest-candidates cell first) and the
-symmetry tag is recomputed here from the eight maps' definitions. If the ILP engine or the removal
-loop has a bug, this module is meant to disagree with it.
+It knows nothing of the integer program, HiGHS or :mod:`pipeline.symmetry`, nor of the removal loop's
+compiled counter: the symmetry tag is recomputed here from the eight maps' definitions, and the
+uniqueness count comes from :mod:`pipeline.verify_fast`, a compiled dancing-links (exact-cover)
+search written apart from every counter it checks. :func:`count_solutions` here, a plain bitmask
+backtracking search (singles propagation, fewest-candidates cell first) in pure Python, is that
+counter's test oracle and the reference for its contract; it costs seconds on a 16x16 puzzle where the
+compiled one takes tens of milliseconds (``bench/profile_phases.py``). If the ILP engine or the
+removal loop has a bug, this module is meant to disagree with it.
 
 ``verify_puzzle`` and ``verify_row`` return a list of problems (empty = sound); they never raise for
 bad data. The verifier keeps its own copy of the *checks* on purpose; the columns it reads are the
@@ -58,7 +62,9 @@ def is_valid_solution(grid: Grid, b: Board) -> bool:
 
 
 def count_solutions(puzzle: Grid, b: Board, limit: int = 2) -> int:
-    """Number of solutions of ``puzzle`` capped at ``limit`` (0 for contradictory givens)."""
+    """Number of solutions of ``puzzle`` capped at ``limit >= 1`` (0 for contradictory givens). Pure
+    Python, exact, no node budget: the oracle that
+    :func:`pipeline.verify_fast.count_solutions` must agree with (``tests/test_verify_fast.py``)."""
     full = (1 << b.n) - 1
     peers = [list(p) for p in b.peers]
     cand = [full] * b.ncells
@@ -181,7 +187,9 @@ def verify_puzzle(size: int, puzzle: str, solution: str, hints: int, symmetry: s
     else:
         problems.append(f"unknown symmetry_requested {symmetry_requested!r}")
     if not problems:
-        count = count_solutions(grid, b, limit=2)
+        from pipeline import verify_fast  # numba is loaded on the first count, not on import
+
+        count = verify_fast.count_solutions(grid, b, limit=2)
         if count != 1:
             problems.append("puzzle has no solution" if count == 0 else "puzzle has more than one solution")
     return problems

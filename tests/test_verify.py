@@ -36,3 +36,25 @@ def test_each_defect_is_reported(change: dict, problem: str) -> None:
     row = good() | change
     found = verify_row(row)
     assert any(problem in p for p in found), found
+
+
+def _golden_16x16() -> tuple[str, str]:
+    """The unique 16x16 case of tests/data/golden_small.txt: (puzzle, solution)."""
+    from .conftest import ROOT
+
+    for line in (ROOT / "tests" / "data" / "golden_small.txt").read_text().splitlines():
+        puzzle, count, *sol = line.split(":")
+        if not line.startswith("#") and len(puzzle) == 256 and count == "1":
+            return puzzle, sol[0]
+    raise AssertionError("no unique 16x16 case in golden_small.txt")
+
+
+def test_16x16_rows_are_counted() -> None:
+    """A sound 16x16 row passes and an empty one has many solutions (the compiled count; the
+    pure-Python one takes seconds on this puzzle)."""
+    puzzle, solution = _golden_16x16()
+    row = {"size": 16, "puzzle": puzzle, "solution": solution, "hints": 98, "symmetry": "rot180",
+           "symmetry_requested": "rot180"}
+    assert verify_row(row) == []
+    empty = row | {"puzzle": "." * 256, "hints": 0, "symmetry": "full"}
+    assert verify_row(empty) == ["puzzle has more than one solution"]
