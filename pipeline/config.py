@@ -7,6 +7,11 @@ may hold at most :data:`MAX_BYTES`.
 e.g. ``removel: unknown key (did you mean removal?)``. Nothing else in the package catches pydantic
 errors. :func:`config_hash` identifies the set a config describes: keys that cannot change the puzzles
 (``workers``, ``executor``, ``output.dir``) are left out, so a resumed run on another machine keeps its hash.
+
+Designed grids (``grid.solution_symmetry``, ``grid.areas``) and clue patterns (``removal.pattern``)
+are checked here as far as plain reasoning goes, each refusal saying why (:func:`image_problem`,
+:func:`area_problem`, :func:`pattern_problem`); whether the integer program finds a grid at all is
+asked once before the run (:func:`pipeline.generate.grid.design_problem`).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline import symmetry
-from pipeline.board import Grid, PuzzleFormatError, parse
+from pipeline.board import SYMBOLS, Board, Grid, PuzzleFormatError, board, parse
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.symmetry import TAGS
 
@@ -59,10 +64,43 @@ class BoardCfg(_Strict):
     size: Literal[4, 6, 9, 16] = 9
 
 
+#: The position maps a solution grid may be symmetric under (every map of :data:`pipeline.symmetry.MAPS`
+#: but the identity).
+IMAGE_MAPS = tuple(m for m in symmetry.MAPS if m != "identity")
+
+
+class SolutionSymmetryCfg(_Strict):
+    """``grid.solution_symmetry``: the solution grid maps onto itself by the position map ``map`` with
+    its digits relabelled by ``digits``: ``grid[map(r, c)] = p(grid[r, c])``. ``digits`` is ``reverse``
+    (``d -> n + 1 - d``), ``identity``, or ``p(1) p(2) ... p(n)`` written as symbols (``987654321``)."""
+
+    map: Literal[IMAGE_MAPS]  # type: ignore[valid-type]
+    digits: str = "reverse"
+
+    @field_validator("digits", mode="before")
+    @classmethod
+    def _digits_as_text(cls, v: object) -> object:
+        """``digits: 987654321`` (unquoted, so YAML reads a number) is the permutation it spells."""
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+class AreaCfg(_Strict):
+    """One of ``grid.areas``: ``only`` (the digits appear in these cells and nowhere else), ``never``
+    (nowhere in these cells) or ``somewhere`` (each of the digits at least once in these cells).
+    ``cells``: ``r1c1-r3c3`` rectangles and ``r5c5`` cells joined by commas, or a drawn mask (``#``,
+    ``X`` or ``1`` in, ``.`` or ``0`` out)."""
+
+    cells: str
+    digits: list[Annotated[int, Field(ge=1, strict=True)]] = Field(min_length=1)
+    rule: Literal["only", "somewhere", "never"]
+
+
 class GridCfg(_Strict):
     method: Literal["weighted-ilp", "uniform"] = "weighted-ilp"
     fixed: str | None = None
     keep_fixed: bool = False
+    solution_symmetry: SolutionSymmetryCfg | None = None
+    areas: tuple[AreaCfg, ...] = ()
 
 
 class DedupCfg(_Strict):
@@ -99,9 +137,18 @@ class RemovalCfg(_Strict):
     hints: HintsCfg | None = None
     max_attempts: int = Field(default=20, ge=1, le=10_000, strict=True)
     time_limit: float = Field(default=60.0, gt=0)
+    pattern: str | None = None
 
     @model_validator(mode="after")
     def _one_rule(self) -> RemovalCfg:
+        if self.pattern is not None:
+            if self.minimal:
+                raise ValueError("removal.minimal: a pattern fixes the givens and nothing is removed; leave minimal "
+                                 "out")
+            if self.symmetry == "random":
+                raise ValueError("removal.symmetry: a pattern has its own layout, it cannot be drawn at random; "
+                                 "leave symmetry out")
+            return self
         if self.minimal and self.hints is not None:
             raise ValueError("choose one stop rule: minimal: true or hints")
         if self.minimal is False and self.hints is None:
@@ -260,6 +307,24 @@ class Config(_Strict):
                              "(leave count out)")
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _pattern_layout(cls, data: Any) -> Any:
+        """With ``removal.pattern`` and no ``removal.symmetry``, the symmetry is the pattern's own tag
+        (written into the config, so a saved config validates again as it is). A pattern that cannot be
+        read is left to the checks after validation, which name the mistake."""
+        removal = data.get("removal") if isinstance(data, dict) else None
+        if not isinstance(removal, dict) or not isinstance(removal.get("pattern"), str) or "symmetry" in removal:
+            return data
+        size = data["board"].get("size", 9) if isinstance(data.get("board"), dict) else 9
+        if size not in (4, 6, 9, 16):
+            return data
+        try:
+            cells = parse_mask(removal["pattern"], size)
+        except ValueError:
+            return data
+        return {**data, "removal": {**removal, "symmetry": symmetry.symmetry_tag(cells, size)}}
+
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
@@ -279,6 +344,9 @@ class Config(_Strict):
     @model_validator(mode="after")
     def _fits_board(self) -> Config:
         n = self.board.size
+        self._fits_design(n)
+        if self.removal.pattern is not None:
+            self._fits_pattern(n)
         if self.grid.fixed is not None:
             try:
                 parse(self.grid.fixed, n)
@@ -309,13 +377,313 @@ class Config(_Strict):
                 )
         return self
 
+    def _fits_design(self, n: int) -> None:
+        """``grid.solution_symmetry`` and ``grid.areas`` against the board (raises ValueError)."""
+        sym = self.grid.solution_symmetry
+        if sym is not None:
+            try:
+                p = digit_map(sym.digits, n)
+            except ValueError as exc:
+                raise ValueError(f"grid.solution_symmetry.digits: {exc}") from None
+            why = image_problem(sym.map, p, n)
+            if why:
+                raise ValueError(f"grid.solution_symmetry: {why}")
+        for k, area in enumerate(self.grid.areas):
+            try:
+                cells = parse_cells(area.cells, n)
+            except ValueError as exc:
+                raise ValueError(f"grid.areas.{k}.cells: {exc}") from None
+            why = area_problem(cells, tuple(area.digits), area.rule, n)
+            if why:
+                raise ValueError(f"grid.areas.{k}: {why}")
+        if self.grid.method == "uniform" and (sym is not None or self.grid.areas):
+            raise ValueError("grid.method: uniform grids cannot honour grid.solution_symmetry or grid.areas "
+                             "(use weighted-ilp)")
+
+    def _fits_pattern(self, n: int) -> None:
+        """``removal.pattern`` against the board and the other removal keys (raises ValueError)."""
+        assert self.removal.pattern is not None
+        try:
+            cells = parse_mask(self.removal.pattern, n)
+        except ValueError as exc:
+            raise ValueError(f"removal.pattern: {exc}") from None
+        why = pattern_problem(cells, n)
+        if why:
+            raise ValueError(f"removal.pattern: {why}")
+        tag = symmetry.symmetry_tag(cells, n)
+        asked = self.removal.symmetry  # the pattern's tag when left out (_pattern_layout)
+        if not symmetry.contains(tag, asked):
+            raise ValueError(f"removal.symmetry: the pattern's layout is {tag}, which lacks {asked} (leave symmetry "
+                             "out: a pattern brings its own layout)")
+        if self.removal.hints is not None:
+            lo, hi = self.removal.hints.bounds
+            if not lo <= len(cells) <= hi:
+                rule = f"{lo}" if lo == hi else f"{lo}-{hi}"
+                raise ValueError(f"removal.hints: the pattern has {len(cells)} givens, not {rule} (leave hints out: "
+                                 "a pattern fixes the givens)")
+        if self.grid.keep_fixed and self.grid.fixed is not None:
+            fixed = parse(self.grid.fixed, n)
+            outside = [i for i, d in enumerate(fixed) if d and i not in cells]
+            if outside:
+                r, c = divmod(outside[0], n)
+                raise ValueError(f"grid.keep_fixed: the fixed cell r{r + 1}c{c + 1} is not a given of removal.pattern "
+                                 "(with a pattern, keep_fixed needs every fixed cell in it)")
+
     @property
     def fixed_grid(self) -> Grid | None:
         return None if self.grid.fixed is None else parse(self.grid.fixed, self.board.size)
 
+    @property
+    def pattern_cells(self) -> tuple[int, ...] | None:
+        """The given cells of ``removal.pattern`` (sorted), or None without a pattern."""
+        return None if self.removal.pattern is None else parse_mask(self.removal.pattern, self.board.size)
+
+    @property
+    def image(self) -> tuple[str, tuple[int, ...]] | None:
+        """``grid.solution_symmetry`` as (map name, ``(p(1), ..., p(n))``), or None."""
+        sym = self.grid.solution_symmetry
+        return None if sym is None else (sym.map, digit_map(sym.digits, self.board.size))
+
+    @property
+    def area_rules(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], Literal["only", "somewhere", "never"]], ...]:
+        """``grid.areas`` as (cells, digits, rule) triples, cells and digits sorted."""
+        n = self.board.size
+        return tuple((parse_cells(a.cells, n), tuple(sorted(a.digits)), a.rule) for a in self.grid.areas)
+
+
+# ---------------------------------------------------------------------------------------------
+# Designed grids and clue patterns: parsing, and the refusals that plain reasoning can explain
+# ---------------------------------------------------------------------------------------------
+
+#: Characters of a drawn mask (``removal.pattern``, an area's ``cells``): a given / a cell in, a blank / out.
+MASK_IN, MASK_OUT = "#Xx1", ".0"
+
+
+def parse_mask(text: str, n: int) -> tuple[int, ...]:
+    """The cells marked in a drawn mask: ``n`` lines of ``n`` characters (whitespace ignored; also one
+    line of ``n*n``), :data:`MASK_IN` marks a cell, :data:`MASK_OUT` leaves it out. Returns the marked
+    cells, sorted; raises ValueError naming the line and column of the first mistake."""
+    lines = [re.sub(r"\s", "", line) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) > 1:
+        for k, line in enumerate(lines):
+            if len(line) != n:
+                raise ValueError(f"line {k + 1} has {len(line)} cells; draw {n} lines of {n} cells")
+    chars = "".join(lines)
+    if len(chars) != n * n:
+        raise ValueError(f"has {len(chars)} cells; a {n}x{n} board needs {n * n} ({n} lines of {n})")
+    out = []
+    for i, ch in enumerate(chars):
+        if ch in MASK_IN:
+            out.append(i)
+        elif ch not in MASK_OUT:
+            r, c = divmod(i, n)
+            raise ValueError(f"line {r + 1}, column {c + 1}: {ch!r} is neither a given/cell (# X 1) nor a blank (. 0)")
+    return tuple(out)
+
+
+_CELL = re.compile(r"^r(\d+)c(\d+)$", re.IGNORECASE)
+
+
+def parse_cells(text: str, n: int) -> tuple[int, ...]:
+    """An area's cells: ``r1c1-r3c3`` rectangles (corners inclusive) and ``r5c5`` cells joined by
+    commas (1-based), or a drawn mask (:func:`parse_mask`). Sorted, at least one; raises ValueError."""
+    if all(ch in MASK_IN + MASK_OUT or ch.isspace() for ch in text):
+        cells = parse_mask(text, n)
+    else:
+        found: set[int] = set()
+        for part in text.split(","):
+            ends = []
+            for end in part.strip().split("-"):
+                m = _CELL.match(end.strip())
+                if m is None:
+                    raise ValueError(f"{echo(part.strip())} is not a cell like r1c1 or a range like r1c1-r3c3")
+                r, c = int(m[1]), int(m[2])
+                if not (1 <= r <= n and 1 <= c <= n):
+                    raise ValueError(f"{end.strip()} is off the board (rows and columns 1-{n})")
+                ends.append((r - 1, c - 1))
+            if len(ends) > 2:
+                raise ValueError(f"{echo(part.strip())} is not a cell like r1c1 or a range like r1c1-r3c3")
+            (r0, c0), (r1, c1) = ends[0], ends[-1]
+            found.update(r * n + c for r in range(min(r0, r1), max(r0, r1) + 1)
+                         for c in range(min(c0, c1), max(c0, c1) + 1))
+        cells = tuple(sorted(found))
+    if not cells:
+        raise ValueError("no cells")
+    return cells
+
+
+def digit_map(text: str, n: int) -> tuple[int, ...]:
+    """``grid.solution_symmetry.digits`` as ``(p(1), ..., p(n))``: ``reverse``, ``identity``, or the
+    ``n`` symbols ``p(1) ... p(n)``; raises ValueError unless it is a permutation of the digits."""
+    if text == "reverse":
+        return tuple(range(n, 0, -1))
+    if text == "identity":
+        return tuple(range(1, n + 1))
+    alphabet = SYMBOLS[:n]
+    word = text.strip().upper()
+    bad = [ch for ch in word if ch not in alphabet]
+    missing = [ch for ch in alphabet if ch not in word]
+    if bad or len(word) != n or missing:
+        why = (f"{bad[0]!r} is not a digit of a {n}x{n} board" if bad else
+               f"{len(word)} digits" if len(word) != n else f"{missing[0]} is missing")
+        raise ValueError(f"{echo(text)} is not reverse, identity or a permutation of {alphabet} ({why})")
+    return tuple(alphabet.index(ch) + 1 for ch in word)
+
+
+def _cycles(perm: tuple[int, ...], members: list[int]) -> tuple[int, ...]:
+    """Cycle lengths (longest first) of ``perm`` on ``members`` (a set it maps onto itself; 0-based)."""
+    seen: set[int] = set()
+    out = []
+    for x in members:
+        if x in seen:
+            continue
+        k, y = 0, x
+        while y not in seen:
+            seen.add(y)
+            y = perm[y]
+            k += 1
+        out.append(k)
+    return tuple(sorted(out, reverse=True))
+
+
+def _words(lengths: tuple[int, ...], what: str) -> str:
+    """Cycle lengths in words: ``(2, 2, 1)`` -> ``1 fixed cell and 2 swapped pairs``."""
+    fixed, pairs, longer = lengths.count(1), lengths.count(2), [k for k in lengths if k > 2]
+    parts = [f"{fixed} fixed {what}{'s' if fixed != 1 else ''}" if fixed else f"no fixed {what}"]
+    if pairs:
+        parts.append(f"{pairs} swapped pair{'s' if pairs != 1 else ''}")
+    if longer:
+        parts.append(f"{len(longer)} cycle{'s' if len(longer) != 1 else ''} of {longer[0]}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _unit_name(b: Board, k: int) -> str:
+    kind, idx = divmod(k, b.n)
+    return f"{('row', 'column', 'box')[kind]} {idx + 1}"
+
+
+def image_problem(name: str, p: tuple[int, ...], n: int) -> str | None:
+    """Why no grid of side ``n`` can satisfy ``grid[m(i)] = p(grid[i])`` for the map ``name`` and
+    digit map ``p`` (``p[d - 1] = p(d)``), by reasoning a reader can follow; None when this reasoning
+    finds no obstacle (the integer program has the last word before the run).
+
+    The reasoning (seed 003's footnote: "a plain mirror image repeats digits in a row"): applying the
+    map ``k`` times (``k`` its order) gives back every cell, so ``p`` applied ``k`` times must give back
+    every digit. A unit that ``m^t`` maps onto itself holds every digit once, and the digit of a cell
+    goes where ``p^t`` sends it, so ``p^t`` must split the digits into cycles of the same lengths as
+    ``m^t`` splits the unit's cells (a digit in a shorter cycle would appear twice in the unit); two
+    such units that ``m^t`` splits differently rule the map out for every ``p``. A cell that ``m^t``
+    sends to another cell of one of its units needs ``p^t`` to move its digit: ``p^t`` cannot be the
+    identity. A cell that ``m^t`` keeps in place needs a digit ``p^t`` keeps."""
+    b = board(n)
+    m = symmetry.permutation(name, n)
+    order = 4 if name in ("rot90", "rot270") else 2
+    pz = tuple(d - 1 for d in p)  # 0-based
+
+    def power(perm: tuple[int, ...], t: int) -> tuple[int, ...]:
+        out = tuple(range(len(perm)))
+        for _ in range(t):
+            out = tuple(perm[x] for x in out)
+        return out
+
+    back = power(pz, order)
+    if any(back[d] != d for d in range(n)):
+        d = next(d for d in range(n) if back[d] != d)
+        trail = [d]
+        for _ in range(order):
+            trail.append(pz[trail[-1]])
+        steps = " -> ".join(SYMBOLS[x] for x in trail)
+        return (f"{name} applied {order} times gives back every cell, so the digit map applied {order} times must "
+                f"give back every digit, but it sends {steps}")
+    for t in range(1, order):
+        mt, pt = power(m, t), power(pz, t)
+        label = name if t == 1 else f"{name} applied {t} times"
+        fixers = [(k, _cycles(mt, list(u))) for k, u in enumerate(b.units) if {mt[i] for i in u} == set(u)]
+        kinds = {c for _, c in fixers}
+        if len(kinds) > 1:
+            (k1, c1), (k2, c2) = fixers[0], next(f for f in fixers if f[1] != fixers[0][1])
+            return (f"{name} cannot hold on a {n}x{n} board with any digit map: {label} maps {_unit_name(b, k1)} "
+                    f"onto itself with {_words(c1, 'cell')}, and {_unit_name(b, k2)} with {_words(c2, 'cell')}; "
+                    "as each unit holds every digit once, the digit map would need both (seed 003's footnote: a "
+                    "plain mirror image repeats digits in a row)")
+        have = _cycles(pt, list(range(n)))
+        if fixers and have != fixers[0][1]:
+            k, want = fixers[0]
+            unit = _unit_name(b, k)
+            times = f" applied {t} times" if t > 1 else ""
+            return (f"{label} maps {unit} onto itself with {_words(want, 'cell')}; each digit of {unit} goes where "
+                    f"the digit map sends it, so the digit map{times} needs {_words(want, 'digit')} too (a digit in "
+                    f"a shorter cycle would appear twice in {unit}), but it has {_words(have, 'digit')}")
+        if all(pt[d] == d for d in range(n)):
+            peer = next(((i, mt[i]) for i in range(n * n) if mt[i] != i and mt[i] in b.peers[i]), None)
+            if peer is not None:
+                (ra, ca), (rb, cb) = divmod(peer[0], n), divmod(peer[1], n)
+                return (f"{label} sends r{ra + 1}c{ca + 1} to r{rb + 1}c{cb + 1}, a cell of the same unit, so the "
+                        f"digit map must move its digit; {'it' if t == 1 else f'applied {t} times it'} moves none "
+                        "(seed 003's footnote: with the same digits, a symmetric grid repeats a digit in a unit)")
+        if any(mt[i] == i for i in range(n * n)) and all(pt[d] != d for d in range(n)):
+            i = next(i for i in range(n * n) if mt[i] == i)
+            return (f"{label} keeps r{i // n + 1}c{i % n + 1} in place, so its digit must be one the digit map keeps; "
+                    "it keeps none")
+    return None
+
+
+def area_problem(cells: tuple[int, ...], digits: tuple[int, ...], rule: str, n: int) -> str | None:
+    """Why an area rule cannot hold on any grid of side ``n``, by counting; None when counting finds no
+    obstacle. ``only`` puts every copy of the digits (one per row, column and box) in the cells, so
+    the cells must meet every row, column and box and number at least ``n`` per digit; ``never``
+    puts them all outside, so the other cells must; ``somewhere`` needs a cell per digit."""
+    if len(set(digits)) != len(digits):
+        d = next(d for d in digits if digits.count(d) > 1)
+        return f"digits: {d} is listed twice"
+    if max(digits) > n:
+        return f"digits: {max(digits)} is not a digit of a {n}x{n} board (1-{n})"
+    if rule == "somewhere":
+        if len(cells) < len(digits):
+            them = "them" if len(cells) != 1 else "it"
+            return (f"{len(cells)} cell{'s' if len(cells) != 1 else ''} cannot hold the {len(digits)} digits that "
+                    f"must each appear in {them}")
+        return None
+    b = board(n)
+    room = set(cells) if rule == "only" else set(range(n * n)) - set(cells)
+    where = "the cells" if rule == "only" else "the other cells"
+    for k, u in enumerate(b.units):
+        if not room.intersection(u):
+            verb = "miss" if rule == "only" else "cover all of"
+            return (f"each digit appears once in every row, column and box, but the cells (rule {rule}) {verb} "
+                    f"{_unit_name(b, k)}")
+    need = n * len(digits)
+    if len(room) < need:
+        return (f"the {len(digits)} digit{'s' if len(digits) != 1 else ''} fill {need} cells ({n} each), {where} "
+                f"number {len(room)} (rule {rule})")
+    return None
+
+
+def pattern_problem(cells: tuple[int, ...], n: int) -> str | None:
+    """Why no puzzle whose givens are exactly ``cells`` can be unique, or None: fewer givens than the
+    known minimum (:data:`MIN_HINTS`), or two rows of one band (two columns of one stack) without a
+    given, since swapping them in a solution gives another solution that agrees with every given."""
+    floor = MIN_HINTS.get(n)
+    if floor is not None and len(cells) < floor:
+        return (f"{len(cells)} givens; no {n}x{n} puzzle with fewer than {floor} givens has a unique solution "
+                "(9x9: McGuire et al. 2012)")
+    b = board(n)
+    rows = {i // n for i in cells}
+    cols = {i % n for i in cells}
+    for kind, used, size in (("rows", rows, b.box_rows), ("columns", cols, b.box_cols)):
+        for start in range(0, n, size):
+            empty = [x for x in range(start, start + size) if x not in used]
+            if len(empty) >= 2:
+                group = "band" if kind == "rows" else "stack"
+                return (f"{kind} {empty[0] + 1} and {empty[1] + 1} (one {group}) have no givens: swapping them in "
+                        "a solution gives a second one, so no puzzle with this pattern is unique")
+    return None
+
 
 _SECTIONS: dict[str, type[BaseModel]] = {
-    "": Config, "board": BoardCfg, "grid": GridCfg, "removal": RemovalCfg,
+    "": Config, "board": BoardCfg, "grid": GridCfg, "grid.solution_symmetry": SolutionSymmetryCfg,
+    "grid.areas": AreaCfg, "removal": RemovalCfg,
     "removal.hints": HintsCfg, "output": OutputCfg, "difficulty": DifficultyCfg, "difficulty.score": ScoreCfg,
     "dedup": DedupCfg, "executor": ExecutorCfg,
 }
@@ -328,6 +696,7 @@ def _message(err: ValidationError) -> str:
     path = ".".join(loc)
     if e["type"] == "extra_forbidden":
         parent, key = ".".join(loc[:-1]), loc[-1]
+        parent = re.sub(r"\.\d+(?=\.|$)", "", parent)  # grid.areas.2 -> the section of grid.areas
         fields = list(_SECTIONS[parent].model_fields) if parent in _SECTIONS else []
         near = difflib.get_close_matches(key, fields, n=1)
         hint = f" (did you mean {near[0]}?)" if near else f" (known keys: {', '.join(fields)})"
@@ -459,7 +828,12 @@ def read_yaml(path: Path, what: str = "config") -> Any:
 #: that value a key is left out of the hash, so a config that does not use it hashes as it did before
 #: the key existed (a run made then still resumes, and the set's next run is not "another config").
 #: A key that is added must be listed here with its default.
-ADDED_KEYS: dict[tuple[str, ...], Any] = {}
+ADDED_KEYS: dict[tuple[str, ...], Any] = {
+    # issue 16: designed grids and clue patterns (the JSON form of each default: areas dump as a list)
+    ("grid", "solution_symmetry"): None,
+    ("grid", "areas"): [],
+    ("removal", "pattern"): None,
+}
 
 
 def hash_of(data: Mapping[str, Any]) -> str:

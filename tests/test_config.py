@@ -31,6 +31,10 @@ from .conftest import ROOT, numplace, tiny
         ({"workers": 0}, "workers: 0 is not 'auto'"),
         ({"count": "5"}, "count: Input should be a valid integer"),
         ({"count": True}, "count: Input should be a valid integer"),
+        ({"grid": {"solution_symmetry": {"map": "mirror-h"}}},
+         "grid.solution_symmetry: mirror-h cannot hold on a 9x9 board with any digit map"),
+        ({"removal": {"pattern": "#" * 16 + "." * 65}},
+         "removal.pattern: 16 givens; no 9x9 puzzle with fewer than 17 givens has a unique solution"),
     ],
 )
 def test_bad_config(tmp_path: Path, write_config, change: dict, message: str) -> None:
@@ -320,3 +324,17 @@ def test_a_key_added_later_at_its_default_leaves_the_hash_as_before(tmp_path: Pa
     assert config.hash_of(before) == config.config_hash(cfg) == config.hash_of(data)
     off = config.validate(tiny(tmp_path, dedup={"catalog": False}))
     assert config.config_hash(off) != config.config_hash(cfg)
+
+
+def test_designed_grid_and_pattern_keys_leave_old_hashes_alone(tmp_path: Path) -> None:
+    """Issue 16's keys (grid.solution_symmetry, grid.areas, removal.pattern) are ADDED_KEYS: at their
+    defaults, given or not, a config hashes as it did before they existed; used, they change it."""
+    cfg = config.validate(tiny(tmp_path))
+    data = cfg.model_dump(mode="json")
+    assert (data["grid"]["solution_symmetry"], data["grid"]["areas"], data["removal"]["pattern"]) == (None, [], None)
+    del data["grid"]["solution_symmetry"], data["grid"]["areas"], data["removal"]["pattern"]
+    assert config.hash_of(data) == config.config_hash(cfg)
+    spelled = config.validate(tiny(tmp_path, grid={"solution_symmetry": None, "areas": []}))
+    assert config.config_hash(spelled) == config.config_hash(cfg)
+    used = tiny(tmp_path, grid={"areas": [{"cells": "r1c1-r3c3", "digits": [1], "rule": "somewhere"}]})
+    assert config.config_hash(config.validate(used)) != config.config_hash(cfg)

@@ -1,12 +1,16 @@
 """Step 1's raw material: the prefill of the diagonal boxes, the random element of the
-validity-preserving group applied to an ILP grid, and whether fixed cells admit any grid at all."""
+validity-preserving group applied to an ILP grid, and whether fixed cells (:func:`fixed_cells_problem`)
+or a designed grid's rows (:func:`design_problem`) admit any grid at all."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 
 from pipeline.board import Grid, board, conflict
 from pipeline.ilp.engine import engine_for
+from pipeline.ilp.model import Design
 
 
 def prefill(n: int, rng: np.random.Generator) -> Grid:
@@ -52,3 +56,83 @@ def fixed_cells_problem(n: int, fixed: Grid) -> str | None:
     if engine_for(n).count_solutions(fixed, limit=1).count == 0:
         return "no complete grid contains these fixed cells"
     return None
+
+
+
+def design_problem(n: int, design: Design, fixed: Grid | None = None,
+                   time_limit: float | None = None) -> tuple[str, str] | None:
+    """Why no complete grid of side ``n`` honours ``design`` (and contains ``fixed``): ``(key, why)``
+    with ``key`` the ``grid`` key to blame (``solution_symmetry``, ``areas.K``, ``fixed``); None when
+    the integer program finds a grid, or cannot decide within ``time_limit`` (then the run's attempts
+    will say so).
+
+    One solve when the design holds (its engine is the one the generator then uses). When it does not,
+    the rows are tried apart to name a culprit: the symmetry alone (and then every cycle type of digit
+    map the same position map allows, for the message: a relabelling of the digits turns a digit map
+    into any other of its cycle type, so the type decides), each area alone, then the areas added one
+    by one to the symmetry, and last the fixed cells."""
+    blank: Grid = (0,) * (n * n)
+
+    def holds(d: Design, start: Grid | None = None) -> bool:
+        out = engine_for(n, time_limit, d).count_solutions(start or blank, limit=1)
+        return out.count > 0 or not out.complete
+
+    if holds(design, fixed):
+        return None
+    image = Design(design.cell_map, design.digit_map) if design.cell_map is not None else None
+    if image is not None and not holds(image):
+        assert image.cell_map is not None and image.digit_map is not None
+        order = 4 if any(image.cell_map[image.cell_map[i]] != i for i in range(n * n)) else 2
+        fine = [t for t in _cycle_types(n, order) if holds(Design(image.cell_map, _with_cycles(t)))]
+        have = "+".join(map(str, _cycle_type(image.digit_map)))
+        works = ("; with this position map no digit map works" if not fine else
+                 f"; digit maps that work have cycle lengths {', '.join('+'.join(map(str, t)) for t in fine)}")
+        return "solution_symmetry", (f"no {n}x{n} grid is its own image this way (the integer program finds none "
+                                     f"for a digit map of cycle lengths {have}){works}")
+    for k, area in enumerate(design.areas):
+        if not holds(Design(areas=(area,))):
+            return f"areas.{k}", "no complete grid satisfies this rule (the integer program finds none)"
+    for k in range(len(design.areas)):
+        if not holds(Design(design.cell_map, design.digit_map, design.areas[: k + 1])):
+            others = (["solution_symmetry"] if image is not None else []) + [f"areas.{j}" for j in range(k)]
+            return f"areas.{k}", (f"no complete grid satisfies this rule together with grid.{', grid.'.join(others)} "
+                                  "(the integer program finds none)")
+    assert fixed is not None  # the design holds alone, so the fixed cells break it
+    why = fixed_cells_problem(n, fixed)
+    return "fixed", why or "no complete grid contains these fixed cells and honours the designed-grid rules"
+
+
+def _cycle_type(p: tuple[int, ...]) -> tuple[int, ...]:
+    """Cycle lengths, longest first, of the digit map ``p`` (``p[d - 1] = p(d)``)."""
+    seen: set[int] = set()
+    out = []
+    for start in range(1, len(p) + 1):
+        k, d = 0, start
+        while d not in seen:
+            seen.add(d)
+            d = p[d - 1]
+            k += 1
+        if k:
+            out.append(k)
+    return tuple(sorted(out, reverse=True))
+
+
+def _cycle_types(n: int, order: int) -> Iterator[tuple[int, ...]]:
+    """Every cycle type (longest first) of a permutation of ``n`` digits whose ``order``-th power is the identity."""
+    def parts(left: int, top: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+        for k in (4, 2, 1):
+            if k <= min(left, top) and order % k == 0:
+                for rest in parts(left - k, k):
+                    yield (k, *rest)
+    return parts(n, n)
+
+
+def _with_cycles(lengths: tuple[int, ...]) -> tuple[int, ...]:
+    """A digit map with these cycle lengths: cycles of consecutive digits."""
+    out, d = [], 1
+    for k in lengths:
+        out += [d + (j + 1) % k for j in range(k)]
+        d += k
+    return tuple(out)

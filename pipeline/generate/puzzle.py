@@ -11,7 +11,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    with random digits (they share no row or column), then solve the IP with random objective
    weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid. Without
    fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
-   bands, rows in bands, stacks, columns in stacks, transpose when boxes are square).
+   bands, rows in bands, stacks, columns in stacks, transpose when boxes are square). A *designed*
+   grid (``spec.design``: a solution symmetry, area rules) is solved by an engine that holds the
+   design's rows, with neither prefill nor group element (both would break the design).
 2. *Orbits.* Split the cells into orbits of the requested symmetry group and shuffle them from the
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
 3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
@@ -31,6 +33,10 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
+*Clue pattern* (``spec.pattern``, :mod:`pipeline.generate.pattern`): steps 2-4 are replaced by one
+check: the givens are exactly the pattern's cells of the grid, and the attempt goes on only if that
+puzzle is unique (else the next attempt tries a new grid); steps 5-7 follow as for every puzzle.
+
 :func:`make_puzzle` runs :func:`_attempt` (steps 1-7, marked in its body) for attempts 0, 1, ... until
 one succeeds. Step 6 runs before step 5 so that a puzzle outside the difficulty range costs no
 minimality checks.
@@ -40,11 +46,13 @@ minimality checks.
 
 1. ``rng.random(n**3)``: the objective weights (drawn even where they are not used);
 2. ``rng.integers(2**31 - 1)``: HiGHS's random seed;
-3. without fixed cells: the prefill, one ``rng.permutation(n)`` per diagonal box (:func:`prefill`);
+3. without fixed cells or a design: the prefill, one ``rng.permutation(n)`` per diagonal box (:func:`prefill`);
 4. with ``grid.method: uniform``: the grid number (:func:`pipeline.identity.numbering.uniform_grid`);
-5. with neither fixed cells nor ``uniform``: the group element (:func:`random_transform`);
-6. ``rng.permutation(len(orbits))``: the order in which orbits are tried;
-7. with a hints rule: the goal, ``rng.integers(min, max + 1)``.
+5. with neither fixed cells, a design nor ``uniform``: the group element (:func:`random_transform`);
+6. without a pattern: ``rng.permutation(len(orbits))``, the order in which orbits are tried;
+7. with a hints rule (never with a pattern): the goal, ``rng.integers(min, max + 1)``.
+
+A pattern or a design adds no draw: it only leaves some out.
 
 For ``symmetry: random`` the group is drawn once per puzzle from ``default_rng([s, 0x5EED])``. The
 seed of puzzle ``i`` of a set is :func:`puzzle_seed` of (config seed, ``i``). Reordering, adding or
@@ -61,6 +69,7 @@ import numpy as np
 from pipeline import symmetry
 from pipeline.board import Grid
 from pipeline.difficulty.grade import Grade, grade
+from pipeline.generate import pattern
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -118,6 +127,7 @@ class _Puzzle:
     tag: str
     orbits: tuple[tuple[int, ...], ...]
     locked: set[int]
+    grid_eng: Engine  # the engine grids come from: ``eng`` itself, or one with the design's rows
     timeouts: int = 0
     why: str = "no attempt made"
     rejected: dict[str, int] = field(default_factory=dict)
@@ -141,11 +151,13 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
     :class:`GenerationFailed` (with the last reason) after ``spec.max_attempts``."""
     t0 = time.perf_counter()
     eng = engine_for(spec.size, spec.time_limit)
-    solves0 = eng.solves
+    grid_eng = engine_for(spec.size, spec.time_limit, spec.design) if spec.design is not None else eng
+    engines = (eng,) if grid_eng is eng else (eng, grid_eng)
+    solves0 = sum(e.solves for e in engines)
     tag = requested_symmetry(spec, seed)
     fixed_cells = {i for i, d in enumerate(spec.fixed or ()) if d}
     job = _Puzzle(spec, seed, eng, checker(eng, spec.engine), tag, symmetry.orbits(tag, spec.size),
-                  fixed_cells if spec.keep_fixed else set())
+                  fixed_cells if spec.keep_fixed else set(), grid_eng)
     for attempt in range(spec.max_attempts):
         found = _attempt(job, attempt)
         if found is None:
@@ -156,7 +168,8 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
             symmetry=symmetry.symmetry_tag((i for i, d in enumerate(found.puzzle) if d), spec.size),
             symmetry_requested=tag, minimal=found.minimal, orbit_minimal=found.orbit_minimal,
             difficulty=g.level, difficulty_score=g.score, techniques=tuple(g.techniques), logic_steps=g.logic_steps,
-            certified=found.certified, ilp_solves=eng.solves - solves0, gen_ms=(time.perf_counter() - t0) * 1000.0,
+            certified=found.certified, ilp_solves=sum(e.solves for e in engines) - solves0,
+            gen_ms=(time.perf_counter() - t0) * 1000.0,
             attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
             phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
         )
@@ -179,18 +192,26 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
     job.phase["grid"] += time.perf_counter() - t1
     if grid is None:
         return None
-    # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule).
-    order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))]
-    goal = hint_goal(spec, rng)
+    # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule); a pattern draws neither.
+    order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))] if spec.pattern is None else []
+    goal = hint_goal(spec, rng) if spec.pattern is None else None
     eng.set_nogood(grid)
     t2 = time.perf_counter()
     try:
-        # Steps 3-4, try each orbit once under the stop rule.
-        puzzle, proven = remove(job.unique, grid, order, job.locked, goal)
-        k = sum(1 for d in puzzle if d)
-        if goal is not None and not (goal[0] <= k <= goal[2]):
-            job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
-            return None
+        if spec.pattern is not None:
+            # Steps 2-4 for a clue pattern: the pattern's cells of this grid, if they make a unique puzzle.
+            fitted = pattern.fits(job.unique, grid, spec.pattern)
+            if fitted is None:
+                job.why = "no grid tried gave the pattern's givens a unique solution"
+                return None
+            puzzle, proven = fitted, set[tuple[int, ...]]()
+        else:
+            # Steps 3-4, try each orbit once under the stop rule.
+            puzzle, proven = remove(job.unique, grid, order, job.locked, goal)
+            k = sum(1 for d in puzzle if d)
+            if goal is not None and not (goal[0] <= k <= goal[2]):
+                job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
+                return None
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
         graded = grade(puzzle, grid)
         if not spec.wants(graded.level, graded.score):
@@ -218,18 +239,19 @@ def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
     ends without one)."""
     spec, n = job.spec, job.spec.size
     weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
-    start = spec.fixed if spec.fixed else prefill(n, rng)
+    shaped = bool(spec.fixed) or spec.design is not None  # no prefill, no group element
+    start = spec.fixed if shaped else prefill(n, rng)
     if spec.grid_method == "uniform":
         out = Outcome("feasible", numbering.uniform_grid(rng))
     else:
-        out = job.eng.random_grid(weights, solver_seed, start)
-        if out.status == "infeasible" and not spec.fixed:
-            out = job.eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
+        out = job.grid_eng.random_grid(weights, solver_seed, start)
+        if out.status == "infeasible" and not shaped:
+            out = job.grid_eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
     if out.status != "feasible" or out.grid is None:
         job.why = f"grid solve ended {out.status}"
         job.timeouts += out.status == "timeout"
         return None
-    if spec.fixed or spec.grid_method == "uniform":
+    if shaped or spec.grid_method == "uniform":
         return out.grid
     return random_transform(out.grid, n, rng)
 

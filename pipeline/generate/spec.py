@@ -1,15 +1,18 @@
 """What to make and from which seed: the :class:`Spec` (plain data the run builds from the config and
-ships to the workers), the puzzle seeds of a set, and the symmetry group a puzzle uses."""
+ships to the workers), the puzzle seeds of a set, the symmetry group a puzzle uses, and the rows of a
+designed grid (:func:`design_of`)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from pipeline import symmetry
 from pipeline.board import Grid
+from pipeline.ilp.model import Area, AreaRule, Design
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class Spec:
     levels: tuple[str, ...] | None = None  # keep only puzzles graded at one of these levels
     score_min: float | None = None
     score_max: float | None = None
+    design: Design | None = None  # rows the solution grid must honour (grid.solution_symmetry, grid.areas)
+    pattern: tuple[int, ...] | None = None  # removal.pattern: exactly these cells (sorted) are the givens
 
     def wants(self, level: str, score: float) -> bool:
         """True when a puzzle of this grade is in the requested difficulty range."""
@@ -56,6 +61,19 @@ def puzzle_seed(config_seed: int, index: int, redraw: int = 0) -> int:
     key = f"numplace:{config_seed}:{index}" + (f":{redraw}" if redraw else "")
     digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+
+def design_of(n: int, image: tuple[str, tuple[int, ...]] | None,
+              areas: Sequence[tuple[tuple[int, ...], tuple[int, ...], AreaRule]] = ()) -> Design | None:
+    """The designed-grid rows for a board of side ``n``: ``image`` is (a map of
+    :data:`pipeline.symmetry.MAPS`, the digit map ``p`` as ``(p(1), ..., p(n))``) or None; ``areas``
+    are (cells, digits, rule) triples. None when there is nothing to design (a classic grid)."""
+    if image is None and not areas:
+        return None
+    cell_map = symmetry.permutation(image[0], n) if image is not None else None
+    digit_map = tuple(image[1]) if image is not None else None
+    return Design(cell_map, digit_map, tuple(Area(tuple(sorted(c)), tuple(sorted(d)), r) for c, d, r in areas))
 
 
 

@@ -13,7 +13,11 @@ Contracts
   ``S`` installed (:meth:`Engine.set_nogood`), the puzzle has a solution other than ``S`` iff the
   IP is feasible. So one solve answers it: infeasible <=> still unique.
 * Before a random-grid solve the solver state is cleared and the matrix is the pristine one (no
-  no-good row), so the grid depends only on (weights, seed, fixed cells): the same on any worker.
+  no-good row), so the grid depends only on (weights, seed, fixed cells, design): the same on any worker.
+* An engine built with a :class:`~pipeline.ilp.model.Design` holds the designed-grid rows in its
+  pristine matrix: every solve of it (grids, counts, checks) honours them. The generator makes grids
+  with such an engine and judges puzzles with the plain one of the same size, since a puzzle must be
+  unique under the plain rules (a solver knows nothing of the design).
 * Binaries are read with a tolerance (``x > 0.5``).
 * A solve that hits ``time_limit`` is reported as ``status == "timeout"``, never guessed.
 """
@@ -72,10 +76,11 @@ class Engine:
     (see :func:`engine_for`). ``solves`` counts every call into HiGHS.
     """
 
-    def __init__(self, n: int, time_limit: float | None = None) -> None:
+    def __init__(self, n: int, time_limit: float | None = None, design: model.Design | None = None) -> None:
         self.n = n
         self.board = board(n)
-        mat = model.matrix(model.build(self.board), n)
+        self.design = design
+        mat = model.matrix(model.build(self.board, design=design), n)
         self.ncols = mat.ncols
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
@@ -248,13 +253,14 @@ class Engine:
         return CountResult(len(found), limit, tuple(found), complete)
 
 
-_ENGINES: dict[tuple[int, float | None], Engine] = {}
+_ENGINES: dict[tuple[int, float | None, model.Design | None], Engine] = {}
 
 
-def engine_for(n: int, time_limit: float | None = None) -> Engine:
-    """This process's engine for size ``n`` (built on first use, then reused)."""
-    key = (n, time_limit)
+def engine_for(n: int, time_limit: float | None = None, design: model.Design | None = None) -> Engine:
+    """This process's engine for size ``n`` (and ``design``'s rows, if any): built on first use,
+    then reused."""
+    key = (n, time_limit, design)
     if key not in _ENGINES:
-        _ENGINES[key] = Engine(n, time_limit)
+        _ENGINES[key] = Engine(n, time_limit, design)
     return _ENGINES[key]
 

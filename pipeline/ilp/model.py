@@ -6,13 +6,24 @@ each digit once. For 9x9 that is 729 columns and 324 rows.
 
 Givens are *not* rows: they are bounds, applied by the engine. Pyomo is used only to state the model
 and to hand its matrix to the engine once per worker (:func:`matrix`); the hot loop talks to HiGHS.
-Variants add rows through ``extra_rows`` (e.g. the two diagonals), stated in the same cell terms.
+Variants add rows through ``extra_units`` (e.g. the two diagonals), stated in the same cell terms.
+
+*Designed grids* (:class:`Design`) add rows that shape the solution grid itself, for the engine that
+makes grids only (a puzzle's uniqueness is always judged under the plain rules):
+
+* the **image** rows of a solution symmetry: a cell map ``m`` and a digit map ``p`` with
+  ``x[i, d] = x[m(i), p(d)]`` for every cell ``i`` and digit ``d`` (one row per pair of distinct
+  columns; for a map of order 2 each pair once), i.e. ``grid[m(i)] = p(grid[i])``;
+* the **area** rows (:class:`Area`): ``only`` (the digits appear nowhere outside the cells:
+  ``sum x[i, d] = 0`` over the other cells), ``never`` (nowhere inside them: ``sum x[i, d] = 0`` over
+  the cells) and ``somewhere`` (each digit at least once inside: ``sum_i x[i, d] >= 1`` per digit).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import pyomo.environ as pyo
 from pyomo.repn.standard_repn import generate_standard_repn
@@ -25,9 +36,52 @@ def col_index(n: int, r: int, c: int, d: int) -> int:
     return (r * n + c) * n + (d - 1)
 
 
-def build(b: Board, extra_units: Sequence[Sequence[int]] = ()) -> pyo.ConcreteModel:
+AreaRule = Literal["only", "somewhere", "never"]
+
+
+@dataclass(frozen=True)
+class Area:
+    """One area rule: ``cells`` (sorted cell indices), ``digits`` (sorted, 1..n) and its ``rule``
+    (module docstring). Not validated here: the config says why a rule cannot hold."""
+
+    cells: tuple[int, ...]
+    digits: tuple[int, ...]
+    rule: AreaRule
+
+
+@dataclass(frozen=True)
+class Design:
+    """The rows of a designed grid, as plain hashable data (one engine per design, see
+    :func:`pipeline.ilp.engine.engine_for`).
+
+    ``cell_map[i]`` is the cell ``m(i)`` and ``digit_map[d - 1]`` the digit ``p(d)``; both or neither
+    are set (both permutations; not validated here). ``areas`` in the config's order."""
+
+    cell_map: tuple[int, ...] | None = None
+    digit_map: tuple[int, ...] | None = None
+    areas: tuple[Area, ...] = ()
+
+    def image_pairs(self, n: int) -> list[tuple[int, int, int, int]]:
+        """The image rows ``(i, d, m(i), p(d))`` with distinct columns, each unordered pair once, in
+        cell-then-digit order (so the matrix, and the grids, never depend on set iteration)."""
+        if self.cell_map is None or self.digit_map is None:
+            return []
+        seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+        out = []
+        for i in range(n * n):
+            for d in range(1, n + 1):
+                a, b = (i, d), (self.cell_map[i], self.digit_map[d - 1])
+                key = (min(a, b), max(a, b))
+                if a != b and key not in seen:
+                    seen.add(key)
+                    out.append((*a, *b))
+        return out
+
+
+def build(b: Board, extra_units: Sequence[Sequence[int]] = (), design: Design | None = None) -> pyo.ConcreteModel:
     """The pyomo model: variables ``x`` and the exactly-one families (+ ``extra_units``, each a tuple
-    of cells that must hold every digit once). No objective: the engine sets one when it needs one."""
+    of cells that must hold every digit once; + the rows of ``design``, after all the others). No
+    objective: the engine sets one when it needs one."""
     n = b.n
     m = pyo.ConcreteModel(name=f"sudoku{n}")
     m.R = pyo.RangeSet(0, n - 1)
@@ -47,7 +101,31 @@ def build(b: Board, extra_units: Sequence[Sequence[int]] = ()) -> pyo.ConcreteMo
     m.extra = pyo.Constraint(
         m.U, m.D, rule=lambda m, k, d: sum(m.x[i // n, i % n, d] for i in units[k]) == 1
     )
+    if design is not None:
+        _add_design(m, b, design)
     return m
+
+
+def _add_design(m: pyo.ConcreteModel, b: Board, design: Design) -> None:
+    """The image rows, then the area rows in order (module docstring), as ``m.image`` / ``m.area``."""
+    n = b.n
+
+    def x(i: int, d: int) -> pyo.Var:
+        return m.x[i // n, i % n, d]
+
+    m.image = pyo.ConstraintList()
+    for i, d, j, e in design.image_pairs(n):
+        m.image.add(x(i, d) - x(j, e) == 0)
+    m.area = pyo.ConstraintList()
+    for area in design.areas:
+        inside = set(area.cells)
+        if area.rule == "somewhere":
+            for d in area.digits:
+                m.area.add(sum(x(i, d) for i in area.cells) >= 1)
+        else:
+            cells = [i for i in range(n * n) if (i in inside) == (area.rule == "never")]
+            if cells and area.digits:  # an empty sum is no row (pyomo refuses a trivial one)
+                m.area.add(sum(x(i, d) for i in cells for d in area.digits) == 0)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,13 @@ What is checked, layer by layer:
   ``index`` from the set's seed, a redraw of it, or the seed the manifest's ``from_stock`` lists for a
   stock puzzle placed there); ``difficulty_rank`` matches ``difficulty``; no two rows share a
   ``puzzle_id`` or a puzzle up to the validity-preserving group (:func:`pipeline.run.rows.dedup_key`).
+* **Designed grids and clue patterns** (runs whose manifest config has them; not for stock puzzles,
+  which another run's config made): the solution is its own image under ``grid.solution_symmetry``
+  (``solution[m(r, c)] = p(solution[r, c])``), honours every ``grid.areas`` rule, and the givens are
+  exactly the cells of ``removal.pattern``. Read from the saved config by :class:`_Design`, plain code
+  of its own: the maps, the digit map and the masks are parsed again here, not by the config or the
+  generator, so a mistake there shows up as a finding. A saved config the audit cannot read is a
+  finding of the run.
 * **Recomputed** (skipped with ``fast=True``): ``minimal`` and ``orbit_minimal`` (removing any single
   given, or any whole orbit of ``symmetry_requested``, breaks uniqueness), the grade (``difficulty``,
   ``difficulty_score``, ``techniques``, ``logic_steps``, by :mod:`pipeline.difficulty.grade`),
@@ -106,6 +113,7 @@ class _Expect:
     board_size: int | None
     rounds: int  # redraws an index may have had (dedup or quota)
     stock: dict[int, int]  # index -> seed of the stock puzzle placed there
+    design: _Design | None = None  # what the solution and the givens must honour (issue 16 keys), if any
 
     @classmethod
     def of(cls, m: Manifest) -> _Expect:
@@ -116,8 +124,12 @@ class _Expect:
         for pick in m.from_stock:
             if isinstance(pick.get("index"), int) and isinstance(pick.get("seed"), int):
                 stock[pick["index"]] = pick["seed"]
+        try:
+            design = _Design.of(cfg)
+        except ValueError:
+            design = None  # a run finding (_manifest_problems); the rows are not judged by it
         return cls(m.set_name, m.config_hash, seed if isinstance(seed, int) else None,
-                   size if isinstance(size, int) else None, _redraw_rounds(cfg), stock)
+                   size if isinstance(size, int) else None, _redraw_rounds(cfg), stock, design)
 
     def seed_ok(self, index: int, seed: int) -> bool:
         """Whether ``seed`` is one a run could have given index ``index``: its own, a redraw's, or the
@@ -339,6 +351,10 @@ def _manifest_problems(m: Manifest, name: str) -> list[str]:
     cfg, count = m.config, m.count
     if _int(cfg.get("count")) is not None and cfg["count"] != count:
         out.append(f"{name}: the manifest's count is {count}, its config's count is {cfg['count']}")
+    try:
+        _Design.of(cfg)
+    except ValueError as exc:
+        out.append(f"{name}: the manifest's config has {exc}; its designed grids and patterns are not checked")
     digest = config_digest(cfg)
     if digest is not None and m.config_hash != digest:
         out.append(f"{name}: the manifest's config_hash {m.config_hash} is not the hash of its config ({digest})")
@@ -476,6 +492,8 @@ def _row_problems(row: dict[str, Any], expect: _Expect | None, fast: bool) -> tu
     sound = not found
     found += _identity(row, expect)
     found += _consistency(row)
+    if expect is not None and expect.design is not None and row["index"] not in expect.stock:
+        found += expect.design.problems(row)
     key = rows.dedup_key(row)
     if sound and not fast:
         more, recomputed = _recompute(row)
@@ -631,3 +649,147 @@ def _stats(frame: pl.DataFrame, bad: int) -> dict[str, Any]:
         "orbit_minimal": int(frame["orbit_minimal"].sum()),
     }
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Designed grids and clue patterns (issue 16), read again from the saved config
+# ---------------------------------------------------------------------------------------------
+
+# The position maps on 0-based (r, c) of side n, written out again on purpose (as verify.py does):
+# this check must not share code with the config or the generator it checks.
+_IMAGE_MAPS = {
+    "rot90": lambda r, c, n: (c, n - 1 - r),
+    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, n: (n - 1 - c, r),
+    "mirror-h": lambda r, c, n: (n - 1 - r, c),
+    "mirror-v": lambda r, c, n: (r, n - 1 - c),
+    "mirror-d": lambda r, c, n: (c, r),
+    "mirror-a": lambda r, c, n: (n - 1 - c, n - 1 - r),
+}
+_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
+
+
+def _rc(i: int, n: int) -> str:
+    return f"r{i // n + 1}c{i % n + 1}"
+
+
+def _mask(text: str, n: int, what: str) -> frozenset[int]:
+    """The marked cells of a drawn mask (``#``, ``X``, ``x`` or ``1`` marked; ``.`` or ``0`` not;
+    whitespace ignored); raises ValueError naming ``what``."""
+    chars = "".join(text.split())
+    if len(chars) != n * n or any(ch not in "#Xx1.0" for ch in chars):
+        raise ValueError(f"a {what} that is not a {n}x{n} mask")
+    return frozenset(i for i, ch in enumerate(chars) if ch in "#Xx1")
+
+
+def _cells(text: str, n: int, what: str) -> frozenset[int]:
+    """An area's cells: ``rRcC`` cells and ``rRcC-rRcC`` rectangles joined by commas (1-based), or a mask."""
+    if all(ch in "#Xx1.0" or ch.isspace() for ch in text):
+        return _mask(text, n, what)
+    out: set[int] = set()
+    for part in text.split(","):
+        corners = []
+        for end in part.split("-"):
+            word = end.strip().lower()
+            r, sep, c = word[1:].partition("c")
+            if not (word.startswith("r") and sep and r.isdigit() and c.isdigit()
+                    and 1 <= int(r) <= n and 1 <= int(c) <= n):
+                raise ValueError(f"a {what} {part.strip()!r} the audit cannot read")
+            corners.append((int(r) - 1, int(c) - 1))
+        (r0, c0), (r1, c1) = corners[0], corners[-1]
+        out.update(r * n + c for r in range(min(r0, r1), max(r0, r1) + 1) for c in range(min(c0, c1), max(c0, c1) + 1))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class _Design:
+    """What a run's config asks of each solution and puzzle: ``image`` (the cell map as a list, the
+    digit map as ``{d: p(d)}`` and words for the findings), ``areas`` (cells, digits, rule) and
+    ``pattern`` (the given cells)."""
+
+    n: int
+    image: tuple[list[int], dict[int, int], str] | None
+    areas: tuple[tuple[frozenset[int], tuple[int, ...], str], ...]
+    pattern: frozenset[int] | None
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any]) -> _Design | None:
+        """The design of a saved config, or None when it has none; raises ValueError (what cannot be read)."""
+        grid: Mapping[str, Any] = config["grid"] if isinstance(config.get("grid"), dict) else {}
+        removal: Mapping[str, Any] = config["removal"] if isinstance(config.get("removal"), dict) else {}
+        sym, areas, pattern = grid.get("solution_symmetry"), grid.get("areas") or [], removal.get("pattern")
+        if sym is None and not areas and pattern is None:
+            return None
+        size = config.get("board", {}).get("size", 9) if isinstance(config.get("board"), dict) else 9
+        if size not in (4, 6, 9, 16):
+            raise ValueError(f"a board size {size!r} the audit cannot read")
+        n = int(size)
+        image = None
+        if sym is not None:
+            if not isinstance(sym, dict) or sym.get("map") not in _IMAGE_MAPS:
+                raise ValueError("a grid.solution_symmetry the audit cannot read")
+            name, word = sym["map"], str(sym.get("digits", "reverse"))
+            alphabet = _SYMBOLS[:n]
+            if word == "reverse":
+                p = {d: n + 1 - d for d in range(1, n + 1)}
+            elif word == "identity":
+                p = {d: d for d in range(1, n + 1)}
+            elif sorted(word.upper()) == sorted(alphabet):
+                p = {d: alphabet.index(ch) + 1 for d, ch in enumerate(word.upper(), start=1)}
+            else:
+                raise ValueError(f"a grid.solution_symmetry.digits {word!r} the audit cannot read")
+            f = _IMAGE_MAPS[name]
+            cell_map = []
+            for i in range(n * n):
+                r, c = f(i // n, i % n, n)
+                cell_map.append(r * n + c)
+            image = (cell_map, p, f"{name} with digits {word}")
+        rules = []
+        for k, area in enumerate(areas if isinstance(areas, list) else [None]):
+            if not (isinstance(area, dict) and isinstance(area.get("cells"), str)
+                    and area.get("rule") in ("only", "somewhere", "never") and isinstance(area.get("digits"), list)):
+                raise ValueError(f"a grid.areas.{k} the audit cannot read")
+            rules.append((_cells(area["cells"], n, f"grid.areas.{k}.cells"), tuple(area["digits"]), area["rule"]))
+        cells = _mask(pattern, n, "removal.pattern") if isinstance(pattern, str) else None
+        if pattern is not None and cells is None:
+            raise ValueError("a removal.pattern the audit cannot read")
+        return cls(n, image, tuple(rules), cells)
+
+    def problems(self, row: Mapping[str, Any]) -> list[str]:
+        """Findings of one row against the design (none when its size is not the design's)."""
+        n = self.n
+        if row["size"] != n:
+            return []  # _identity names the size
+        try:
+            solution, puzzle = parse(str(row["solution"]), n), parse(str(row["puzzle"]), n)
+        except ValueError:
+            return []  # verify_row names it
+        out = []
+        if self.image is not None:
+            cell_map, p, words = self.image
+            bad = next((i for i in range(n * n) if solution[cell_map[i]] != p.get(solution[i])), None)
+            if bad is not None:
+                j, d = cell_map[bad], solution[bad]
+                out.append(f"solution is not its own image under grid.solution_symmetry ({words}): {_rc(bad, n)} holds "
+                           f"{_SYMBOLS[d - 1]}, so {_rc(j, n)} should hold {_SYMBOLS[p[d] - 1]}, not "
+                           f"{_SYMBOLS[solution[j] - 1]}")
+        for k, (cells, digits, rule) in enumerate(self.areas):
+            if rule == "somewhere":
+                absent = [d for d in digits if not any(solution[i] == d for i in cells)]
+                if absent:
+                    out.append(f"solution breaks grid.areas.{k} (somewhere): digit {absent[0]} is not in the area")
+                continue
+            inside = rule == "never"
+            stray = next((i for i in range(n * n) if (i in cells) == inside and solution[i] in digits), None)
+            if stray is not None:
+                where = "inside" if inside else "outside"
+                out.append(f"solution breaks grid.areas.{k} ({rule}): digit {solution[stray]} at {_rc(stray, n)}, "
+                           f"{where} the area")
+        if self.pattern is not None:
+            given = {i for i, d in enumerate(puzzle) if d}
+            missing, extra = sorted(self.pattern - given), sorted(given - self.pattern)
+            if missing or extra:
+                what = (f"{_rc(missing[0], n)} is blank" if missing else f"{_rc(extra[0], n)} is a given")
+                out.append(f"givens are not exactly removal.pattern ({len(missing)} of its cells blank, {len(extra)} "
+                           f"givens outside it; e.g. {what})")
+        return out

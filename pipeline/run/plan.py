@@ -35,8 +35,8 @@ from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import Config, ConfigError, config_hash, worker_count
-from pipeline.generate.grid import fixed_cells_problem
-from pipeline.generate.spec import Spec
+from pipeline.generate.grid import design_problem, fixed_cells_problem
+from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
 from pipeline.run import capacity, stock, store
 from pipeline.run.lock import SetLock
@@ -146,9 +146,19 @@ class Chunks(Sequence[list[int]]):
 
 
 def spec_of(cfg: Config) -> Spec:
-    """The generator's spec for ``cfg`` (plain data for the workers)."""
+    """The generator's spec for ``cfg`` (plain data for the workers).
+
+    With designed-grid rows (``grid.solution_symmetry``, ``grid.areas``) it first asks the integer
+    program once whether any grid honours them (:func:`~pipeline.generate.grid.design_problem`) and
+    raises :class:`~pipeline.config.ConfigError` naming the key when none does: the plan calls this
+    before anything is written."""
     lo, hi = cfg.removal.hints.bounds if cfg.removal.hints is not None else (None, None)
     d = cfg.difficulty
+    design = design_of(cfg.board.size, cfg.image, cfg.area_rules)
+    if design is not None:
+        why = design_problem(cfg.board.size, design, cfg.fixed_grid, cfg.removal.time_limit)
+        if why is not None:
+            raise ConfigError(f"grid.{why[0]}: {why[1]}")
     return Spec(
         size=cfg.board.size,
         symmetry=cfg.removal.symmetry,
@@ -164,6 +174,8 @@ def spec_of(cfg: Config) -> Spec:
         levels=tuple(d.levels) if d and d.levels else None,
         score_min=d.score.min if d and d.score else None,
         score_max=d.score.max if d and d.score else None,
+        design=design,
+        pattern=cfg.pattern_cells,
     )
 
 
