@@ -25,7 +25,7 @@ Contracts
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import highspy
@@ -33,6 +33,7 @@ import numpy as np
 
 from pipeline.board import Grid, board
 from pipeline.ilp import model
+from pipeline.ilp.result import CountResult
 
 Status = Literal["feasible", "infeasible", "timeout", "error"]
 
@@ -51,22 +52,6 @@ class Outcome:
 
     status: Status
     grid: Grid | None = None
-
-
-@dataclass(frozen=True)
-class CountResult:
-    """``count`` solutions found, capped at ``limit``; ``complete`` is False after a timeout."""
-
-    count: int
-    limit: int
-    solutions: tuple[Grid, ...] = field(repr=False)
-    complete: bool = True
-
-    @property
-    def status(self) -> str:
-        if not self.complete:
-            return "timeout"
-        return {0: "none", 1: "unique"}.get(self.count, "multiple")
 
 
 class Engine:

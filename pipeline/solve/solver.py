@@ -26,33 +26,14 @@ Contracts (after tdoku's header):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.board import SYMBOLS, Grid, conflict, format_line, size_of_grid
+from pipeline.ilp.result import CountResult
 from pipeline.solve import fast
 
 Status = Literal["unique", "multiple", "none", "repaired", "timeout"]
-
-
-@dataclass(frozen=True)
-class CountResult:
-    """``count`` solutions found, capped at ``limit``; ``complete`` is False after an ILP time-out.
-
-    The fields and :attr:`status` of :class:`pipeline.ilp.engine.CountResult`, defined here so that
-    counting without the ILP does not import it.
-    """
-
-    count: int
-    limit: int
-    solutions: tuple[Grid, ...] = field(repr=False)
-    complete: bool = True
-
-    @property
-    def status(self) -> str:
-        if not self.complete:
-            return "timeout"
-        return {0: "none", 1: "unique"}.get(self.count, "multiple")
 
 
 @dataclass(frozen=True)
@@ -108,8 +89,7 @@ def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = Fals
         return CountResult(len(found), limit, found)
     from pipeline.ilp.engine import engine_for  # only where the exact search ran out of budget
 
-    out = engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
-    return CountResult(out.count, out.limit, out.solutions, out.complete)
+    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
 
 
 def _status(result: CountResult) -> Status:
