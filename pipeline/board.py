@@ -11,15 +11,22 @@ symbol  the character of a digit: ``1``-``9`` then ``A``-``P`` for 10..25; ``.``
         ``.`` or ``0`` on input.
 grid    a tuple of ``n*n`` digits, row-major, with ``0`` for a blank (a puzzle is a grid with blanks).
 
+variant the rules beyond the classic ones (:class:`Variant`): ``x`` (both main diagonals are units),
+        ``hyper`` (the four windoku windows of 9x9 are units), ``jigsaw`` (irregular regions replace
+        the boxes), ``killer`` (cages: no digit twice in a cage, the cage's digits add up to its sum).
+region  a box of a jigsaw board: one of the ``n`` connected groups of ``n`` cells in ``Variant.regions``.
+cage    a killer cage (:class:`Cage`): cells and the sum of their digits; a cage is not a unit (it need
+        not hold every digit) but its cells are peers.
+
 Supported sizes: 4 (2x2 boxes), 6 (2x3), 9 (3x3), 16 (4x4), 25 (5x5; geometry only).
-All static structure is computed once per size and cached.
+All static structure is computed once per (size, variant) and cached.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
@@ -28,14 +35,61 @@ PUZZLE_SIZES = (4, 6, 9, 16)  # the sizes puzzle text may have (size_of, parse w
 
 Grid = tuple[int, ...]
 
+#: The variant kinds, in their canonical order (``Variant.kinds`` is a sorted subset).
+VARIANT_KINDS = ("hyper", "jigsaw", "killer", "x")
+#: The four windoku windows of 9x9 (rows and columns 2-4 and 6-8, 1-based): the ``hyper`` units.
+HYPER_WINDOWS_9 = tuple(tuple((r0 + r) * 9 + c0 + c for r in range(3) for c in range(3))
+                        for r0 in (1, 5) for c0 in (1, 5))
+
 
 class PuzzleFormatError(ValueError):
     """A puzzle text that cannot be read; the message names what and where."""
 
 
+@dataclass(frozen=True, order=True)
+class Cage:
+    """A killer cage: ``cells`` (sorted cell indices) whose digits are distinct and add up to ``total``
+    (the Parquet field ``sum``)."""
+
+    cells: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of a board beyond rows, columns and boxes; ``Variant()`` is classic Sudoku.
+
+    ``kinds`` is a sorted, duplicate-free subset of :data:`VARIANT_KINDS`; ``regions`` (jigsaw only) is
+    ``n*n`` region labels in row-major order, normalised by :func:`normal_regions`; ``cages`` (killer
+    only) are disjoint, sorted. A killer variant without cages is the *rule* (a config's, before its
+    cages are drawn); a puzzle's variant has them. Build from user text with :func:`make_variant`.
+    """
+
+    kinds: tuple[str, ...] = ()
+    regions: str | None = None
+    cages: tuple[Cage, ...] = ()
+
+    @property
+    def classic(self) -> bool:
+        return not self.kinds
+
+    @property
+    def units_only(self) -> Variant:
+        """The same rules without the cages (what every puzzle of a killer set shares)."""
+        return Variant(self.kinds, self.regions) if self.cages else self
+
+
+CLASSIC = Variant()
+
+
 @dataclass(frozen=True)
 class Board:
-    """Static geometry of one board size. Build with :func:`board` (cached), not directly."""
+    """Static geometry of one board size and variant. Build with :func:`board` (cached), not directly.
+
+    ``boxes`` are the jigsaw regions on a jigsaw board (``box_rows``/``box_cols`` stay the classic box
+    shape, used only to draw classic box rules); ``extra`` are the variant's added units (diagonals,
+    windows), also in ``units``; ``peers`` include cage mates.
+    """
 
     n: int
     box_rows: int
@@ -46,6 +100,12 @@ class Board:
     boxes: tuple[tuple[int, ...], ...] = field(repr=False)
     peers: tuple[frozenset[int], ...] = field(repr=False)
     box_of: tuple[int, ...] = field(repr=False)
+    variant: Variant = CLASSIC
+    extra: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
+
+    @property
+    def cages(self) -> tuple[Cage, ...]:
+        return self.variant.cages
 
     @property
     def ncells(self) -> int:
@@ -59,9 +119,16 @@ class Board:
         return divmod(cell, self.n)
 
 
+def board(n: int, variant: Variant | None = None) -> Board:
+    """The board of side ``n`` under ``variant`` (None = classic); raises ``ValueError`` for a size we
+    do not support or a variant that does not fit the board (the message of :func:`variant_problem`)."""
+    if variant is None or variant == CLASSIC:
+        return _classic(n)
+    return _variant_board(n, variant)
+
+
 @cache
-def board(n: int) -> Board:
-    """The board of side ``n``; raises ``ValueError`` for a size we do not support."""
+def _classic(n: int) -> Board:
     if n not in BOX_SHAPES:
         raise ValueError(f"board size {n} is not supported (choose one of {', '.join(map(str, SIZES))})")
     br, bc = BOX_SHAPES[n]
@@ -72,16 +139,153 @@ def board(n: int) -> Board:
         for b0 in range(0, n, br)
         for c0 in range(0, n, bc)
     )
+    return _assemble(n, rows, cols, boxes, (), CLASSIC)
+
+
+@lru_cache(maxsize=256)
+def _variant_board(n: int, variant: Variant) -> Board:
+    why = variant_problem(n, variant)
+    if why:
+        raise ValueError(why)
+    classic = _classic(n)
+    boxes = classic.boxes
+    if variant.regions is not None:
+        labels = variant.regions
+        order = list(dict.fromkeys(labels))
+        boxes = tuple(tuple(i for i in range(n * n) if labels[i] == lab) for lab in order)
+    extra: list[tuple[int, ...]] = []
+    if "x" in variant.kinds:
+        extra += [tuple(k * n + k for k in range(n)), tuple(k * n + n - 1 - k for k in range(n))]
+    if "hyper" in variant.kinds:
+        extra += list(HYPER_WINDOWS_9)
+    return _assemble(n, classic.rows, classic.cols, boxes, tuple(extra), variant)
+
+
+def _assemble(n: int, rows: tuple[tuple[int, ...], ...], cols: tuple[tuple[int, ...], ...],
+              boxes: tuple[tuple[int, ...], ...], extra: tuple[tuple[int, ...], ...], variant: Variant) -> Board:
+    br, bc = BOX_SHAPES[n]
     box_of = [0] * (n * n)
     for b, cells in enumerate(boxes):
         for i in cells:
             box_of[i] = b
-    units = rows + cols + boxes
-    peers = tuple(
-        frozenset(j for u in (rows[i // n], cols[i % n], boxes[box_of[i]]) for j in u) - {i}
-        for i in range(n * n)
-    )
-    return Board(n, br, bc, units, rows, cols, boxes, peers, tuple(box_of))
+    units = rows + cols + boxes + extra
+    groups: list[list[tuple[int, ...]]] = [[] for _ in range(n * n)]
+    for u in (*units, *(c.cells for c in variant.cages)):
+        for i in u:
+            groups[i].append(u)
+    peers = tuple(frozenset(j for u in groups[i] for j in u) - {i} for i in range(n * n))
+    return Board(n, br, bc, units, rows, cols, boxes, peers, tuple(box_of), variant, extra)
+
+
+# ---------------------------------------------------------------------------------------------
+# variants: validation and normal forms
+# ---------------------------------------------------------------------------------------------
+
+def normal_regions(text: str) -> str:
+    """Region labels without whitespace, renamed to symbols ``1``, ``2``, ... in order of first
+    appearance (so two spellings of one layout compare equal). Length is not checked here."""
+    labels = "".join(text.split())
+    names: dict[str, str] = {}
+    for ch in labels:
+        if ch not in names:
+            names[ch] = SYMBOLS[len(names)] if len(names) < len(SYMBOLS) else ch
+    return "".join(names[ch] for ch in labels)
+
+
+def regions_problem(n: int, text: str) -> str | None:
+    """Why ``text`` is not a jigsaw layout for side ``n`` (None when it is): it must hold ``n*n``
+    labels (whitespace ignored) naming ``n`` regions of ``n`` cells each, every region connected
+    (cells joined through shared edges). The message names the region and a cell (1-based)."""
+    labels = "".join(text.split())
+    if len(labels) != n * n:
+        return f"has {len(labels)} labels; a {n}x{n} board needs {n * n} (one per cell)"
+    cells: dict[str, list[int]] = {}
+    for i, ch in enumerate(labels):
+        cells.setdefault(ch, []).append(i)
+    if len(cells) != n:
+        return f"names {len(cells)} regions ({', '.join(cells)}); a {n}x{n} board needs {n}"
+    for lab, members in cells.items():
+        r, c = divmod(members[0], n)
+        if len(members) != n:
+            return f"region {lab!r} has {len(members)} cells (first at row {r + 1}, column {c + 1}); each needs {n}"
+        seen, todo, inside = {members[0]}, [members[0]], set(members)
+        while todo:
+            i = todo.pop()
+            r0, c0 = divmod(i, n)
+            for j in ((i - n) if r0 else -1, (i + n) if r0 < n - 1 else -1, (i - 1) if c0 else -1,
+                      (i + 1) if c0 < n - 1 else -1):
+                if j in inside and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        if len(seen) != n:
+            cut = min(inside - seen)
+            r, c = divmod(cut, n)
+            return f"region {lab!r} is not connected (row {r + 1}, column {c + 1} is cut off from the rest)"
+    return None
+
+
+def cages_problem(n: int, cages: tuple[Cage, ...]) -> str | None:
+    """Why ``cages`` cannot be killer cages on side ``n`` (None when they can): cells on the board,
+    no cell in two cages, no cage longer than ``n``, and each sum reachable by distinct digits."""
+    used: dict[int, int] = {}
+    for k, cage in enumerate(cages):
+        if not cage.cells:
+            return f"cage {k + 1} has no cells"
+        for i in cage.cells:
+            if not 0 <= i < n * n:
+                return f"cage {k + 1} has cell {i}, outside the {n}x{n} board (cells are 0..{n * n - 1})"
+            if i in used:
+                r, c = divmod(i, n)
+                return f"cages {used[i] + 1} and {k + 1} share row {r + 1}, column {c + 1}"
+            used[i] = k
+        m = len(cage.cells)
+        if m > n:
+            return f"cage {k + 1} has {m} cells; a {n}x{n} cage holds at most {n} distinct digits"
+        low, high = m * (m + 1) // 2, m * (2 * n - m + 1) // 2
+        if not low <= cage.total <= high:
+            return f"cage {k + 1} sums to {cage.total}; {m} distinct digits of 1-{n} sum to {low}-{high}"
+    return None
+
+
+def variant_problem(n: int, variant: Variant) -> str | None:
+    """Why ``variant`` does not fit a board of side ``n`` (None when it does), in one line."""
+    if n not in BOX_SHAPES:
+        return f"board size {n} is not supported (choose one of {', '.join(map(str, SIZES))})"
+    unknown = [k for k in variant.kinds if k not in VARIANT_KINDS]
+    if unknown:
+        return f"unknown variant {unknown[0]!r} (choose from {', '.join(VARIANT_KINDS)})"
+    if list(variant.kinds) != sorted(set(variant.kinds)):
+        return "variant kinds must be sorted and distinct (build with make_variant)"
+    if "hyper" in variant.kinds and n != 9:
+        return (f"hyper is defined for 9x9 only (its four windows sit one cell inside the box lines); "
+                f"a {n}x{n} board has no agreed window layout")
+    if ("jigsaw" in variant.kinds) != (variant.regions is not None):
+        return ("jigsaw needs board.regions" if variant.regions is None
+                else "board.regions is given but the variant is not jigsaw")
+    if variant.regions is not None:
+        why = regions_problem(n, variant.regions)
+        if why:
+            return f"board.regions {why}"
+    if variant.cages and "killer" not in variant.kinds:
+        return "cages are given but the variant is not killer"
+    return cages_problem(n, variant.cages)
+
+
+def make_variant(kinds: str | list[str] | tuple[str, ...] | None, regions: str | None = None,
+                 cages: tuple[Cage, ...] | list[tuple[list[int] | tuple[int, ...], int]] = ()) -> Variant:
+    """A :class:`Variant` from user spellings: ``kinds`` as ``"x+hyper"``, ``["x", "hyper"]``,
+    ``"classic"`` or None; regions normalised; cages as :class:`Cage` or ``(cells, sum)`` pairs.
+    Not validated against a size: call :func:`variant_problem`."""
+    if kinds is None or kinds == "classic" or kinds == "":
+        names: list[str] = []
+    elif isinstance(kinds, str):
+        names = [k.strip().lower() for k in kinds.split("+")]
+    else:
+        names = [str(k).strip().lower() for k in kinds]
+    names = [k for k in names if k and k != "classic"]
+    made = tuple(sorted(c if isinstance(c, Cage) else Cage(tuple(sorted(int(i) for i in c[0])), int(c[1]))
+                        for c in cages))
+    return Variant(tuple(sorted(set(names))), normal_regions(regions) if regions is not None else None, made)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,29 +374,34 @@ def size_of_grid(grid: Grid) -> int:
     raise PuzzleFormatError(f"grid has {k} cells, which is not the square of a supported size")
 
 
-def conflict(grid: Grid) -> str | None:
-    """The first unit holding a digit twice, in words (1-based), or None.
+def conflict(grid: Grid, variant: Variant | None = None) -> str | None:
+    """The first unit (or killer cage) holding a digit twice, in words (1-based), or None.
 
     E.g. ``row 1 has two 8s (columns 3 and 7)``, ``column 2 has two 5s (rows 1 and 4)``,
-    ``box 3 has two 1s (r1c7 and r3c9)``.
+    ``box 3 has two 1s (r1c7 and r3c9)``; on a variant board also ``region``, ``diagonal``,
+    ``window`` and ``cage``. Cage sums are not checked here (a puzzle's cages are mostly blank).
     """
-    b = board(size_of_grid(grid))
-    for kind, units in (("row", b.rows), ("column", b.cols), ("box", b.boxes)):
-        for k, unit in enumerate(units):
-            seen: dict[int, int] = {}
-            for i in unit:
-                d = grid[i]
-                if not d:
-                    continue
-                if d in seen:
-                    (r1, c1), (r2, c2) = b.rc(seen[d]), b.rc(i)
-                    where = {
-                        "row": f"columns {c1 + 1} and {c2 + 1}",
-                        "column": f"rows {r1 + 1} and {r2 + 1}",
-                        "box": f"r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1}",
-                    }[kind]
-                    return f"{kind} {k + 1} has two {SYMBOLS[d - 1]}s ({where})"
-                seen[d] = i
+    b = board(size_of_grid(grid), variant)
+    v = b.variant
+    extra_kind = (["diagonal", "diagonal"] if "x" in v.kinds else []) + (["window"] * 4 if "hyper" in v.kinds else [])
+    groups = ([("row", k, u) for k, u in enumerate(b.rows)] + [("column", k, u) for k, u in enumerate(b.cols)]
+              + [("region" if v.regions else "box", k, u) for k, u in enumerate(b.boxes)]
+              + [(extra_kind[k], k, u) for k, u in enumerate(b.extra)]
+              + [("cage", k, c.cells) for k, c in enumerate(v.cages)])
+    for kind, k, unit in groups:
+        seen: dict[int, int] = {}
+        for i in unit:
+            d = grid[i]
+            if not d:
+                continue
+            if d in seen:
+                (r1, c1), (r2, c2) = b.rc(seen[d]), b.rc(i)
+                where = {
+                    "row": f"columns {c1 + 1} and {c2 + 1}",
+                    "column": f"rows {r1 + 1} and {r2 + 1}",
+                }.get(kind, f"r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1}")
+                return f"{kind} {k + 1} has two {SYMBOLS[d - 1]}s ({where})"
+            seen[d] = i
     return None
 
 
