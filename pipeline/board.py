@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
@@ -80,6 +81,13 @@ class Variant:
 
 
 CLASSIC = Variant()
+
+
+def variant_columns(variant: Variant) -> dict[str, Any]:
+    """The Parquet columns of a variant: ``variant`` (list of kinds, empty for classic), ``regions``
+    (normalised labels or None), ``cages`` (list of ``{"cells": [...], "sum": s}`` or None)."""
+    return {"variant": list(variant.kinds), "regions": variant.regions,
+            "cages": [{"cells": list(c.cells), "sum": c.total} for c in variant.cages] or None}
 
 
 @dataclass(frozen=True)
@@ -272,10 +280,11 @@ def variant_problem(n: int, variant: Variant) -> str | None:
 
 
 def make_variant(kinds: str | list[str] | tuple[str, ...] | None, regions: str | None = None,
-                 cages: tuple[Cage, ...] | list[tuple[list[int] | tuple[int, ...], int]] = ()) -> Variant:
-    """A :class:`Variant` from user spellings: ``kinds`` as ``"x+hyper"``, ``["x", "hyper"]``,
-    ``"classic"`` or None; regions normalised; cages as :class:`Cage` or ``(cells, sum)`` pairs.
-    Not validated against a size: call :func:`variant_problem`."""
+                 cages: Any = ()) -> Variant:
+    """A :class:`Variant` from user spellings or Parquet columns: ``kinds`` as ``"x+hyper"``,
+    ``["x", "hyper"]``, ``"classic"``, ``[]`` or None; regions normalised (None stays None); cages
+    (None = none) as :class:`Cage`, ``(cells, sum)`` pairs or ``{"cells": [...], "sum": s}`` dicts
+    (the Parquet ``cages`` struct). Not validated against a size: call :func:`variant_problem`."""
     if kinds is None or kinds == "classic" or kinds == "":
         names: list[str] = []
     elif isinstance(kinds, str):
@@ -283,8 +292,13 @@ def make_variant(kinds: str | list[str] | tuple[str, ...] | None, regions: str |
     else:
         names = [str(k).strip().lower() for k in kinds]
     names = [k for k in names if k and k != "classic"]
-    made = tuple(sorted(c if isinstance(c, Cage) else Cage(tuple(sorted(int(i) for i in c[0])), int(c[1]))
-                        for c in cages))
+    def cage(c: Any) -> Cage:
+        if isinstance(c, Cage):
+            return c
+        cells, total = (c["cells"], c["sum"]) if isinstance(c, dict) else c
+        return Cage(tuple(sorted(int(i) for i in cells)), int(total))
+
+    made = tuple(sorted(cage(c) for c in (cages or ())))
     return Variant(tuple(sorted(set(names))), normal_regions(regions) if regions is not None else None, made)
 
 
