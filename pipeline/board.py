@@ -279,6 +279,70 @@ def variant_problem(n: int, variant: Variant) -> str | None:
     return cages_problem(n, variant.cages)
 
 
+def parse_with_rules(text: str, rules: Variant | None = None) -> tuple[Grid, Variant]:
+    """A puzzle and the rules it is played by. ``text`` is plain puzzle text (:func:`parse`; the rules
+    are then ``rules``, classic when None) or one JSON object named as the Parquet columns:
+    ``{"puzzle": "...", "variant": ["killer"], "regions": null, "cages": [{"cells": [0, 1], "sum": 3}]}``
+    (``variant`` also as ``"x+hyper"``; missing keys mean classic / none). Raises
+    :class:`PuzzleFormatError` with one line naming the key, the cage or the region."""
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        grid = parse(text)
+        if rules is not None and not rules.classic:
+            why = variant_problem(size_of_grid(grid), rules)
+            if why:
+                raise PuzzleFormatError(why)
+        return grid, rules or CLASSIC
+    import json
+
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        raise PuzzleFormatError(f"not a JSON puzzle line: {exc.msg} at character {exc.pos + 1}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str):
+        raise PuzzleFormatError('a JSON puzzle line needs "puzzle" as a string')
+    unknown = sorted(set(data) - {"puzzle", "variant", "regions", "cages", "puzzle_id"})
+    if unknown:
+        raise PuzzleFormatError(f"JSON puzzle line: unknown key {unknown[0]!r} "
+                                "(known: puzzle, variant, regions, cages)")
+    kinds, regions, cages = data.get("variant"), data.get("regions"), data.get("cages")
+    if not (kinds is None or isinstance(kinds, str)
+            or (isinstance(kinds, list) and all(isinstance(k, str) for k in kinds))):
+        raise PuzzleFormatError('JSON puzzle line: "variant" must be a string such as "x+hyper" or a list of names')
+    if regions is not None and not isinstance(regions, str):
+        raise PuzzleFormatError('JSON puzzle line: "regions" must be a string of region labels')
+    if cages is not None:
+        if not isinstance(cages, list):
+            raise PuzzleFormatError('JSON puzzle line: "cages" must be a list of {"cells": [...], "sum": s}')
+        for k, c in enumerate(cages):
+            if not (isinstance(c, dict) and set(c) == {"cells", "sum"} and isinstance(c["cells"], list)
+                    and all(type(i) is int for i in c["cells"]) and type(c["sum"]) is int):
+                raise PuzzleFormatError(f'JSON puzzle line: cages[{k}] must be {{"cells": [cell, ...], "sum": s}} '
+                                        "with integer cells (0-based, row-major) and an integer sum")
+    grid = parse(data["puzzle"])
+    variant = make_variant(kinds, regions, cages) if kinds or regions or cages else (rules or CLASSIC)
+    why = variant_problem(size_of_grid(grid), variant)
+    if why:
+        raise PuzzleFormatError(why)
+    if "killer" in variant.kinds and not variant.cages:
+        raise PuzzleFormatError("a killer puzzle needs its cages")
+    return grid, variant
+
+
+def describe_variant(variant: Variant, n: int) -> list[str]:
+    """Text lines that show a variant's rules beside a drawn grid (nothing for classic): the kinds,
+    the jigsaw regions drawn as ``n`` lines of labels, the killer cages as ``r1c1+r1c2=12``."""
+    if variant.classic:
+        return []
+    out = [f"variant {'+'.join(variant.kinds)}"]
+    if variant.regions is not None:
+        out += ["regions:"] + ["  " + " ".join(variant.regions[r * n:(r + 1) * n]) for r in range(n)]
+    if variant.cages:
+        names = [f"{'+'.join(f'r{i // n + 1}c{i % n + 1}' for i in c.cells)}={c.total}" for c in variant.cages]
+        out += [f"cages ({len(names)}):"] + ["  " + "  ".join(names[k:k + 6]) for k in range(0, len(names), 6)]
+    return out
+
+
 def make_variant(kinds: str | list[str] | tuple[str, ...] | None, regions: str | None = None,
                  cages: Any = ()) -> Variant:
     """A :class:`Variant` from user spellings or Parquet columns: ``kinds`` as ``"x+hyper"``,

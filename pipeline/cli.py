@@ -205,6 +205,9 @@ def show(
                    f"minimal {row['minimal']}  orbit_minimal {row['orbit_minimal']}  "
                    f"difficulty {row.get('difficulty')} {row.get('difficulty_score', 0):g}")
         typer.echo(board.format_grid(grid))
+        for line in board.describe_variant(board.make_variant(row.get("variant"), row.get("regions"), row.get("cages")),
+                                           int(row["size"])):
+            typer.echo(line)
         typer.echo("")
 
 
@@ -261,17 +264,28 @@ def generate(
         raise typer.Exit(1)
 
 
-def _render_single(text: str, mode: str, fmt: str, limit: int) -> tuple[str, int]:
+def _rules(config: Path | None) -> Any:
+    """The variant rules of ``--config``'s board section (None without ``--config``)."""
+    if config is None:
+        return None
+    from pipeline import config as cfgmod
+
+    return cfgmod.load(config).board.rules
+
+
+def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None) -> tuple[str, int]:
     """Text for one puzzle and the exit code: 0 solved, counted (unique or multiple) or repaired; 1 no
-    solution (``--count`` prints ``none``, a solve says why on stderr) or a time-out."""
+    solution (``--count`` prints ``none``, a solve says why on stderr) or a time-out. ``text`` may be
+    a JSON puzzle line with its variant; plain text is played by ``rules`` (None: classic)."""
     import json
 
     from pipeline import board
     from pipeline.solve import solver
 
-    grid = board.parse(text)
+    grid, variant = board.parse_with_rules(text, rules)
     result: solver.SolveResult | solver.RepairResult
-    result = solver.repair(grid) if mode == "repair" else solver.solve(grid, limit if mode == "count" else 2)
+    result = (solver.repair(grid, variant=variant) if mode == "repair"
+              else solver.solve(grid, limit if mode == "count" else 2, variant=variant))
     if fmt == "json":
         return json.dumps(solver.as_json(result)), 1 if result.status in ("none", "timeout") else 0
     lines: list[str] = []
@@ -314,8 +328,14 @@ def solve(
     out: Annotated[Path | None, typer.Option(help="Write here instead of stdout: one puzzle .txt or .json; a batch "
                                                   ".parquet, .csv or .jsonl.")] = None,
     workers: Annotated[str, typer.Option(help="Batch worker processes or 'auto'.")] = "auto",
+    config: Annotated[Path | None, typer.Option(help="Play plain puzzles by this config's board.variant and "
+                                                     "board.regions (a JSON puzzle line brings its own).")] = None,
 ) -> None:
-    """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column)."""
+    """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column).
+
+    Variant puzzles come as JSON lines named as the Parquet columns, e.g.
+    {"puzzle": "...", "variant": ["killer"], "cages": [{"cells": [0, 1], "sum": 3}, ...]}, in a numplace
+    part file, or as plain text with --config naming the board's variant."""
     import json
 
     from pipeline.solve import batch
@@ -325,6 +345,7 @@ def solve(
     if fmt not in (None, "grid", "line", "json"):
         raise _fail(f"--format: {fmt!r} is not one of grid, line, json")
     mode: batch.Mode = "repair" if repair else "count" if count else "solve"
+    rules = _rules(config)
     source = batch.load(puzzle)
     # the output file's format, folder and name are checked before any solving
     suffix = batch.check_out(out, source.single) if out is not None else None
@@ -335,7 +356,7 @@ def solve(
                 raise _fail(f"--format {fmt} does not fit --out {out}: a .json file holds --format json")
             fmt = "json"
         fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
-        rendered, code = _render_single(text, mode, fmt, limit)
+        rendered, code = _render_single(text, mode, fmt, limit, rules)
         if out is not None:
             batch.write_text(out, rendered + "\n")
         else:
@@ -346,7 +367,7 @@ def solve(
 
     n = cfgmod.worker_count(cfgmod.parse_workers(workers))
     with progress.reporter("solve") as tick:
-        rows = batch.solve_batch(source.items, mode, limit, n, tick)
+        rows = batch.solve_batch(source.items, mode, limit, n, tick, rules)
     bad = [r for r in rows if r["status"] == "invalid"]
     for r in bad:
         typer.echo(f"numplace: {source.name} line {r['line']}: {r['error']}", err=True)
@@ -369,24 +390,28 @@ def rate(
     puzzle: Annotated[str, typer.Argument(help="A puzzle, a file (one puzzle, or one per line; .csv/.parquet "
                                                 "with a puzzle column), or - for stdin.")],
     explain: Annotated[bool, typer.Option("--explain", help="Print the solving path step by step.")] = False,
+    config: Annotated[Path | None, typer.Option(help="Play plain puzzles by this config's board.variant and "
+                                                     "board.regions (a JSON puzzle line brings its own).")] = None,
 ) -> None:
-    """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style)."""
+    """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style).
+    Variant puzzles: as for solve (JSON lines, part files, --config)."""
     from pipeline import board
     from pipeline.difficulty import grade
     from pipeline.solve import batch, solver
 
+    rules = _rules(config)
     source = batch.load(puzzle)
     bad = 0
     for lineno, text in source.items:
         where = "" if source.single else f"line {lineno}: "
         code = 2  # a puzzle that cannot be read is a user mistake; one without a unique solution is 1
         try:
-            grid = board.parse(text)
+            grid, variant = board.parse_with_rules(text, rules)
             code = 1
             # Only a unique puzzle is graded (a grade along one of several solutions would mean nothing):
             # the solver decides (exact search; the ILP only where its budgets run out) and says why
             # there is no solution; its solution spares the grader's trial-and-error search.
-            checked = solver.solve(grid)
+            checked = solver.solve(grid, variant=variant)
             if checked.status == "multiple":
                 raise ValueError("cannot grade: not unique: 2+ solutions")
             if checked.status == "none":
@@ -394,7 +419,8 @@ def rate(
                 raise ValueError(f"cannot grade: no solution{f': {reason}' if reason else ''}")
             if checked.status != "unique":
                 raise ValueError("cannot grade: the solver hit its time limit; uniqueness not decided")
-            g = grade.grade(grid, checked.solution)
+            g = (grade.grade(grid, checked.solution) if variant.classic
+                 else grade.grade(grid, checked.solution, variant=variant))
         except (board.PuzzleFormatError, ValueError) as exc:
             if source.single:
                 raise _fail(str(exc), code) from None

@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline import symmetry
-from pipeline.board import SYMBOLS, Board, Grid, PuzzleFormatError, board, parse
+from pipeline.board import SYMBOLS, Board, Grid, PuzzleFormatError, Variant, board, make_variant, parse, variant_problem
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.symmetry import TAGS
 
@@ -60,8 +60,40 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class CagesCfg(_Strict):
+    """``board.cages`` (killer): cage sizes ``min_size``-``max_size`` (connected cells, distinct digits);
+    ``singles: true`` allows one-cell cages; ``givens: false`` (the default) makes the cages alone
+    decide the puzzle (no givens at all), ``givens: true`` removes givens on symmetry orbits after the
+    cages are drawn, keeping those the cages need."""
+
+    min_size: int = Field(default=2, ge=1, le=9, strict=True)
+    max_size: int = Field(default=5, ge=1, le=16, strict=True)
+    singles: bool = False
+    givens: bool = False
+
+    @model_validator(mode="after")
+    def _sizes(self) -> CagesCfg:
+        if self.min_size > self.max_size:
+            raise ValueError(f"min_size ({self.min_size}) is greater than max_size ({self.max_size})")
+        if self.min_size == 1 and not self.singles:
+            raise ValueError("min_size 1 makes one-cell cages; say singles: true to allow them")
+        return self
+
+
 class BoardCfg(_Strict):
+    """``board``: the side, the ``variant`` (``classic``, ``x``, ``hyper``, ``jigsaw``, ``killer`` or a
+    combination such as ``x+hyper``, also as a list), the jigsaw ``regions`` (n*n labels, drawn as n
+    lines) and the killer ``cages`` policy."""
+
     size: Literal[4, 6, 9, 16] = 9
+    variant: str | list[str] = "classic"
+    regions: str | None = None
+    cages: CagesCfg | None = None
+
+    @property
+    def rules(self) -> Variant:
+        """The variant's rules (kinds and regions; a killer set's cages are drawn per puzzle)."""
+        return make_variant(self.variant, self.regions)
 
 
 #: The position maps a solution grid may be symmetric under (every map of :data:`pipeline.symmetry.MAPS`
@@ -344,6 +376,7 @@ class Config(_Strict):
     @model_validator(mode="after")
     def _fits_board(self) -> Config:
         n = self.board.size
+        self._fits_variant(n)
         self._fits_design(n)
         if self.removal.pattern is not None:
             self._fits_pattern(n)
@@ -370,12 +403,49 @@ class Config(_Strict):
                                      f"givens, more than removal.hints allows ({hi})")
             if hi > n * n:
                 raise ValueError(f"removal.hints: {hi} is more than the {n * n} cells of a {n}x{n} board")
-            floor = MIN_HINTS.get(n)
+            floor = MIN_HINTS.get(n) if self.board.rules.classic else None
             if floor is not None and hi < floor:
                 raise ValueError(
                     f"removal.hints: no {n}x{n} puzzle with fewer than {floor} givens has a unique solution"
                 )
         return self
+
+    def _fits_variant(self, n: int) -> None:
+        """``board.variant``, ``board.regions`` and ``board.cages`` against the board and the keys that
+        assume classic rules (raises ValueError)."""
+        rules = self.board.rules
+        why = variant_problem(n, rules)
+        if why:
+            raise ValueError(f"board.variant: {why}" if not why.startswith("board.") else why)
+        killer = "killer" in rules.kinds
+        if self.board.cages is not None and not killer:
+            raise ValueError("board.cages: only a killer variant has cages (add killer to board.variant)")
+        if killer and self.board.cages is not None and self.board.cages.max_size > n:
+            raise ValueError(f"board.cages.max_size: {self.board.cages.max_size} cells cannot hold distinct digits "
+                             f"of a {n}x{n} board (at most {n})")
+        if rules.classic:
+            return
+        if self.grid.method == "uniform":
+            raise ValueError("grid.method: uniform grids are classic 9x9 grids; a variant needs weighted-ilp")
+        if killer and not self.killer_givens and (
+                self.removal.pattern is not None or self.removal.hints is not None or self.removal.minimal is False):
+            key = "pattern" if self.removal.pattern is not None else "hints" if self.removal.hints else "minimal"
+            raise ValueError(f"removal.{key}: a killer puzzle without givens has nothing to remove (set "
+                             "board.cages.givens: true to keep givens)")
+        sym = self.grid.solution_symmetry
+        if sym is not None and rules.regions is not None:
+            m = symmetry.permutation(sym.map, n)
+            b = board(n, rules)
+            regions = {frozenset(u) for u in b.boxes}
+            if any(frozenset(m[i] for i in u) not in regions for u in b.boxes):
+                raise ValueError(f"grid.solution_symmetry: {sym.map} does not carry the jigsaw regions of "
+                                 "board.regions onto regions, so no grid can be its own image (draw symmetric "
+                                 "regions or choose another map)")
+
+    @property
+    def killer_givens(self) -> bool:
+        """Whether a killer set keeps givens (``board.cages.givens``)."""
+        return self.board.cages is not None and self.board.cages.givens
 
     def _fits_design(self, n: int) -> None:
         """``grid.solution_symmetry`` and ``grid.areas`` against the board (raises ValueError)."""
@@ -682,7 +752,8 @@ def pattern_problem(cells: tuple[int, ...], n: int) -> str | None:
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {
-    "": Config, "board": BoardCfg, "grid": GridCfg, "grid.solution_symmetry": SolutionSymmetryCfg,
+    "": Config, "board": BoardCfg, "board.cages": CagesCfg, "grid": GridCfg,
+    "grid.solution_symmetry": SolutionSymmetryCfg,
     "grid.areas": AreaCfg, "removal": RemovalCfg,
     "removal.hints": HintsCfg, "output": OutputCfg, "difficulty": DifficultyCfg, "difficulty.score": ScoreCfg,
     "dedup": DedupCfg, "executor": ExecutorCfg,
@@ -829,6 +900,10 @@ def read_yaml(path: Path, what: str = "config") -> Any:
 #: the key existed (a run made then still resumes, and the set's next run is not "another config").
 #: A key that is added must be listed here with its default.
 ADDED_KEYS: dict[tuple[str, ...], Any] = {
+    # issue 16: variants
+    ("board", "variant"): "classic",
+    ("board", "regions"): None,
+    ("board", "cages"): None,
     # issue 16: designed grids and clue patterns (the JSON form of each default: areas dump as a list)
     ("grid", "solution_symmetry"): None,
     ("grid", "areas"): [],

@@ -7,36 +7,66 @@ for the uniqueness count of every written puzzle, where the pure-Python search c
 
 It is written apart from the counters it checks, on purpose, and shares no code or scheme with them:
 the ILP (:mod:`pipeline.ilp`) and the removal loop's counter (:mod:`pipeline.generate.fastcount`,
-bitmask candidates with singles propagation, branching on cells only) may not be imported here, and
-this module does not propagate candidates at all. Sudoku is stated as an exact cover instead:
+bitmask candidates with singles propagation, branching on cells only) may not be imported here, nor
+may board.py's variant units and peers be read (the caller states the rules: :mod:`pipeline.verify`
+builds them from first principles), and but for killer sums (below) this module does not propagate
+candidates at all. Sudoku is stated as an exact cover instead:
 
 * an *option* is a placement (cell, digit), ``n**3`` of them; option ``o = cell * n + digit - 1``;
-* an *item* is a constraint to be met exactly once, ``4 * n**2`` of them: each cell holds one digit,
-  each row / column / box holds each digit once;
-* a solution is a set of options that covers every item exactly once (Knuth, "Dancing links", 2000,
-  algorithm X with the minimum-remaining-values item choice).
+* a *primary item* is a constraint to be met exactly once: each cell holds one digit, each row /
+  column / box holds each digit once (``4 * n**2`` items); on a jigsaw board the regions' items
+  replace the boxes' (``boxes``); each extra unit of ``n`` cells (the x diagonals, the hyper windows:
+  ``extra``) adds ``n`` items "unit u holds digit d", exactly once, since a unit of ``n`` cells that
+  holds no digit twice holds every digit once;
+* a *secondary item* (Knuth's sense: met at most once, never chosen to branch on) is "killer cage c
+  holds digit d", one per cage and digit (``cages``): no digit twice in a cage;
+* a solution is a set of options that covers every primary item exactly once and no secondary item
+  twice (Knuth, "Dancing links", 2000, algorithm X with the minimum-remaining-values item choice).
+
+Killer sums are not exact cover. They are a filter inside the search, on *sum groups*: the cages,
+and for each unit (row, column, box or region, extra unit) that holds whole cages, the rest of its
+cells, which must add up to ``n(n+1)/2`` less those cages' sums (the "45 rule" of 9x9: implied by the
+rules, so it changes no count, only the work). At every node each group with ``m`` open cells
+missing ``need`` must be met by a set of ``m`` distinct digits adding up to ``need``, none placed in
+the group yet, that its open cells can take one each (checked exactly up to 6 open cells; beyond,
+each open cell must have a candidate in the set). An open cell's candidates are the digits of the live
+options in its cell item's column; those in no such set are *hidden* (the option unlinked from every
+column, restored on backtracking in reverse order, as covers are), so the minimum-remaining-values
+choice sees the cages. A group that cannot be met is a dead end; a full cover meets every group
+exactly (no open cell, nothing missing). Above 16x16 (no table of digit sets) only bounds are checked:
+the open cells' smallest and largest candidates must bracket what is missing.
 
 The matrix is a toroidal doubly linked list in flat integer arrays (node 0 is the root, nodes
-``1..4n**2`` the item headers, then four nodes per option). Each call copies the pristine links of
-its board, selects the givens' options, then runs algorithm X iteratively (numba does not recurse
-well) until ``limit`` solutions are found or the tree is exhausted. The item with the fewest options
-is chosen at each node, so an item with one option (a naked or hidden single) is a forced move and
-an item with none is a dead end. Cost: about ``n**3`` words per call to copy the links; the first
-call in a process loads the kernels from numba's on-disk cache (compiled once, ``cache=True``).
+``1..items`` the item headers, then each option's nodes in a row: ``4`` plus one per extra unit and
+cage its cell is in; secondary headers are linked to themselves left and right, outside the root's
+ring). Each call copies the pristine links of its statement, selects the givens' options, then runs
+algorithm X iteratively (numba does not recurse well) until ``limit`` solutions are found or the tree
+is exhausted. The item with the fewest options is chosen at each node, so an item with one option (a
+naked or hidden single) is a forced move and an item with none is a dead end. Cost: about ``n**3``
+words per call to copy the links; the first call in a process loads the kernels from numba's on-disk
+cache (compiled once, ``cache=True``).
 
-Not validated beyond the grid's length and its digits' range: a grid of other than ``n * n`` cells, or
-a digit outside ``0..n``, raises :class:`ValueError`.
+Not validated beyond the grid's length, its digits' range and the statement's shape: a grid of other
+than ``n * n`` cells, a digit outside ``0..n``, boxes that are not ``n`` groups of ``n`` cells covering
+the board, an extra unit of other than ``n`` distinct cells, cages that overlap, leave the board or
+have no cells or more than ``n``, or a variant board ``b`` without its rules raise :class:`ValueError`.
 
 Roads not taken: counting with the pure-Python counter alone (about 2.8 s per 16x16 puzzle, up to
 20 s; this takes about 0.02 s); asking :mod:`pipeline.generate.fastcount` (then the removal loop's
 decisions and the check of them would share every bug); a second bitmask search with another
 propagation (the exact-cover statement differs more, and its branching on the scarcest item, a cell
-or a digit's places in a unit, also beats cell-only branching on hard 16x16 puzzles).
+or a digit's places in a unit, also beats cell-only branching on hard 16x16 puzzles); killer sums as
+exact cover (one option per way to fill a cage multiplies the matrix); checking the sums without
+hiding options (the item choice never sees the cages: minutes for one zero-given 9x9 killer); the
+filter to a fixpoint, or with an exact matching per cell (fewer nodes, dearer ones: no faster).
+Zero-given 9x9 killers with random cages of 2-5 cells take about 3 ms each (median of 1000; the
+slowest 0.2 s).
 """
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 
 import numba as nb
 import numpy as np
@@ -44,60 +74,113 @@ import numpy as np
 from pipeline.board import Board, Grid
 
 _ROOT = 0
+#: Boards up to this side get the sum filter (the table of digit sets by size and sum has 2**n
+#: entries); a larger one (25x25, geometry only) gets the bounds check alone.
+_FILTER_MAX_N = 16
 
 
 @cache
-def _links(n: int, box_rows: int, box_cols: int) -> tuple[np.ndarray, ...]:
-    """Pristine links of the board's exact-cover matrix: ``(left, right, up, down, item, size)``.
+def _combinations(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every set of distinct digits 1..n as a mask (bit ``d-1`` is digit ``d``), grouped by (size,
+    sum): the sets of ``m`` digits adding up to ``s`` are ``masks[by_key[key]:by_key[key + 1]]`` with
+    ``key = m * (top + 1) + s``, ``top = n(n+1)/2``. Returns ``(masks, by_key)``; ``n <= 16`` only."""
+    top = n * (n + 1) // 2
+    mask = np.arange(1 << n, dtype=np.int64)
+    bits = (mask[:, None] >> np.arange(n)) & 1
+    key = bits.sum(axis=1) * (top + 1) + bits @ np.arange(1, n + 1)
+    order = np.argsort(key, kind="stable")
+    start = np.searchsorted(key[order], np.arange((n + 1) * (top + 1) + 1)).astype(np.int64)
+    masks = mask[order]
+    masks.flags.writeable = False
+    start.flags.writeable = False
+    return masks, start
 
-    Item headers are nodes ``1..4n**2``: cell items first, then row-digit, column-digit and
-    box-digit items. Option ``o`` owns nodes ``first + 4o .. first + 4o + 3`` (one per item it
-    covers, in that order) with ``first = 4n**2 + 1``; each item's column lists its options in
-    increasing ``o``. Every item has exactly ``n`` options. Read-only: callers copy what they change.
+
+@cache
+def _classic_box_of(n: int, box_rows: int, box_cols: int) -> tuple[int, ...]:
+    return tuple((i // n // box_rows) * (n // box_cols) + (i % n) // box_cols for i in range(n * n))
+
+
+@lru_cache(maxsize=64)
+def _links(n: int, box_of: tuple[int, ...], extra: tuple[tuple[int, ...], ...],
+           cage_of: tuple[int, ...], ncages: int) -> tuple[np.ndarray, ...]:
+    """Pristine links of one statement's exact-cover matrix: ``(left, right, up, down, item, size,
+    option_of, option_first, option_len)``.
+
+    Item headers are nodes ``1..items``: cell items first, then row-digit, column-digit, box-digit
+    (region-digit) and extra-unit-digit items (the primary ones, in the root's ring), then the
+    cage-digit items (secondary). Option ``o`` owns the ``option_len[o]`` nodes from
+    ``option_first[o]``, one per item it covers, in that order; each item's column lists its options
+    in increasing ``o``. Read-only: callers copy what they change.
     """
-    n2 = n * n
-    nitems = 4 * n2
-    first = nitems + 1
-    option = np.arange(n2 * n)
+    n2, n3 = n * n, n * n * n
+    units_of: list[list[int]] = [[] for _ in range(n2)]  # the extra units of each cell
+    for u, cells in enumerate(extra):
+        for i in cells:
+            units_of[i].append(u)
+    ext = np.full((n2, max(1, *map(len, units_of))), -1, dtype=np.int64)
+    for i, us in enumerate(units_of):
+        ext[i, : len(us)] = us
+    primary = 4 * n2 + len(extra) * n
+    nitems = primary + ncages * n
+    option = np.arange(n3, dtype=np.int64)
     cell, d = np.divmod(option, n)
     r, c = np.divmod(cell, n)
-    box = (r // box_rows) * (n // box_cols) + c // box_cols
-    covers = np.stack([1 + cell, 1 + n2 + r * n + d, 1 + 2 * n2 + c * n + d, 1 + 3 * n2 + box * n + d], axis=1)
-    nodes = first + 4 * option[:, None] + np.arange(4)  # nodes[o, k] meets item covers[o, k]
-    total = first + 4 * n2 * n
-    headers = np.arange(nitems + 1)
+    box = np.asarray(box_of, dtype=np.int64)[cell]
+    cage = np.asarray(cage_of, dtype=np.int64)[cell]
+    table = np.column_stack([1 + cell, 1 + n2 + r * n + d, 1 + 2 * n2 + c * n + d, 1 + 3 * n2 + box * n + d,
+                             np.where(ext[cell] >= 0, 1 + 4 * n2 + ext[cell] * n + d[:, None], -1),
+                             np.where(cage >= 0, 1 + primary + cage * n + d, -1)])
+    valid = table >= 0  # option o covers the items table[o, valid[o]], in that order
+    covers = table[valid]
+    option_len = valid.sum(axis=1).astype(np.int32)
+    option_first = (nitems + 1 + np.concatenate([[0], np.cumsum(option_len)[:-1]])).astype(np.int32)
+    nodes = nitems + 1 + np.arange(covers.size)
+    owner = np.repeat(option, option_len)  # the option of each node
+    pos = nodes - option_first[owner]
+    total = nitems + 1 + covers.size
     left = np.empty(total, dtype=np.int32)
     right = np.empty(total, dtype=np.int32)
     up = np.empty(total, dtype=np.int32)
     down = np.empty(total, dtype=np.int32)
     item = np.empty(total, dtype=np.int32)
-    # the header list, a ring: root <-> 1 <-> ... <-> nitems <-> root
-    left[: nitems + 1] = np.roll(headers, 1)
-    right[: nitems + 1] = np.roll(headers, -1)
-    item[: nitems + 1] = headers
-    # each option's four nodes, a ring
-    left[nodes] = np.roll(nodes, 1, axis=1)
-    right[nodes] = np.roll(nodes, -1, axis=1)
+    option_of = np.full(total, -1, dtype=np.int32)
+    headers = np.arange(primary + 1)
+    # the primary header list, a ring: root <-> 1 <-> ... <-> primary <-> root; secondary headers alone
+    left[: primary + 1] = np.roll(headers, 1)
+    right[: primary + 1] = np.roll(headers, -1)
+    secondary = np.arange(primary + 1, nitems + 1)
+    left[secondary] = right[secondary] = secondary
+    item[: nitems + 1] = np.arange(nitems + 1)
     item[nodes] = covers
-    # each item's column, a ring through its header: its n nodes in increasing node order
-    flat = nodes.ravel()
-    column = flat[np.argsort(covers.ravel(), kind="stable")].reshape(nitems, n)
-    ring = np.concatenate([headers[1:, None], column], axis=1)  # header first
-    up[ring] = np.roll(ring, 1, axis=1)
-    down[ring] = np.roll(ring, -1, axis=1)
+    option_of[nodes] = owner
+    # each option's nodes, a ring
+    last = option_first[owner] + option_len[owner] - 1
+    right[nodes] = np.where(nodes == last, option_first[owner], nodes + 1)
+    left[nodes] = np.where(pos == 0, last, nodes - 1)
+    # each item's column, a ring through its header: its nodes in increasing node order
+    order = np.argsort(covers, kind="stable")
+    col, at = covers[order], nodes[order]
+    head = np.concatenate([[True], col[1:] != col[:-1]])
+    tail = np.concatenate([col[1:] != col[:-1], [True]])
+    up[at] = np.where(head, col, np.roll(at, 1))
+    down[at] = np.where(tail, col, np.roll(at, -1))
+    down[col[head]] = at[head]
+    up[col[tail]] = at[tail]
     up[_ROOT] = down[_ROOT] = _ROOT
-    size = np.full(nitems + 1, n, dtype=np.int32)
+    size = np.bincount(covers, minlength=nitems + 1).astype(np.int32)
     size[_ROOT] = 0
-    for a in (left, right, up, down, item, size):
+    out = (left, right, up, down, item, size, option_of, option_first, option_len)
+    for a in out:
         a.flags.writeable = False
-    return left, right, up, down, item, size
+    return out
 
 
 @nb.njit(cache=True, nogil=True)
 def _cover(h: int, left: np.ndarray, right: np.ndarray, up: np.ndarray, down: np.ndarray,
            item: np.ndarray, size: np.ndarray) -> None:  # pragma: no cover - compiled
     """Take item ``h`` out of the header list and every option that covers it out of the other
-    items' columns."""
+    items' columns (a secondary header is its own neighbour: the first two links change nothing)."""
     right[left[h]] = right[h]
     left[right[h]] = left[h]
     i = down[h]
@@ -129,35 +212,228 @@ def _uncover(h: int, left: np.ndarray, right: np.ndarray, up: np.ndarray, down: 
 
 
 @nb.njit(cache=True, nogil=True)
-def _algorithm_x(givens: np.ndarray, limit: int, left: np.ndarray, right: np.ndarray, up: np.ndarray,
-                 down: np.ndarray, item: np.ndarray, size: np.ndarray,
-                 first: int) -> int:  # pragma: no cover - compiled
-    """Exact covers that contain the options ``givens``, counted up to ``limit``; 0 when two givens
-    share an item. Mutates the link arrays (the caller passes copies)."""
-    nitems = first - 1
+def _hide(o: int, option_first: np.ndarray, option_len: np.ndarray, up: np.ndarray, down: np.ndarray,
+          item: np.ndarray, size: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Take the live option ``o`` out of every column it is in."""
+    f = option_first[o]
+    for x in range(f, f + option_len[o]):
+        down[up[x]] = down[x]
+        up[down[x]] = up[x]
+        size[item[x]] -= 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _unhide(o: int, option_first: np.ndarray, option_len: np.ndarray, up: np.ndarray, down: np.ndarray,
+            item: np.ndarray, size: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Undo :func:`_hide` of ``o`` exactly (links restored in the reverse order)."""
+    f = option_first[o]
+    for x in range(f + option_len[o] - 1, f - 1, -1):
+        size[item[x]] += 1
+        down[up[x]] = x
+        up[down[x]] = x
+
+
+@nb.njit(cache=True, nogil=True)
+def _sums_filter(n: int, up: np.ndarray, down: np.ndarray, item: np.ndarray, size: np.ndarray,
+                 option_of: np.ndarray, option_first: np.ndarray, option_len: np.ndarray, value: np.ndarray,
+                 group_start: np.ndarray, group_cells: np.ndarray, group_total: np.ndarray, masks: np.ndarray,
+                 by_key: np.ndarray, trail: np.ndarray, trail_len: np.ndarray, cand_of: np.ndarray,
+                 scratch: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Whether every sum group (a killer cage, or the rest of a unit around the cages inside it:
+    distinct cells with a known total) can still reach its total; hides (onto ``trail``) the options
+    of its open cells that no way of reaching it uses.
+
+    An open cell's candidates are the digits of the live options in its cell item's column. A group
+    with ``m`` open cells missing ``need`` is met by a set ``S`` of ``m`` digits adding up to ``need``,
+    none placed in the group, that its open cells can take one each (:func:`_matched`); an open cell
+    keeps the candidates that are in some such ``S``. Without the table (``masks`` empty, side > 16)
+    only bounds: the open cells' smallest and largest candidates bracket ``need``. A group with no
+    open cell must match its total exactly."""
+    top = n * (n + 1) // 2
+    for cell in range(n * n):
+        c = 0
+        if value[cell] == 0:
+            h = 1 + cell
+            x = down[h]
+            while x != h:
+                c |= 1 << (option_of[x] % n)
+                x = down[x]
+            if c == 0:
+                return False  # an open cell with no digit left (the search would see it too)
+        cand_of[cell] = c
+    cand = scratch[:n]
+    for k in range(group_total.shape[0]):
+        need = group_total[k]
+        used = 0
+        union = 0
+        low = 0
+        high = 0
+        m = 0
+        for t in range(group_start[k], group_start[k + 1]):
+            cell = group_cells[t]
+            if value[cell] != 0:
+                need -= value[cell]
+                used |= 1 << (value[cell] - 1)
+                continue
+            c = cand_of[cell]
+            cand[m] = c
+            m += 1
+            union |= c
+            low += _lowest(c)
+            high += _highest(c)
+        if m == 0:
+            if need != 0:
+                return False
+            continue
+        if need < low or need > high or need > top:
+            return False
+        if masks.shape[0] == 0:
+            continue
+        allowed = 0
+        key = m * (top + 1) + need
+        for idx in range(by_key[key], by_key[key + 1]):
+            digits = masks[idx]
+            if digits & used or digits & ~union or digits & ~allowed == 0:
+                continue  # a digit placed in the group or no open cell's; or nothing new
+            if _matched(digits, cand, m, n, scratch[n:]):
+                allowed |= digits
+        if allowed == 0:
+            return False
+        if allowed & union == union:
+            continue
+        for t in range(group_start[k], group_start[k + 1]):
+            cell = group_cells[t]
+            drop = cand_of[cell] & ~allowed
+            if value[cell] != 0 or drop == 0:
+                continue
+            cand_of[cell] &= allowed
+            for d in range(n):
+                if (drop >> d) & 1:
+                    _hide(cell * n + d, option_first, option_len, up, down, item, size)
+                    trail[trail_len[0]] = cell * n + d
+                    trail_len[0] += 1
+    return True
+
+
+_WITHOUT = np.array([0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x00FF00FF00FF00FF,
+                     0x0000FFFF0000FFFF, 0x00000000FFFFFFFF], dtype=np.int64)
+
+
+@nb.njit(cache=True, nogil=True)
+def _matched(digits: int, cand: np.ndarray, m: int, n: int, where: np.ndarray) -> bool:  # pragma: no cover
+    """Whether the ``m`` open cells (candidate masks ``cand[:m]``) can take the ``m`` digits of
+    ``digits`` one each. Up to 6 cells: the sets of digit positions the first cells can fill, as a
+    64-bit word of subsets, grown cell by cell; more: each cell has a candidate among them (a weaker
+    test, never wrong: it only keeps more). ``where`` is scratch space."""
+    if m > 6:
+        for p in range(m):  # noqa: SIM110 - compiled: a plain loop
+            if cand[p] & digits == 0:
+                return False
+        return True
+    t = 0  # where[:m]: the digits of ``digits``, in increasing order
+    for d in range(n):
+        if (digits >> d) & 1:
+            where[t] = d
+            t += 1
+    reach = np.int64(1)  # subset {} only
+    for p in range(m):
+        grown = np.int64(0)
+        for t in range(m):
+            if (cand[p] >> where[t]) & 1:
+                grown |= (reach & _WITHOUT[t]) << (1 << t)
+        if grown == 0:
+            return False
+        reach = grown
+    return (reach >> ((1 << m) - 1)) & 1 == 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _lowest(c: int) -> int:  # pragma: no cover - compiled
+    """The smallest digit of mask ``c`` (nonzero)."""
+    d = 1
+    while not c & 1:
+        c >>= 1
+        d += 1
+    return d
+
+
+@nb.njit(cache=True, nogil=True)
+def _highest(c: int) -> int:  # pragma: no cover - compiled
+    """The largest digit of mask ``c`` (nonzero)."""
+    d = 0
+    while c:
+        c >>= 1
+        d += 1
+    return d
+
+
+@nb.njit(cache=True, nogil=True)
+def _restore(mark: int, trail: np.ndarray, trail_len: np.ndarray, option_first: np.ndarray, option_len: np.ndarray,
+             up: np.ndarray, down: np.ndarray, item: np.ndarray, size: np.ndarray) -> None:  # pragma: no cover
+    """Unhide the options hidden since the trail was ``mark`` long, last first."""
+    while trail_len[0] > mark:
+        trail_len[0] -= 1
+        _unhide(trail[trail_len[0]], option_first, option_len, up, down, item, size)
+
+
+@nb.njit(cache=True, nogil=True)
+def _withdraw(r: int, n: int, sums: bool, value: np.ndarray, left: np.ndarray, right: np.ndarray, up: np.ndarray,
+              down: np.ndarray, item: np.ndarray, size: np.ndarray, option_of: np.ndarray) -> None:  # pragma: no cover
+    """Undo the selection of the option of node ``r``: its cell is open again (``value`` is kept only
+    with ``sums``), its items uncovered."""
+    if sums:
+        value[option_of[r] // n] = 0
+    j = left[r]
+    while j != r:
+        _uncover(item[j], left, right, up, down, item, size)
+        j = left[j]
+
+
+@nb.njit(cache=True, nogil=True)
+def _algorithm_x(givens: np.ndarray, limit: int, n: int, left: np.ndarray, right: np.ndarray, up: np.ndarray,
+                 down: np.ndarray, item: np.ndarray, size: np.ndarray, option_of: np.ndarray,
+                 option_first: np.ndarray, option_len: np.ndarray, group_start: np.ndarray, group_cells: np.ndarray,
+                 group_total: np.ndarray, masks: np.ndarray, by_key: np.ndarray) -> int:  # pragma: no cover
+    """Exact covers that contain the options ``givens`` and meet every sum group's total, counted up
+    to ``limit``; 0 when two givens share an item. Mutates the link arrays (the caller passes copies)."""
+    nitems = size.shape[0] - 1
+    sums = group_total.shape[0] > 0
+    value = np.zeros(n * n, dtype=np.int64)  # the digit placed in each cell, 0 = open
     covered = np.zeros(nitems + 1, dtype=np.bool_)
     for g in range(givens.shape[0]):
-        x = first + 4 * givens[g]
-        for k in range(4):
+        o = givens[g]
+        x = option_first[o]
+        for k in range(option_len[o]):
             if covered[item[x + k]]:
                 return 0  # an item already met by another given: contradictory givens
-        for k in range(4):
+        for k in range(option_len[o]):
             covered[item[x + k]] = True
             _cover(item[x + k], left, right, up, down, item, size)
-    depth_max = nitems // 4 + 1  # at most one option per cell below the givens
+        value[o // n] = o % n + 1
+    depth_max = n * n + 1  # at most one option per cell below the givens
     item_at = np.empty(depth_max, dtype=np.int32)
     node_at = np.empty(depth_max, dtype=np.int32)
+    mark = np.zeros(depth_max, dtype=np.int64)  # the trail's length on entering each level
+    trail = np.empty(n * n * n if sums else 1, dtype=np.int64)  # options hidden by the sum filter
+    trail_len = np.zeros(1, dtype=np.int64)
+    cand_of = np.zeros(n * n, dtype=np.int64)  # scratch of the filter: each open cell's candidates
+    scratch = np.zeros(2 * n, dtype=np.int64)
     level = 0
     found = 0
     enter = True  # True: a new node to expand at ``level``; False: try node_at[level]
     while True:
         if enter:
-            if right[_ROOT] == _ROOT:  # every item met: a solution
+            if sums:
+                mark[level] = trail_len[0]
+            alive = not sums or _sums_filter(n, up, down, item, size, option_of, option_first, option_len, value,
+                                             group_start, group_cells, group_total, masks, by_key, trail,
+                                             trail_len, cand_of, scratch)
+            if alive and right[_ROOT] == _ROOT:  # every primary item met, every total reached: a solution
                 found += 1
                 if found >= limit:
                     return found
-                level -= 1
-            else:
+                alive = False
+            if alive:
                 best = right[_ROOT]
                 fewest = size[best]
                 h = right[best]
@@ -166,22 +442,20 @@ def _algorithm_x(givens: np.ndarray, limit: int, left: np.ndarray, right: np.nda
                         best = h
                         fewest = size[h]
                     h = right[h]
-                if fewest == 0:
-                    level -= 1  # an item nothing can meet: dead end
-                else:
+                if fewest > 0:
                     _cover(best, left, right, up, down, item, size)
                     item_at[level] = best
                     node_at[level] = down[best]
                     enter = False
                     continue
-            # back up one level: withdraw the option tried there and move to the next one
+            # a dead end or a solution counted: back up one level, withdraw the option tried there
+            if sums:
+                _restore(mark[level], trail, trail_len, option_first, option_len, up, down, item, size)
+            level -= 1
             if level < 0:
                 return found
             r = node_at[level]
-            j = left[r]
-            while j != r:
-                _uncover(item[j], left, right, up, down, item, size)
-                j = left[j]
+            _withdraw(r, n, sums, value, left, right, up, down, item, size, option_of)
             node_at[level] = down[r]
             enter = False
             continue
@@ -189,39 +463,110 @@ def _algorithm_x(givens: np.ndarray, limit: int, left: np.ndarray, right: np.nda
         h = item_at[level]
         if r == h:  # every option of this item tried
             _uncover(h, left, right, up, down, item, size)
+            if sums:
+                _restore(mark[level], trail, trail_len, option_first, option_len, up, down, item, size)
             level -= 1
             if level < 0:
                 return found
             r = node_at[level]
-            j = left[r]
-            while j != r:
-                _uncover(item[j], left, right, up, down, item, size)
-                j = left[j]
+            _withdraw(r, n, sums, value, left, right, up, down, item, size, option_of)
             node_at[level] = down[r]
             continue
         j = right[r]  # select option r: cover the other items it meets
         while j != r:
             _cover(item[j], left, right, up, down, item, size)
             j = right[j]
+        if sums:
+            value[option_of[r] // n] = option_of[r] % n + 1
         level += 1
         enter = True
 
 
-def count_solutions(puzzle: Grid, b: Board, limit: int = 2) -> int:
+def _statement(b: Board, boxes: Sequence[Sequence[int]] | None, extra: Sequence[Sequence[int]],
+               cages: Sequence[tuple[Sequence[int], int]]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...],
+                                                                    tuple[int, ...], list[tuple[tuple[int, ...], int]]]:
+    """Check the caller's rules for shape and turn them into ``(box_of, extra, cage_of, groups)``:
+    ``groups`` are the sum groups, the cages as given and then, for each unit (row, column, box or
+    region, extra unit) holding whole cages, the rest of its cells with the rest of ``n(n+1)/2`` (the
+    "45 rule": implied by the rules, so it prunes without changing a count). Raises ValueError."""
+    n, n2 = b.n, b.n * b.n
+    if boxes is None:
+        if not b.variant.classic and not extra and not cages:
+            raise ValueError("board b has a variant: pass its rules as boxes, extra and cages "
+                             "(pipeline.verify builds them from first principles)")
+        box_of = _classic_box_of(n, b.box_rows, b.box_cols)
+    else:
+        owner = [-1] * n2
+        if len(boxes) != n:
+            raise ValueError(f"boxes has {len(boxes)} groups, a {n}x{n} board needs {n}")
+        for k, group in enumerate(boxes):
+            if len(group) != n:
+                raise ValueError(f"box {k + 1} has {len(group)} cells, each needs {n}")
+            for i in group:
+                if not 0 <= int(i) < n2 or owner[int(i)] >= 0:
+                    raise ValueError(f"box {k + 1} has cell {i}, off the board or in another box")
+                owner[int(i)] = k
+        box_of = tuple(owner)
+    units = tuple(tuple(int(i) for i in u) for u in extra)
+    for k, u in enumerate(units):
+        if len(u) != n or len(set(u)) != n or not all(0 <= i < n2 for i in u):
+            raise ValueError(f"extra unit {k + 1} is not {n} distinct cells of the board")
+    cage_of = [-1] * n2
+    groups: list[tuple[tuple[int, ...], int]] = []
+    for k, (members, total) in enumerate(cages):
+        if not 0 < len(members) <= n:
+            raise ValueError(f"cage {k + 1} has {len(members)} cells, a {n}x{n} cage has 1 to {n}")
+        for i in members:
+            if not 0 <= int(i) < n2 or cage_of[int(i)] >= 0:
+                raise ValueError(f"cage {k + 1} has cell {i}, off the board or in another cage")
+            cage_of[int(i)] = k
+        groups.append((tuple(int(i) for i in members), int(total)))
+    if groups:
+        all_units = ([tuple(r * n + c for c in range(n)) for r in range(n)]
+                     + [tuple(r * n + c for r in range(n)) for c in range(n)]
+                     + [tuple(i for i in range(n2) if box_of[i] == k) for k in range(n)] + list(units))
+        seen = set(groups)
+        for unit in all_units:
+            inside = {k for k in {cage_of[i] for i in unit} if k >= 0 and all(i in unit for i in groups[k][0])}
+            rest = tuple(i for i in unit if cage_of[i] not in inside)
+            if inside and rest:
+                derived = (rest, n * (n + 1) // 2 - sum(groups[k][1] for k in inside))
+                if derived not in seen:
+                    seen.add(derived)
+                    groups.append(derived)
+    return box_of, units, tuple(cage_of), groups
+
+
+def count_solutions(puzzle: Grid, b: Board, limit: int = 2, *, boxes: Sequence[Sequence[int]] | None = None,
+                    extra: Sequence[Sequence[int]] = (), cages: Sequence[tuple[Sequence[int], int]] = ()) -> int:
     """Number of solutions of ``puzzle`` (a grid of ``b``, 0 = blank) capped at ``limit``; 0 for
     contradictory givens and for ``limit < 1``. Exact: no node budget, so a pathological puzzle
-    costs what its search tree costs (as for the pure-Python oracle). Raises :class:`ValueError`
-    for a grid of the wrong length or a digit outside ``0..b.n``."""
+    costs what its search tree costs (as for the pure-Python oracle).
+
+    Only ``b``'s side and classic box shape are read. The variant rules are the caller's: ``boxes``
+    (``n`` groups of ``n`` cells replacing the classic boxes: jigsaw regions), ``extra`` (more units of
+    ``n`` cells each: the x diagonals, the hyper windows) and ``cages`` (``(cells, sum)`` pairs:
+    killer cages). Raises :class:`ValueError` for a grid of the wrong length, a digit outside
+    ``0..b.n``, rules of the wrong shape, or a variant ``b`` given without rules."""
     n = b.n
     if len(puzzle) != n * n:
         raise ValueError(f"puzzle has {len(puzzle)} cells, expected {n * n}")
     grid = np.asarray(puzzle, dtype=np.int64)
     if grid.size and (grid.min() < 0 or grid.max() > n):
         raise ValueError(f"a digit is outside 0..{n}")
+    box_of, units, cage_of, groups = _statement(b, boxes, extra, cages)
     if limit < 1:
         return 0
-    cells = np.flatnonzero(grid)
-    givens = (cells * n + grid[cells] - 1).astype(np.int64)
-    left, right, up, down, item, size = _links(n, b.box_rows, b.box_cols)
-    return int(_algorithm_x(givens, int(limit), left.copy(), right.copy(), up.copy(), down.copy(), item,
-                            size.copy(), 4 * n * n + 1))
+    given_cells = np.flatnonzero(grid)
+    givens = (given_cells * n + grid[given_cells] - 1).astype(np.int64)
+    ncages = len(cages)
+    left, right, up, down, item, size, option_of, option_first, option_len = _links(
+        n, box_of, units, cage_of, ncages)
+    empty = np.zeros(0, dtype=np.int64)
+    masks, by_key = _combinations(n) if groups and n <= _FILTER_MAX_N else (empty, empty)
+    group_start = np.cumsum([0] + [len(cells) for cells, _ in groups], dtype=np.int64)
+    group_cells = np.asarray([i for cells, _ in groups for i in cells], dtype=np.int64)
+    group_total = np.asarray([total for _, total in groups], dtype=np.int64)
+    return int(_algorithm_x(givens, int(limit), n, left.copy(), right.copy(), up.copy(), down.copy(), item,
+                            size.copy(), option_of, option_first, option_len, group_start, group_cells,
+                            group_total, masks, by_key))

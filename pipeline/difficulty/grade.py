@@ -14,7 +14,58 @@ Our level names map to HoDoKu's in order: ``easy`` = Easy, ``medium`` = Medium, 
 
 The levels, weights and HoDoKu names of the techniques, with the differences from HoDoKu, are the
 table in :mod:`pipeline.difficulty.techniques`; :data:`TECHNIQUES`, :data:`LEVELS`, :data:`HODOKU_LEVELS`,
-:data:`MAX_SCORE` and :class:`Technique` are re-exported from there.
+:data:`MAX_SCORE`, :data:`UNRATED` and :class:`Technique` are re-exported from there.
+
+Variants
+--------
+``grade(puzzle, variant=v)`` grades on the board of :func:`pipeline.board.board` ``(n, v)``; a classic
+variant (None or ``Variant()``) takes exactly the classic path (compiled kernels included). Any other
+variant runs the pure-Python solver (the compiled kernels know only the classic geometry). Its units
+are rows, columns, boxes -- or the jigsaw *regions* in their place -- and the extra units (the two
+diagonals of ``x``, the four windows of ``hyper``); its peers are the cells sharing one of those
+units or a killer cage. Every technique is a deduction from "each unit holds each digit once" and
+"peers differ", so on a variant board, technique by technique:
+
+* ``naked_single``: the digits no peer holds (peers include diagonals, windows, cage mates). Sound.
+* ``hidden_single``, ``hidden_pair/triple/quad``: in every unit, the extra units included (scanned
+  after boxes, rows and columns), e.g. a hidden single in a diagonal or a window. Sound: each unit
+  holds every digit once. Killer cages are not units (a cage need not hold every digit): never used.
+* ``pointing`` / ``claiming``: locked candidates in the intersection of any two units. Pointing: a
+  digit's candidates in a box, region, diagonal or window all lie in one other unit (a line, a box,
+  a diagonal, a window), whose other cells lose it; claiming: a row's or column's all lie in one box,
+  region, diagonal or window. Sound for any two units. On a classic board: exactly the classic steps.
+* ``locked_pair/triple``, ``naked_pair/triple/quad``: the cells' shared units are all the units
+  holding every cell of the subset (a region and a row, a box and a diagonal, ...); "locked" means
+  two or more shared units. Sound for any unit.
+* ``x_wing``, ``swordfish``, ``jellyfish``: on rows and columns only, which stay units in every variant.
+  Sound.
+* ``finned_*`` / ``sashimi_*`` fish: rows/columns as base and cover; the fins must lie in one box and
+  only cells of that box lose the digit. On boards with the classic boxes (x, hyper, killer) the
+  classic search is sound unchanged. On jigsaw boards the classic search (which treats a box as the
+  block of its rows and columns) would not be, so a region version runs instead: fins in one region,
+  targets in that region (they see every fin through it). Sound.
+* ``empty_rectangle``: kept, also on jigsaw. Argument: a box/region's candidates of ``d`` lie in row
+  ``r`` or column ``c``; a column strong link ``P = Q`` with ``P`` in row ``r``; target ``T`` in ``Q``'s
+  row and column ``c``. If ``T`` held ``d``, ``Q`` would not, so ``P`` would, and the region would have no
+  place left for ``d`` -- provided neither ``P`` nor ``T`` lies in the region, which the finder ensures
+  by taking the link's column and the target's row outside *all* the rows/columns the region spans
+  (for a jigsaw region a stricter condition than for a box, so it finds fewer, never unsound ones).
+* ``remote_pair``, ``w_wing``, ``xy_wing``, ``xyz_wing``, ``simple_colors``, ``skyscraper``,
+  ``two_string_kite``, ``turbot_fish``, ``x_chain``, ``xy_chain``: strong links are conjugate pairs in any
+  unit (a diagonal or window included, never a cage), weak links are peers (cage mates included).
+  Sound: both are valid for any unit and any peer relation. The names skyscraper / kite / turbot
+  follow the unit kinds of the links (a link in a diagonal or window makes a turbot fish).
+* Uniqueness techniques (unique rectangles, BUG+1) are not implemented at all (not even for classic),
+  so nothing assumes a unique solution; nothing to switch off.
+* ``trial_and_error``: a search with the variant's units and peers (killer sums ignored, see below).
+
+Killer: no technique uses cage *sums* yet (cage steps are not implemented); the cages act only as
+peers, which is sound. A killer puzzle is solved by the techniques above *without* trial and error
+(a guess that ignores the sums could pick a grid the cages rule out, and would hide that the puzzle
+needs cage arithmetic). If that finishes the board, the puzzle is graded as usual; otherwise its
+grade has level :data:`UNRATED` (not one of :data:`LEVELS`), ``reason`` :data:`KILLER_UNRATED` plus
+how far the givens got, and the partial path (``steps``, its ``score``, ``techniques``) for
+:func:`explain`.
 """
 
 from __future__ import annotations
@@ -23,9 +74,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from pipeline.board import Grid
+from pipeline.board import Grid, Variant
 from pipeline.difficulty.logic import LogicResult, Step, cell_name, digit_name, solve_logically
-from pipeline.difficulty.techniques import HODOKU_LEVELS, LEVELS, MAX_SCORE, TECHNIQUE_ORDER, TECHNIQUES, TITLES
+from pipeline.difficulty.techniques import (
+    HODOKU_LEVELS,
+    LEVELS,
+    MAX_SCORE,
+    TECHNIQUE_ORDER,
+    TECHNIQUES,
+    TITLES,
+    UNRATED,
+)
 from pipeline.difficulty.techniques import (
     Technique as Technique,  # re-exported (as are the table and levels): this module's API
 )
@@ -41,10 +100,12 @@ def difficulty_key(name: str) -> tuple[int, float, int]:
 class Grade:
     """The grade of one puzzle.
 
-    ``level``: one of :data:`LEVELS`. ``score``: sum of the step weights. ``techniques``: the
-    distinct techniques used, easiest first (hardest last, by :func:`difficulty_key`).
+    ``level``: one of :data:`LEVELS`, or :data:`UNRATED` for a puzzle the grader cannot rate yet (a
+    killer puzzle that needs its cage sums; ``reason`` then says so). ``score``: sum of the step weights.
+    ``techniques``: the distinct techniques used, easiest first (hardest last, by :func:`difficulty_key`).
     ``logic_steps``: steps made by logic (all but ``trial_and_error``); ``guesses``: trial-and-error
-    steps. ``steps``: the whole path, for :func:`explain`. ``n``: board side.
+    steps. ``steps``: the whole path (for an unrated grade, as far as it got), for :func:`explain`.
+    ``n``: board side. ``reason``: empty for a rated grade.
     """
 
     level: str
@@ -54,10 +115,16 @@ class Grade:
     steps: list[Step] = field(repr=False)
     n: int = 9
     guesses: int = 0
+    reason: str = ""
+
+    @property
+    def rated(self) -> bool:
+        """False for an :data:`UNRATED` grade (then ``reason`` says why)."""
+        return self.level != UNRATED
 
     @property
     def hodoku_level(self) -> str:
-        return HODOKU_LEVELS[LEVELS.index(self.level)]
+        return HODOKU_LEVELS[LEVELS.index(self.level)] if self.rated else "Unrated"
 
 
 def score_steps(steps: Sequence[Step]) -> float:
@@ -96,7 +163,12 @@ def grade_result(result: LogicResult) -> Grade:
                  steps=steps, n=result.n, guesses=guesses)
 
 
-def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None) -> Grade:
+#: The ``reason`` of a killer puzzle's :data:`UNRATED` grade (followed by how far the givens got).
+KILLER_UNRATED = "killer cages (not graded yet)"
+
+
+def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None,
+          variant: Variant | None = None) -> Grade:
     """Grade ``puzzle`` (a grid of any supported size) by its human-style solve path.
 
     ``solution`` is optional: when given (and right) it spares the trial-and-error search.
@@ -104,8 +176,26 @@ def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = No
     several solutions is graded along the path to one of them. ``compiled``: ``True`` the compiled
     kernels, ``False`` the pure-Python solver (the reference), ``None`` pick by speed; the grade is
     the same (see :func:`pipeline.difficulty.logic.solve_logically`).
+
+    ``variant`` (None or ``Variant()`` = classic, unchanged): grade on that variant's board, always with
+    the pure-Python solver (``compiled`` is then ignored); see the module docstring for what each
+    technique does there. A killer puzzle that the techniques cannot finish from its givens alone
+    (cage sums are not used yet) gets level :data:`UNRATED` with ``reason`` starting
+    :data:`KILLER_UNRATED`; a killer grade never guesses, so ``solution`` is not used there.
     """
-    return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled))
+    if variant is None or variant.classic:
+        return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled))
+    if "killer" not in variant.kinds:
+        return grade_result(solve_logically(puzzle, solution=solution, compiled=False, variant=variant))
+    result = solve_logically(puzzle, max_technique=TECHNIQUE_ORDER[-2], compiled=False, variant=variant)
+    if result.solved or result.contradiction:
+        return grade_result(result)
+    steps = list(result.steps)
+    blank = sum(1 for d in result.grid if not d)
+    why = (f"{KILLER_UNRATED}: the givens alone leave {blank} of {len(result.grid)} cells open after "
+           f"{len(steps)} steps, and no step uses the cage sums yet")
+    return Grade(level=UNRATED, score=score_steps(steps), techniques=sorted({s.technique for s in steps},
+                 key=difficulty_key), logic_steps=len(steps), steps=steps, n=result.n, reason=why)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,11 @@ Contracts
   It is disabled by ``max_technique`` naming an easier technique; the solver then stops with
   ``stuck=True``.
 * Sizes 4, 6, 9 and 16 work with every technique (the geometry comes from :mod:`pipeline.board`).
+* **Variants.** ``solve_logically(..., variant=v)`` / ``Candidates.from_grid(..., variant=v)`` use the
+  units and peers of ``board(n, v)``: jigsaw regions in place of the boxes, the diagonals (x) and
+  windows (hyper) as extra units, killer cage mates as peers (cage sums are never used). Which
+  technique does what there, and why each stays sound, is listed in :mod:`pipeline.difficulty.grade`.
+  Variants run in pure Python only (the compiled kernels are classic).
 
 Public API: :func:`solve_logically`, :func:`next_step`, :func:`find_step`, :func:`search_solution`,
 :class:`Candidates`, :class:`Step`, :class:`LogicResult`, :class:`Contradiction`,
@@ -36,11 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from pipeline.board import SYMBOLS, Board, Grid, board, conflict, size_of_grid
+from pipeline.board import CLASSIC, SYMBOLS, Board, Grid, Variant, board, conflict, size_of_grid
 from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES  # re-exported: part of this module's API
 
 if TYPE_CHECKING:
@@ -58,8 +63,9 @@ class Step:
     ``cells`` are the cells of the pattern (for chains, in chain order; for singles, the cell set).
     ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs, sorted; the eliminations that
     follow automatically from a placement (its peers) are not listed. ``digits`` are the digits the
-    pattern is about, ``units`` the unit indices involved (into ``board(n).units``: rows ``0..n-1``,
-    columns ``n..2n-1``, boxes ``2n..3n-1``; for fish the base units then the cover units).
+    pattern is about, ``units`` the unit indices involved (into ``board(n, variant).units``: rows ``0..n-1``,
+    columns ``n..2n-1``, boxes or jigsaw regions ``2n..3n-1``, then a variant's extra units: diagonals,
+    windows; for fish the base units then the cover units).
     ``detail`` describes the pattern in words with 1-based coordinates (``r5c3``), for explanations.
     """
 
@@ -114,24 +120,43 @@ class _Geo:
     box_of: tuple[int, ...]
     peers: tuple[tuple[int, ...], ...]
     peer_bits: tuple[int, ...]
-    scan_order: tuple[int, ...]  # boxes, rows, columns (a human's scanning order)
+    scan_order: tuple[int, ...]  # boxes, rows, columns (a human's scanning order), then the variant's extra units
     box_rows: tuple[tuple[int, ...], ...]  # row indices crossing each box
     box_cols: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...] = ()  # unit index -> "row 2", "box 5", "region 3", "diagonal 1", "window 4"
+    containing: tuple[tuple[int, ...], ...] = ()  # cell -> the units holding it, in unit order
+    classic_boxes: bool = True  # the boxes are the classic box_rows x box_cols blocks (not jigsaw regions)
+    variant: Variant = CLASSIC
+
+    @property
+    def classic(self) -> bool:
+        return self.variant.classic
 
 
-@cache
-def _geo(n: int) -> _Geo:
-    b = board(n)
+def _unit_names(b: Board) -> tuple[str, ...]:
+    n, v = b.n, b.variant
+    extra = ([f"diagonal {k}" for k in (1, 2)] if "x" in v.kinds else []) + (
+        [f"window {k}" for k in range(1, 5)] if "hyper" in v.kinds else [])
+    box = "region" if v.regions is not None else "box"
+    return (tuple(f"row {k + 1}" for k in range(n)) + tuple(f"column {k + 1}" for k in range(n))
+            + tuple(f"{box} {k + 1}" for k in range(n)) + tuple(extra[: len(b.extra)]))
+
+
+@lru_cache(maxsize=256)
+def _geo(n: int, variant: Variant = CLASSIC) -> _Geo:
+    b = board(n, variant)
     units = b.units
     unit_mask = tuple(sum(1 << i for i in u) for u in units)
     row_of = tuple(i // n for i in range(n * n))
     col_of = tuple(i % n for i in range(n * n))
     peers = tuple(tuple(sorted(p)) for p in b.peers)
     peer_bits = tuple(sum(1 << j for j in p) for p in peers)
-    scan = tuple(range(2 * n, 3 * n)) + tuple(range(n)) + tuple(range(n, 2 * n))
+    scan = tuple(range(2 * n, 3 * n)) + tuple(range(n)) + tuple(range(n, 2 * n)) + tuple(range(3 * n, len(units)))
     box_rows = tuple(tuple(sorted({i // n for i in bx})) for bx in b.boxes)
     box_cols = tuple(tuple(sorted({i % n for i in bx})) for bx in b.boxes)
-    return _Geo(n, b, units, unit_mask, row_of, col_of, b.box_of, peers, peer_bits, scan, box_rows, box_cols)
+    containing = tuple(tuple(u for u, um in enumerate(unit_mask) if um >> i & 1) for i in range(n * n))
+    return _Geo(n, b, units, unit_mask, row_of, col_of, b.box_of, peers, peer_bits, scan, box_rows, box_cols,
+                _unit_names(b), containing, b.boxes == board(n).boxes, b.variant)
 
 
 def _bits(x: int) -> Iterator[int]:
@@ -157,10 +182,14 @@ def cell_name(i: int, n: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
 
-def unit_name(u: int, n: int) -> str:
-    """``row 2``, ``column 7`` or ``box 5`` (1-based) for unit index ``u``."""
-    kind, k = divmod(u, n)
-    return f"{('row', 'column', 'box')[kind]} {k + 1}"
+def unit_name(u: int, n: int, variant: Variant | None = None) -> str:
+    """``row 2``, ``column 7`` or ``box 5`` (1-based) for unit index ``u`` of ``board(n, variant).units``;
+    on a variant board also ``region 3`` (jigsaw), ``diagonal 1``/``diagonal 2`` (x: the main diagonal,
+    then the anti-diagonal) and ``window 1``..``window 4`` (hyper)."""
+    if variant is None or variant.classic:
+        kind, k = divmod(u, n)
+        return f"{('row', 'column', 'box')[kind]} {k + 1}"
+    return _geo(n, variant).names[u]
 
 
 def digit_name(d: int) -> str:
@@ -191,28 +220,36 @@ def _slash(mask: int) -> str:
 
 
 class Candidates:
-    """Mutable candidate state: ``values[i]`` (0 = blank) and ``cand[i]`` (bitmask, 0 when solved)."""
+    """Mutable candidate state: ``values[i]`` (0 = blank) and ``cand[i]`` (bitmask, 0 when solved), on
+    the board of side ``n`` under ``variant`` (None = classic): its units and peers are the geometry
+    every technique works with."""
 
     __slots__ = ("cand", "geo", "n", "values")
 
-    def __init__(self, n: int, values: list[int], cand: list[int]) -> None:
+    def __init__(self, n: int, values: list[int], cand: list[int], variant: Variant | None = None) -> None:
         self.n = n
-        self.geo = _geo(n)
+        self.geo = _geo(n) if variant is None or variant.classic else _geo(n, variant)
         self.values = values
         self.cand = cand
 
-    @classmethod
-    def from_grid(cls, grid: Grid, eliminated: Iterable[tuple[int, int]] = ()) -> Candidates:
-        """Candidates of ``grid`` (each blank: the digits no peer holds) minus ``eliminated``.
+    @property
+    def variant(self) -> Variant:
+        return self.geo.variant
 
-        Raises :class:`Contradiction` when two givens clash; ``eliminated`` pairs on solved cells
-        are ignored.
+    @classmethod
+    def from_grid(cls, grid: Grid, eliminated: Iterable[tuple[int, int]] = (),
+                  variant: Variant | None = None) -> Candidates:
+        """Candidates of ``grid`` (each blank: the digits no peer holds) minus ``eliminated``; on a
+        variant board the peers include the extra units and the killer cage mates.
+
+        Raises :class:`Contradiction` when two givens clash (in a unit or a cage); ``eliminated``
+        pairs on solved cells are ignored.
         """
         n = size_of_grid(grid)
-        clash = conflict(grid)
+        clash = conflict(grid, variant)
         if clash:
             raise Contradiction(clash)
-        g = _geo(n)
+        g = _geo(n) if variant is None or variant.classic else _geo(n, variant)
         full = (1 << n) - 1
         values = list(grid)
         cand = [0] * (n * n)
@@ -225,10 +262,10 @@ class Candidates:
                 cand[i] = full & ~used
         for i, d in eliminated:
             cand[i] &= ~(1 << (d - 1))
-        return cls(n, values, cand)
+        return cls(n, values, cand, g.variant)
 
     def copy(self) -> Candidates:
-        return Candidates(self.n, list(self.values), list(self.cand))
+        return Candidates(self.n, list(self.values), list(self.cand), self.geo.variant)
 
     def grid(self) -> Grid:
         return tuple(self.values)
@@ -274,6 +311,9 @@ class Candidates:
         return False
 
 
+_KINDS = ("row", "col", "box", "extra")
+
+
 class _Ctx:
     """Derived tables of one state, computed lazily once per step search."""
 
@@ -303,7 +343,8 @@ class _Ctx:
 
     def strong(self, k: int) -> list[tuple[int, int, frozenset[str]]]:
         """Conjugate pairs of digit ``k+1``: ``(a, b, kinds)`` with ``a < b`` and the unit kinds
-        (``row``, ``col``, ``box``) in which they are the only two places."""
+        (``row``, ``col``, ``box`` (a box or jigsaw region), ``extra`` (a diagonal or window)) in
+        which they are the only two places."""
         if k not in self._strong:
             g = self.st.geo
             n = self.st.n
@@ -314,7 +355,7 @@ class _Ctx:
                 if y.bit_count() == 2:
                     a = (y & -y).bit_length() - 1
                     bb = y.bit_length() - 1
-                    found.setdefault((a, bb), set()).add(("row", "col", "box")[u // n])
+                    found.setdefault((a, bb), set()).add(_KINDS[min(u // n, 3)])
             self._strong[k] = [(a, bb, frozenset(kinds)) for (a, bb), kinds in sorted(found.items())]
         return self._strong[k]
 
@@ -340,7 +381,7 @@ def _naked_single(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def _hidden_single(st: Candidates, ctx: _Ctx) -> Step | None:
-    g, cand, n = st.geo, st.cand, st.n
+    g, cand = st.geo, st.cand
     for u in g.scan_order:
         once = twice = 0
         unit = g.units[u]
@@ -355,7 +396,7 @@ def _hidden_single(st: Candidates, ctx: _Ctx) -> Step | None:
             for i in unit:
                 if cand[i] & low:
                     return Step("hidden_single", (i,), placements=((i, d),), digits=(d,), units=(u,),
-                                detail=f"for {digit_name(d)} in {unit_name(u, n)}")
+                                detail=f"for {digit_name(d)} in {g.names[u]}")
     return None
 
 
@@ -365,44 +406,52 @@ def _hidden_single(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def _pointing(st: Candidates, ctx: _Ctx) -> Step | None:
+    """A digit's candidates in a box (or a jigsaw region, diagonal or window) all lie in one other
+    unit: that unit's other cells lose the digit. Classic: the box's candidates in one row/column."""
     g, n, w = st.geo, st.n, ctx.where
-    for b in range(n):
-        bu = 2 * n + b
-        bm = g.unit_mask[bu]
+    um, names = g.unit_mask, g.names
+    for bu in range(2 * n, len(um)):
+        bm = um[bu]
         for k in range(n):
             x = w[k] & bm
             if not x:
                 continue
-            first = (x & -x).bit_length() - 1
-            for line in (g.row_of[first], n + g.col_of[first]):
-                lm = g.unit_mask[line]
+            for line in g.containing[(x & -x).bit_length() - 1]:
+                if line == bu:
+                    continue
+                lm = um[line]
                 if x & ~lm == 0:
                     el = w[k] & lm & ~bm
                     if el:
                         d = k + 1
-                        where = f"on {digit_name(d)} in {unit_name(bu, n)}, confined to {unit_name(line, n)}"
+                        where = f"on {digit_name(d)} in {names[bu]}, confined to {names[line]}"
                         return Step("pointing", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
                                     digits=(d,), units=(bu, line), detail=where)
     return None
 
 
 def _claiming(st: Candidates, ctx: _Ctx) -> Step | None:
+    """A digit's candidates in a row or column all lie in one box (or jigsaw region, diagonal or
+    window): that unit's other cells lose the digit."""
     g, n, w = st.geo, st.n, ctx.where
+    um, names = g.unit_mask, g.names
     for line in range(2 * n):
-        lm = g.unit_mask[line]
+        lm = um[line]
         for k in range(n):
             x = w[k] & lm
             if not x:
                 continue
-            bu = 2 * n + g.box_of[(x & -x).bit_length() - 1]
-            bm = g.unit_mask[bu]
-            if x & ~bm == 0:
-                el = w[k] & bm & ~lm
-                if el:
-                    d = k + 1
-                    return Step("claiming", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
-                                digits=(d,), units=(line, bu),
-                                detail=f"on {digit_name(d)} in {unit_name(line, n)}, confined to {unit_name(bu, n)}")
+            for bu in g.containing[(x & -x).bit_length() - 1]:
+                if bu < 2 * n:
+                    continue
+                bm = um[bu]
+                if x & ~bm == 0:
+                    el = w[k] & bm & ~lm
+                    if el:
+                        d = k + 1
+                        return Step("claiming", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
+                                    digits=(d,), units=(line, bu),
+                                    detail=f"on {digit_name(d)} in {names[line]}, confined to {names[bu]}")
     return None
 
 
@@ -414,21 +463,28 @@ _SUBSET = {2: "pair", 3: "triple", 4: "quad"}
 
 
 def _shared_units(g: _Geo, cells: Sequence[int]) -> list[int]:
-    n = g.n
-    out = []
-    c0 = cells[0]
-    if all(g.row_of[c] == g.row_of[c0] for c in cells):
-        out.append(g.row_of[c0])
-    if all(g.col_of[c] == g.col_of[c0] for c in cells):
-        out.append(n + g.col_of[c0])
-    if all(g.box_of[c] == g.box_of[c0] for c in cells):
-        out.append(2 * n + g.box_of[c0])
-    return out
+    """The units holding every cell of ``cells``, in unit order (rows, columns, boxes, extra units)."""
+    if g.classic:
+        n = g.n
+        out = []
+        c0 = cells[0]
+        if all(g.row_of[c] == g.row_of[c0] for c in cells):
+            out.append(g.row_of[c0])
+        if all(g.col_of[c] == g.col_of[c0] for c in cells):
+            out.append(n + g.col_of[c0])
+        if all(g.box_of[c] == g.box_of[c0] for c in cells):
+            out.append(2 * n + g.box_of[c0])
+        return out
+    bits = 0
+    for c in cells:
+        bits |= 1 << c
+    return [u for u in g.containing[cells[0]] if not bits & ~g.unit_mask[u]]
 
 
 def _naked_subset(st: Candidates, k: int, locked: bool) -> Step | None:
     """Naked subset of size ``k``. ``locked``: only subsets inside a box *and* a line (k <= 3),
-    eliminating from both (HoDoKu's Locked Pair/Triple); otherwise only the others."""
+    eliminating from both (HoDoKu's Locked Pair/Triple; on a variant board any two shared units, e.g.
+    a region and a row, or a box and a diagonal); otherwise only the others."""
     g, n, cand = st.geo, st.n, st.cand
     for u in g.scan_order:
         cells = [i for i in g.units[u] if 2 <= cand[i].bit_count() <= k]
@@ -451,7 +507,7 @@ def _naked_subset(st: Candidates, k: int, locked: bool) -> Step | None:
                         els.extend((j, d) for d in _digits(cand[j] & m))
             if els:
                 name = ("locked_" if locked else "naked_") + _SUBSET[k]
-                where = " and ".join(unit_name(s, n) for s in shared)
+                where = " and ".join(g.names[s] for s in shared)
                 return Step(name, combo, eliminations=_elims_of(els), digits=tuple(_digits(m)), units=tuple(shared),
                             detail=f"{_slash(m)} in {_cells(combo, n)} ({where})")
     return None
@@ -480,7 +536,7 @@ def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:
             els = [(i, d) for i in cells for d in _digits(cand[i] & ~dm)]
             if els:
                 return Step("hidden_" + _SUBSET[k], cells, eliminations=_elims_of(els), digits=tuple(_digits(dm)),
-                            units=(u,), detail=f"{_slash(dm)} in {_cells(cells, n)} ({unit_name(u, n)})")
+                            units=(u,), detail=f"{_slash(dm)} in {_cells(cells, n)} ({g.names[u]})")
     return None
 
 
@@ -558,7 +614,8 @@ def _finned_fish(st: Candidates, ctx: _Ctx, size: int, sashimi: bool) -> Step | 
     """First finned (or sashimi) fish of ``size``; both kinds are found in one pass, cached per state."""
     key = (size, sashimi)
     if key not in ctx.finned:
-        ctx.finned.update(_finned_search(st, ctx, size))
+        search = _finned_search if st.geo.classic_boxes else _finned_search_regions
+        ctx.finned.update(search(st, ctx, size))
     return ctx.finned.get(key)
 
 
@@ -609,6 +666,68 @@ def _finned_search(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool
                         if not union & ~cover:
                             continue  # no fin
                         tgt = [(li, p) for p in _bits(cover & f_pmask) for li in _bits(cross[p] & f_lmask & ~bset)]
+                        if not tgt:
+                            continue
+                        counts = [(lines[li] & cover).bit_count() for li in combo]
+                        sashimi = min(counts) <= 1
+                        if 0 in counts or found[(size, sashimi)] is not None:
+                            continue
+                        found[(size, sashimi)] = _finned_step(n, k + 1, size, sashimi, rows_base, combo, lines,
+                                                              cover, tgt)
+                        if all(v is not None for v in found.values()):
+                            return found
+    return found
+
+
+def _finned_search_regions(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool], Step | None]:
+    """:func:`_finned_search` for a board whose boxes are not blocks of rows and columns (jigsaw
+    regions): the fins must all lie in one region, and only cover-line cells outside the base lines
+    *inside that region* lose the digit (they see every fin through the region). On classic boxes it
+    finds exactly what :func:`_finned_search` finds (``tests/test_grade_variants.py`` checks), so it is
+    the same technique with the box read as a region."""
+    g, n = st.geo, st.n
+    found: dict[tuple[int, bool], Step | None] = {(size, False): None, (size, True): None}
+    width = max(g.b.box_rows, g.b.box_cols)
+    regions = [g.unit_mask[2 * n + b] for b in range(n)]
+    for k in range(n):
+        x = ctx.where[k]
+        if not x:
+            continue
+        by_row, by_col = _lines_of(x, n)
+        for rows_base, lines, cross in ((True, by_row, by_col), (False, by_col, by_row)):
+
+            def cell(li: int, p: int, rows_base: bool = rows_base) -> int:
+                return li * n + p if rows_base else p * n + li
+
+            base = [li for li in range(n) if 2 <= lines[li].bit_count() <= size + width]
+            for combo in _line_combos(lines, base, size, size + width):
+                union = 0
+                bset = 0
+                cells = 0
+                for li in combo:
+                    union |= lines[li]
+                    bset |= 1 << li
+                    for p in _bits(lines[li]):
+                        cells |= 1 << cell(li, p)
+                if union.bit_count() <= size:
+                    continue  # a basic fish (or less), not finned
+                for rm in regions:
+                    if not cells & rm:
+                        continue
+                    must = 0  # positions holding a base candidate outside the region: never a fin
+                    for i in _bits(cells & ~rm):
+                        must |= 1 << (i % n if rows_base else i // n)
+                    need = size - must.bit_count()
+                    free = union & ~must
+                    if need < 0 or need > free.bit_count():
+                        continue
+                    for extra in combinations(list(_bits(free)), need):
+                        cover = must
+                        for p in extra:
+                            cover |= 1 << p
+                        if not union & ~cover:
+                            continue  # no fin
+                        tgt = [(li, p) for p in _bits(cover) for li in _bits(cross[p] & ~bset) if rm >> cell(li, p) & 1]
                         if not tgt:
                             continue
                         counts = [(lines[li] & cover).bit_count() for li in combo]
@@ -830,7 +949,7 @@ def _er_step(st: Candidates, bu: int, r: int, c: int, link: tuple[int, int], t: 
     n = st.n
     cells = (*_bits(bx), *link)
     return Step("empty_rectangle", cells, eliminations=((t, d),), digits=(d,), units=(bu, r, n + c),
-                detail=(f"on {digit_name(d)} in {unit_name(bu, n)} (row {r + 1}, column {c + 1}) with strong link "
+                detail=(f"on {digit_name(d)} in {st.geo.names[bu]} (row {r + 1}, column {c + 1}) with strong link "
                         f"{cell_name(link[0], n)} = {cell_name(link[1], n)}"))
 
 
@@ -1160,19 +1279,21 @@ def _search(masks: list[int], queue: list[int], g: _Geo) -> list[int] | None:
     return None
 
 
-def _is_complete_solution(grid: Sequence[int], n: int) -> bool:
+def _is_complete_solution(grid: Sequence[int], n: int, g: _Geo | None = None) -> bool:
     full = set(range(1, n + 1))
-    return len(grid) == n * n and all({grid[i] for i in u} == full for u in _geo(n).units)
+    g = _geo(n) if g is None else g
+    return (len(grid) == n * n and all({grid[i] for i in u} == full for u in g.units)
+            and all(len({grid[i] for i in c.cells}) == len(c.cells) for c in g.b.cages))
 
 
 class _Guesser:
     """Trial and error, with the solution found once per solve (later steps are sound, so it stays
     valid). A known solution may be handed in; it is used only while it agrees with the state."""
 
-    def __init__(self, solution: Sequence[int] | None = None, n: int = 0) -> None:
+    def __init__(self, solution: Sequence[int] | None = None, n: int = 0, geo: _Geo | None = None) -> None:
         self.solution: list[int] | None = None
         self.no_solution = False  # set when the search proved the state has no solution
-        if solution is not None and _is_complete_solution(solution, n):
+        if solution is not None and _is_complete_solution(solution, n, geo):
             self.solution = list(solution)
 
     def __call__(self, st: Candidates, ctx: _Ctx) -> Step | None:
@@ -1349,6 +1470,7 @@ def solve_logically(
     eliminated: Iterable[tuple[int, int]] = (),
     solution: Grid | None = None,
     compiled: bool | None = None,
+    variant: Variant | None = None,
 ) -> LogicResult:
     """Solve ``puzzle`` step by step with the easiest technique that applies, restarting from the
     singles after each step.
@@ -1365,16 +1487,23 @@ def solve_logically(
     :mod:`pipeline.difficulty.fastlogic`; ``compiled=False`` is the pure-Python reference; ``None``
     (default) picks by :data:`AUTO_COMPILE_AFTER`. All give the same result, step for step
     (``tests/test_grade_compiled.py``); only the speed differs.
+
+    ``variant`` (None = classic) solves on that variant's board (:func:`pipeline.board.board`): every
+    technique uses its units and peers, as described in :mod:`pipeline.difficulty.grade`. A non-classic
+    variant always runs the pure-Python solver (the kernels know only the classic geometry), whatever
+    ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage *sums* are
+    not used by any technique (the cages act only as peers); trial and error ignores them too.
     """
     allowed = _allowed(max_technique)
+    classic = variant is None or variant.classic
     try:
-        st = Candidates.from_grid(puzzle, eliminated)
+        st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
-    guess = _Guesser(solution, st.n)
+    guess = _Guesser(solution, st.n, st.geo)
     finders = [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in allowed]
     steps: list[Step] = []
-    kernel = _kernel(st.n, tuple(allowed[2:])) if _use_kernels(compiled) else None
+    kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled) else None
     while not st.is_solved():
         step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
         if st.is_solved():

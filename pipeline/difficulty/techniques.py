@@ -72,6 +72,9 @@ so its grade can come out *harder* than HoDoKu's; every technique we do use has 
 weight. The order in which techniques are tried is HoDoKu's default order restricted to ours, except
 that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish, so that the easiest
 applicable technique is always the one used.
+
+Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
+and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`.
 """
 
 from __future__ import annotations
@@ -82,6 +85,11 @@ from dataclasses import dataclass
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 #: HoDoKu's level names, index for index.
 HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
+#: The level of a puzzle the grader cannot rate (yet): a killer puzzle whose givens alone do not
+#: finish it (no technique uses cage sums yet; :func:`pipeline.difficulty.grade.grade` says why in
+#: ``Grade.reason``). Deliberately *not* one of :data:`LEVELS`: it has no rank, no score limit and no
+#: HoDoKu counterpart, and configs cannot ask for it.
+UNRATED = "unrated"
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 

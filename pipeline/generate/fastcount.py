@@ -1,12 +1,20 @@
 """The fast path of the removal loop: a compiled exact solution counter (numba).
 
-``count(puzzle, limit, node_limit)`` returns the number of solutions of ``puzzle`` capped at
+``count(puzzle, limit, node_limit, variant)`` returns the number of solutions of ``puzzle`` capped at
 ``limit``, or ``-1`` when the search visited more than ``node_limit`` nodes (the caller then asks the
-ILP). ``solutions(puzzle, limit, node_limit)`` is the same search returning the solutions found
-(``None`` for ``-1``); ``numplace solve`` uses it (:mod:`pipeline.solve.fast`). Exact, not heuristic:
-bitmask candidates per cell, naked and hidden singles to a fixpoint, then branch on the cell with
-the fewest candidates; the search stops at ``limit`` solutions. Both run the one kernel
+ILP). ``solutions(puzzle, limit, node_limit, variant)`` is the same search returning the solutions
+found (``None`` for ``-1``); ``numplace solve`` uses it (:mod:`pipeline.solve.fast`). Exact, not
+heuristic: bitmask candidates per cell, naked and hidden singles to a fixpoint, then branch on the
+cell with the fewest candidates; the search stops at ``limit`` solutions. Both run the one kernel
 :func:`_search`. Works for every board of :mod:`pipeline.board` (n <= 25, candidates fit in 32 bits).
+
+Variants (``variant``, default classic): the tables come from ``board(n, variant)``, so the extra
+units (X diagonals, hyper windows) and jigsaw regions take part in hidden singles, and killer cage
+mates are peers. Killer cages get their own exact propagation (:func:`_cages`): for each cage, the
+digit sets of its size that add up to its sum (precomputed, :func:`_cage_masks`) which hold the
+cage's placed digits and can still be spread over its open cells; each open cell keeps only the
+digits some such set gives it, and a digit every such set needs, with one open cell left for it,
+goes there. No set left is a contradiction. Pruning only: the search stays exact.
 
 It shares no code with :mod:`pipeline.verify` (the pure-Python guard) or the ILP, so three
 independent implementations stand behind every written puzzle: this counter decides removals, the
@@ -16,12 +24,16 @@ The first call in a process compiles the kernels (about a second; cached on disk
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import numba as nb
 import numpy as np
 
-from pipeline.board import Grid, board, size_of_grid
+from pipeline.board import CLASSIC, Grid, Variant, board, size_of_grid
+
+#: One board's kernel tables: peers (padded), units, the all-digits mask, then the killer cages
+#: flattened: cells, cell offsets per cage, digit masks, mask offsets per cage.
+Tables = tuple[np.ndarray, np.ndarray, np.uint32, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -31,6 +43,90 @@ def _popcount(x: np.uint32) -> int:  # pragma: no cover - compiled
         x &= x - np.uint32(1)
         c += 1
     return c
+
+
+@nb.njit(cache=True, nogil=True)
+def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray,
+           mask_off: np.ndarray, keep: np.ndarray) -> int:  # pragma: no cover - compiled
+    """One pass of the killer rule over every cage, in place: -1 on a contradiction, else 1 if a
+    candidate went, 0 if none. ``keep`` is scratch of at least the largest cage's size.
+
+    A cage's *placed* digits are those of its cells with one candidate; a mask (a digit set of the
+    cage's size and sum) *fits* when it holds the placed digits and its remaining digits ``rem``
+    can still be spread over the open cells: every open cell has a candidate in ``rem`` and together
+    they cover ``rem``. An open cell keeps the candidates that some fitting ``rem`` gives it; a digit
+    in every fitting ``rem`` that only one open cell can take goes there."""
+    changed = 0
+    zero = np.uint32(0)
+    one = np.uint32(1)
+    for g in range(cage_off.shape[0] - 1):
+        a = cage_off[g]
+        b = cage_off[g + 1]
+        placed = zero
+        nopen = 0
+        for k in range(a, b):
+            v = cand[cage_cells[k]]
+            if v == zero:
+                return -1
+            if v & (v - one) == zero:
+                if placed & v:
+                    return -1  # one digit twice in the cage
+                placed |= v
+            else:
+                nopen += 1
+            keep[k - a] = zero
+        fits = False
+        need = ~zero
+        for t in range(mask_off[g], mask_off[g + 1]):
+            m = cage_masks[t]
+            if m & placed != placed:
+                continue
+            rem = m ^ placed
+            cover = zero
+            ok = True
+            for k in range(a, b):
+                v = cand[cage_cells[k]]
+                if v & (v - one):
+                    h = v & rem
+                    if h == zero:
+                        ok = False
+                        break
+                    cover |= h
+            if not ok or cover != rem:
+                continue
+            fits = True
+            need &= rem
+            for k in range(a, b):
+                keep[k - a] |= cand[cage_cells[k]] & rem
+        if not fits:
+            return -1
+        if nopen == 0:
+            continue
+        seen = zero
+        twice = zero
+        for k in range(a, b):
+            i = cage_cells[k]
+            v = cand[i]
+            if v & (v - one):
+                h = v & keep[k - a]
+                if h != v:
+                    cand[i] = h
+                    changed = 1
+                twice |= seen & h
+                seen |= h
+        once = need & seen & ~twice
+        if once:
+            for k in range(a, b):
+                i = cage_cells[k]
+                v = cand[i]
+                if v & (v - one):
+                    h = v & once
+                    if h:
+                        if h & (h - one):
+                            return -1  # one cell is the only place of two needed digits
+                        cand[i] = h
+                        changed = 1
+    return changed
 
 
 @nb.njit(cache=True, nogil=True)
@@ -74,14 +170,34 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
 
 
 @nb.njit(cache=True, nogil=True)
+def _propagate_cages(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
+                     cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray, mask_off: np.ndarray,
+                     keep: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """:func:`_propagate` and the killer rule (:func:`_cages`) to a joint fixpoint, in place; False on
+    a contradiction."""
+    while True:
+        if not _propagate(cand, peers, units, full):
+            return False
+        r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, keep)
+        if r < 0:
+            return False
+        if r == 0:
+            return True
+
+
+@nb.njit(cache=True, nogil=True)
 def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
-            limit: int, node_limit: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+            limit: int, node_limit: int, out: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray,
+            cage_masks: np.ndarray, mask_off: np.ndarray) -> int:  # pragma: no cover - compiled
     """Solutions capped at ``limit``, or -1 past ``node_limit`` nodes; the first ``out.shape[0]``
-    solutions found are written to the rows of ``out`` as digits (1..n)."""
+    solutions found are written to the rows of ``out`` as digits (1..n). The cage arrays are empty
+    on a board without killer cages."""
     ncells = cand0.shape[0]
     stack = np.empty((ncells + 1, ncells), dtype=np.uint32)
     cell_at = np.empty(ncells + 1, dtype=np.int64)
     rest_at = np.empty(ncells + 1, dtype=np.uint32)
+    killer = cage_off.shape[0] > 1
+    keep = np.zeros(ncells if killer else 0, dtype=np.uint32)  # scratch of the cage rule
     stack[0, :] = cand0
     depth = 0
     found = 0
@@ -94,7 +210,8 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
                 return -1
             fresh = False
             cur = stack[depth]
-            if not _propagate(cur, peers, units, full):
+            if not (_propagate_cages(cur, peers, units, full, cage_cells, cage_off, cage_masks, mask_off, keep)
+                    if killer else _propagate(cur, peers, units, full)):
                 depth -= 1
                 continue
             best = -1
@@ -134,39 +251,106 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
     return found
 
 
+_NO_CELLS = np.zeros(0, dtype=np.int64)
+_NO_OFF = np.zeros(1, dtype=np.int64)
+_NO_MASKS = np.zeros(0, dtype=np.uint32)
+
+
+@lru_cache(maxsize=4096)
+def _cage_masks(n: int, size: int, total: int) -> tuple[int, ...]:
+    """The bitmasks (bit ``d - 1`` for digit ``d``) of the sets of ``size`` distinct digits of
+    ``1..n`` that add up to ``total``, in increasing digit order."""
+    out: list[int] = []
+
+    def extend(low: int, left: int, rest: int, mask: int) -> None:
+        if left == 0:
+            if rest == 0:
+                out.append(mask)
+            return
+        # the smallest and largest sums of ``left`` distinct digits from ``low..n``
+        if rest < left * (2 * low + left - 1) // 2 or rest > left * (2 * n - left + 1) // 2:
+            return
+        for d in range(low, n - left + 2):
+            if d > rest:
+                break
+            extend(d + 1, left - 1, rest - d, mask | 1 << (d - 1))
+
+    extend(1, size, total, 0)
+    return tuple(out)
+
+
+def _peers_units(n: int, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    b = board(n, variant)
+    width = max(len(p) for p in b.peers)
+    # peer counts differ between cells (cage mates); pad with the last peer, a no-op to the kernel
+    rows = [sorted(p) for p in b.peers]
+    peers = np.array([r + [r[-1]] * (width - len(r)) for r in rows], dtype=np.int64)
+    return peers, np.array(b.units, dtype=np.int64)
+
+
 @cache
-def _tables(n: int) -> tuple[np.ndarray, np.ndarray, np.uint32]:
-    b = board(n)
-    peers = np.array([sorted(p) for p in b.peers], dtype=np.int64)
-    units = np.array(b.units, dtype=np.int64)
-    return peers, units, np.uint32((1 << n) - 1)
+def _tables(n: int) -> Tables:
+    """The classic board's tables (no cages), once per size."""
+    peers, units = _peers_units(n, CLASSIC)
+    return peers, units, np.uint32((1 << n) - 1), _NO_CELLS, _NO_OFF, _NO_MASKS, _NO_OFF
 
 
-def _run(puzzle: Grid, limit: int, node_limit: int, keep: int) -> tuple[int, np.ndarray]:
+@lru_cache(maxsize=256)
+def _variant_tables(n: int, variant: Variant) -> Tables:
+    """A variant board's tables; raises ``ValueError`` when the variant does not fit size ``n``."""
+    if not variant.cages:
+        peers, units = _peers_units(n, variant)
+        return peers, units, np.uint32((1 << n) - 1), _NO_CELLS, _NO_OFF, _NO_MASKS, _NO_OFF
+    peers, units = _peers_units(n, variant)
+    cells: list[int] = []
+    cell_off = [0]
+    masks: list[int] = []
+    mask_off = [0]
+    for cage in variant.cages:
+        cells += cage.cells
+        cell_off.append(len(cells))
+        masks += _cage_masks(n, len(cage.cells), cage.total)
+        mask_off.append(len(masks))
+    return (peers, units, np.uint32((1 << n) - 1), np.array(cells, dtype=np.int64),
+            np.array(cell_off, dtype=np.int64), np.array(masks, dtype=np.uint32),
+            np.array(mask_off, dtype=np.int64))
+
+
+def tables(n: int, variant: Variant | None = None) -> Tables:
+    """The kernel tables of side ``n`` under ``variant`` (None or classic: cached per size)."""
+    if variant is None or variant == CLASSIC:
+        return _tables(n)
+    return _variant_tables(n, variant)
+
+
+def _run(puzzle: Grid, limit: int, node_limit: int, keep: int, variant: Variant | None) -> tuple[int, np.ndarray]:
     """Run :func:`_search` on ``puzzle``, keeping the first ``keep`` solutions: (count, rows)."""
     n = size_of_grid(puzzle)
-    peers, units, full = _tables(n)
+    peers, units, full, cage_cells, cage_off, cage_masks, mask_off = tables(n, variant)
     cand = np.full(n * n, full, dtype=np.uint32)
     for i, d in enumerate(puzzle):
         if d:
             cand[i] = np.uint32(1 << (d - 1))
     out = np.zeros((keep, n * n), dtype=np.uint8)
-    return int(_search(cand, peers, units, full, limit, node_limit, out)), out
+    found = _search(cand, peers, units, full, limit, node_limit, out, cage_cells, cage_off, cage_masks, mask_off)
+    return int(found), out
 
 
-def count(puzzle: Grid, limit: int = 2, node_limit: int = 200_000) -> int:
-    """Solutions of ``puzzle`` capped at ``limit``; ``-1`` if ``node_limit`` search nodes did not
-    decide it. Contradictory givens give 0."""
-    return _run(puzzle, limit, node_limit, 0)[0]
+def count(puzzle: Grid, limit: int = 2, node_limit: int = 200_000, variant: Variant | None = None) -> int:
+    """Solutions of ``puzzle`` under ``variant`` (None = classic) capped at ``limit``; ``-1`` if
+    ``node_limit`` search nodes did not decide it. Contradictory givens give 0."""
+    return _run(puzzle, limit, node_limit, 0, variant)[0]
 
 
-def solutions(puzzle: Grid, limit: int = 2, node_limit: int = 200_000) -> tuple[Grid, ...] | None:
-    """The solutions of ``puzzle``, at most ``limit`` (in the search's order), or ``None`` if
-    ``node_limit`` search nodes did not decide it. Contradictory givens give ``()``. Each solution
-    is a search node, so at most ``min(limit, node_limit)`` rows of ``n * n`` bytes are held."""
+def solutions(puzzle: Grid, limit: int = 2, node_limit: int = 200_000,
+              variant: Variant | None = None) -> tuple[Grid, ...] | None:
+    """The solutions of ``puzzle`` under ``variant`` (None = classic), at most ``limit`` (in the
+    search's order), or ``None`` if ``node_limit`` search nodes did not decide it. Contradictory
+    givens give ``()``. Each solution is a search node, so at most ``min(limit, node_limit)`` rows
+    of ``n * n`` bytes are held."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    found, out = _run(puzzle, limit, node_limit, min(limit, max(node_limit, 0)))
+    found, out = _run(puzzle, limit, node_limit, min(limit, max(node_limit, 0)), variant)
     if found < 0:
         return None
     return tuple(tuple(int(d) for d in row) for row in out[:found].tolist())

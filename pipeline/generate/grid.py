@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from pipeline.board import Grid, board, conflict
+from pipeline.board import Grid, Variant, board, conflict
 from pipeline.ilp.engine import engine_for
 from pipeline.ilp.model import Design
 
@@ -48,19 +48,36 @@ def random_transform(grid: Grid, n: int, rng: np.random.Generator) -> Grid:
 
 
 
-def fixed_cells_problem(n: int, fixed: Grid) -> str | None:
-    """Why no grid can contain ``fixed`` (None when some grid does). Checks units, then the IP."""
-    clash = conflict(fixed)
+def fixed_cells_problem(n: int, fixed: Grid, variant: Variant | None = None) -> str | None:
+    """Why no grid (of ``variant``'s rules) can contain ``fixed`` (None when some grid does). Checks
+    units, then the IP."""
+    clash = conflict(fixed, variant)
     if clash:
         return clash
-    if engine_for(n).count_solutions(fixed, limit=1).count == 0:
+    if engine_for(n, variant=variant).count_solutions(fixed, limit=1).count == 0:
         return "no complete grid contains these fixed cells"
+    return None
+
+
+def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
+                         time_limit: float | None = None) -> str | None:
+    """Why no complete grid of side ``n`` obeys ``variant``'s units (and holds ``fixed``), as one line
+    naming the config key; None when the integer program finds one (or cannot decide in time).
+    A valid jigsaw layout (n connected regions of n cells) may still admit no grid at all."""
+    if fixed is not None and any(fixed):
+        why = fixed_cells_problem(n, fixed, variant)
+        if why is not None:
+            return f"grid.fixed: {why}"
+    out = engine_for(n, time_limit, None, variant).count_solutions((0,) * (n * n), limit=1)
+    if out.count == 0 and out.complete:
+        key = "board.regions" if variant.regions is not None else "board.variant"
+        return f"{key}: no complete {n}x{n} grid obeys these rules (the integer program finds none)"
     return None
 
 
 
 def design_problem(n: int, design: Design, fixed: Grid | None = None,
-                   time_limit: float | None = None) -> tuple[str, str] | None:
+                   time_limit: float | None = None, variant: Variant | None = None) -> tuple[str, str] | None:
     """Why no complete grid of side ``n`` honours ``design`` (and contains ``fixed``): ``(key, why)``
     with ``key`` the ``grid`` key to blame (``solution_symmetry``, ``areas.K``, ``fixed``); None when
     the integer program finds a grid, or cannot decide within ``time_limit`` (then the run's attempts
@@ -70,11 +87,17 @@ def design_problem(n: int, design: Design, fixed: Grid | None = None,
     the rows are tried apart to name a culprit: the symmetry alone (and then every cycle type of digit
     map the same position map allows, for the message: a relabelling of the digits turns a digit map
     into any other of its cycle type, so the type decides), each area alone, then the areas added one
-    by one to the symmetry, and last the fixed cells."""
+    by one to the symmetry, and last the fixed cells. With ``variant``, every solve obeys its units too
+    (a variant board with no grid at all is blamed on ``board.variant``/``board.regions`` first)."""
     blank: Grid = (0,) * (n * n)
+    if variant is not None:
+        why_not = variant_grid_problem(n, variant, None, time_limit)
+        if why_not is not None:
+            key, _, why = why_not.partition(": ")
+            return key.removeprefix("grid."), why
 
     def holds(d: Design, start: Grid | None = None) -> bool:
-        out = engine_for(n, time_limit, d).count_solutions(start or blank, limit=1)
+        out = engine_for(n, time_limit, d, variant).count_solutions(start or blank, limit=1)
         return out.count > 0 or not out.complete
 
     if holds(design, fixed):
@@ -98,8 +121,8 @@ def design_problem(n: int, design: Design, fixed: Grid | None = None,
             return f"areas.{k}", (f"no complete grid satisfies this rule together with grid.{', grid.'.join(others)} "
                                   "(the integer program finds none)")
     assert fixed is not None  # the design holds alone, so the fixed cells break it
-    why = fixed_cells_problem(n, fixed)
-    return "fixed", why or "no complete grid contains these fixed cells and honours the designed-grid rules"
+    fixed_why = fixed_cells_problem(n, fixed, variant)
+    return "fixed", fixed_why or "no complete grid contains these fixed cells and honours the designed-grid rules"
 
 
 def _cycle_type(p: tuple[int, ...]) -> tuple[int, ...]:

@@ -13,7 +13,18 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
    bands, rows in bands, stacks, columns in stacks, transpose when boxes are square). A *designed*
    grid (``spec.design``: a solution symmetry, area rules) is solved by an engine that holds the
-   design's rows, with neither prefill nor group element (both would break the design).
+   design's rows, with neither prefill nor group element (both would break the design). A *variant*
+   (``spec.variant``: x, hyper, jigsaw, killer) is solved by an engine that holds its units, again
+   with neither prefill nor group element (a diagonal box prefill can repeat a digit on a diagonal,
+   and the classic group does not keep diagonals, windows or regions in place).
+
+   *Killer.* After the grid, cages are drawn on it (:func:`pipeline.generate.cages.draw_cages`,
+   ``board.cages``' sizes) and, without givens, refined until the cages alone have one solution
+   (:func:`pipeline.generate.cages.refine`; a second solution is found by the compiled counter with
+   the cage rules, or by the ILP with the cage rows when the counter's node budget runs out). The
+   puzzle is then the empty grid plus cages and steps 2-4 are skipped; with ``board.cages.givens``
+   the drawn cages are kept as they are and steps 2-4 remove givens under the cage rules. Every
+   uniqueness check, the grade and the certificate of a killer puzzle use its cages.
 2. *Orbits.* Split the cells into orbits of the requested symmetry group and shuffle them from the
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
 3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
@@ -48,8 +59,11 @@ minimality checks.
 2. ``rng.integers(2**31 - 1)``: HiGHS's random seed;
 3. without fixed cells or a design: the prefill, one ``rng.permutation(n)`` per diagonal box (:func:`prefill`);
 4. with ``grid.method: uniform``: the grid number (:func:`pipeline.identity.numbering.uniform_grid`);
-5. with neither fixed cells, a design nor ``uniform``: the group element (:func:`random_transform`);
-6. without a pattern: ``rng.permutation(len(orbits))``, the order in which orbits are tried;
+5. with neither fixed cells, a design, a variant nor ``uniform``: the group element (:func:`random_transform`);
+5k. killer only: the cages (:func:`pipeline.generate.cages.draw_cages`, then, without givens, the draws
+   of :func:`pipeline.generate.cages.refine`);
+6. without a pattern (for killer, only with givens): ``rng.permutation(len(orbits))``, the order in
+   which orbits are tried;
 7. with a hints rule (never with a pattern): the goal, ``rng.integers(min, max + 1)``.
 
 A pattern or a design adds no draw: it only leaves some out.
@@ -67,9 +81,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline import symmetry
-from pipeline.board import Grid
+from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
-from pipeline.generate import pattern
+from pipeline.generate import cages as cage_maker
+from pipeline.generate import fastcount, pattern
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -109,6 +124,7 @@ class MadePuzzle:
     timeouts: int
     rejected: dict[str, int]
     phase_ms: dict[str, float]
+    variant: Variant = CLASSIC  # the puzzle's rules, with its cages for killer
 
     @property
     def hints(self) -> int:
@@ -144,19 +160,20 @@ class _Found:
     orbit_minimal: bool
     grade: Grade
     certified: bool
+    variant: Variant = CLASSIC
 
 
 def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
     """One puzzle for ``seed``: attempts ``0, 1, ...`` until one succeeds; raises
     :class:`GenerationFailed` (with the last reason) after ``spec.max_attempts``."""
     t0 = time.perf_counter()
-    eng = engine_for(spec.size, spec.time_limit)
-    grid_eng = engine_for(spec.size, spec.time_limit, spec.design) if spec.design is not None else eng
+    eng = engine_for(spec.size, spec.time_limit, None, spec.variant)
+    grid_eng = engine_for(spec.size, spec.time_limit, spec.design, spec.variant) if spec.design is not None else eng
     engines = (eng,) if grid_eng is eng else (eng, grid_eng)
     solves0 = sum(e.solves for e in engines)
     tag = requested_symmetry(spec, seed)
     fixed_cells = {i for i, d in enumerate(spec.fixed or ()) if d}
-    job = _Puzzle(spec, seed, eng, checker(eng, spec.engine), tag, symmetry.orbits(tag, spec.size),
+    job = _Puzzle(spec, seed, eng, checker(eng, spec.engine, spec.variant), tag, symmetry.orbits(tag, spec.size),
                   fixed_cells if spec.keep_fixed else set(), grid_eng)
     for attempt in range(spec.max_attempts):
         found = _attempt(job, attempt)
@@ -172,6 +189,7 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
             gen_ms=(time.perf_counter() - t0) * 1000.0,
             attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
             phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
+            variant=found.variant,
         )
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {job.why}", spec.max_attempts,
                            job.timeouts, job.rejected)
@@ -186,19 +204,35 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
     """
     spec, eng = job.spec, job.eng
     rng = np.random.default_rng([job.seed, attempt])
+    variant = spec.variant or CLASSIC
+    if spec.killer:
+        eng.set_cages(())  # grids come from the units alone
     # Step 1, grid: draws 1-5 (weights, solver seed, prefill, grid number, group element).
     t1 = time.perf_counter()
     grid = _grid(job, rng)
     job.phase["grid"] += time.perf_counter() - t1
     if grid is None:
         return None
-    # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule); a pattern draws neither.
-    order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))] if spec.pattern is None else []
-    goal = hint_goal(spec, rng) if spec.pattern is None else None
     eng.set_nogood(grid)
+    no_givens = spec.killer and not spec.killer_givens
+    if spec.killer:
+        # Draw 5k: the cages; the removal check, the grade and the certificate then use them.
+        made = _cages(job, grid, rng)
+        if made is None:
+            eng.set_nogood(None)
+            return None
+        variant = Variant(variant.kinds, variant.regions, made)
+        eng.set_cages(made)
+        job.unique = checker(eng, spec.engine, variant)
+    # Step 2, orbits: draw 6 (their order), then draw 7 (the hints goal, for a hints rule); a pattern draws neither.
+    removing = spec.pattern is None and not no_givens
+    order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))] if removing else []
+    goal = hint_goal(spec, rng) if removing else None
     t2 = time.perf_counter()
     try:
-        if spec.pattern is not None:
+        if no_givens:
+            puzzle, proven = (0,) * len(grid), set[tuple[int, ...]]()
+        elif spec.pattern is not None:
             # Steps 2-4 for a clue pattern: the pattern's cells of this grid, if they make a unique puzzle.
             fitted = pattern.fits(job.unique, grid, spec.pattern)
             if fitted is None:
@@ -213,7 +247,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
                 job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
                 return None
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
-        graded = grade(puzzle, grid)
+        graded = grade(puzzle, grid) if variant.classic else grade(puzzle, grid, variant=variant)
         if not spec.wants(graded.level, graded.score):
             job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
             job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
@@ -231,7 +265,50 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         return None
     finally:
         eng.set_nogood(None)
-    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified)
+        if spec.killer:
+            eng.set_cages(())
+    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant)
+
+
+#: Refinement steps a killer grid gets before the attempt moves on to a new grid.
+CAGE_STEPS = 200
+
+
+def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ...] | None:
+    """Draw 5k: the killer cages of ``grid`` (refined to a unique zero-given puzzle unless the spec
+    keeps givens); None, with the reason in ``job``, when refinement gives up."""
+    spec, eng = job.spec, job.eng
+    n = spec.size
+    assert spec.variant is not None
+    kinds, regions = spec.variant.kinds, spec.variant.regions
+    policy = cage_maker.CagePolicy(spec.cage_sizes[0], spec.cage_sizes[1], spec.cage_singles)
+    drawn = cage_maker.draw_cages(grid, n, rng, policy)
+    if spec.killer_givens:
+        return drawn
+    blank: Grid = (0,) * (n * n)
+
+    def second(cages: tuple[Cage, ...]) -> Grid | None:
+        """A solution of the cages other than ``grid``: the compiled counter, else the ILP."""
+        v = Variant(kinds, regions, cages)
+        found = fastcount.solutions(blank, 2, variant=v) if spec.engine == "hybrid" else None
+        if found is not None:
+            return next((g for g in found if g != grid), None)
+        eng.set_cages(cages)
+        out = eng.solve(blank)  # the no-good row of ``grid`` is installed
+        if out.status == "timeout":
+            raise SolverTimeout("a killer uniqueness check hit the time limit")
+        return out.grid if out.status == "feasible" else None
+
+    try:
+        refined = cage_maker.refine(grid, n, drawn, rng, policy, second, max_steps=CAGE_STEPS)
+    except SolverTimeout:
+        job.timeouts += 1
+        job.why = "a killer uniqueness check hit the time limit"
+        return None
+    if refined is None:
+        job.why = f"the cages of a grid did not become unique within {CAGE_STEPS} refinement steps"
+        return None
+    return refined[0]
 
 
 def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
@@ -239,7 +316,7 @@ def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
     ends without one)."""
     spec, n = job.spec, job.spec.size
     weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
-    shaped = bool(spec.fixed) or spec.design is not None  # no prefill, no group element
+    shaped = bool(spec.fixed) or spec.design is not None or spec.variant is not None  # no prefill, no group element
     start = spec.fixed if shaped else prefill(n, rng)
     if spec.grid_method == "uniform":
         out = Outcome("feasible", numbering.uniform_grid(rng))

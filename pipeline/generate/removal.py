@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pipeline.board import Grid
+from pipeline.board import Grid, Variant
 from pipeline.generate import fastcount
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import Engine
@@ -20,8 +20,9 @@ Check = Callable[[Grid], bool]
 
 
 
-def checker(eng: Engine, kind: str) -> Check:
-    """The removal check "is this puzzle still unique?" for engine ``kind``.
+def checker(eng: Engine, kind: str, variant: Variant | None = None) -> Check:
+    """The removal check "is this puzzle still unique?" for engine ``kind`` under ``variant``'s rules
+    (None: classic; ``eng`` must hold the same rules, killer cages included).
 
     ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
     :mod:`pipeline.generate.fastcount`, falling back to the ILP only when its node budget runs out. Both
@@ -29,6 +30,12 @@ def checker(eng: Engine, kind: str) -> Check:
     """
     if kind == "ilp":
         return eng.unique_without
+    if variant is not None and not variant.classic:
+        def hybrid_variant(puzzle: Grid) -> bool:
+            k = fastcount.count(puzzle, 2, variant=variant)
+            return eng.unique_without(puzzle) if k < 0 else k == 1
+
+        return hybrid_variant
 
     def hybrid(puzzle: Grid) -> bool:
         k = fastcount.count(puzzle, 2)

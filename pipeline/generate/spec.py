@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline import symmetry
-from pipeline.board import Grid
+from pipeline.board import Grid, Variant
 from pipeline.ilp.model import Area, AreaRule, Design
 
 
@@ -35,6 +35,14 @@ class Spec:
     score_max: float | None = None
     design: Design | None = None  # rows the solution grid must honour (grid.solution_symmetry, grid.areas)
     pattern: tuple[int, ...] | None = None  # removal.pattern: exactly these cells (sorted) are the givens
+    variant: Variant | None = None  # board.variant's rules (None: classic); a killer set's cages are drawn per puzzle
+    cage_sizes: tuple[int, int] = (2, 5)  # board.cages.min_size, max_size
+    cage_singles: bool = False  # board.cages.singles
+    killer_givens: bool = False  # board.cages.givens
+
+    @property
+    def killer(self) -> bool:
+        return self.variant is not None and "killer" in self.variant.kinds
 
     def wants(self, level: str, score: float) -> bool:
         """True when a puzzle of this grade is in the requested difficulty range."""

@@ -18,6 +18,11 @@ Contracts
   pristine matrix: every solve of it (grids, counts, checks) honours them. The generator makes grids
   with such an engine and judges puzzles with the plain one of the same size, since a puzzle must be
   unique under the plain rules (a solver knows nothing of the design).
+* An engine built for a variant (:class:`~pipeline.board.Variant`) holds the variant's units (jigsaw
+  regions, diagonals, windows) in its pristine matrix. Killer cages change with every puzzle, so
+  they are rows of their own after the pristine ones (:meth:`Engine.set_cages`): row order is
+  pristine, cages, then the no-good row. :func:`engine_for` installs the variant's cages on every
+  call, so an engine never answers with another puzzle's cages.
 * Binaries are read with a tolerance (``x > 0.5``).
 * A solve that hits ``time_limit`` is reported as ``status == "timeout"``, never guessed.
 """
@@ -31,7 +36,7 @@ from typing import Literal
 import highspy
 import numpy as np
 
-from pipeline.board import Grid, board
+from pipeline.board import Cage, Grid, Variant, board
 from pipeline.ilp import model
 from pipeline.ilp.result import CountResult
 
@@ -61,9 +66,10 @@ class Engine:
     (see :func:`engine_for`). ``solves`` counts every call into HiGHS.
     """
 
-    def __init__(self, n: int, time_limit: float | None = None, design: model.Design | None = None) -> None:
+    def __init__(self, n: int, time_limit: float | None = None, design: model.Design | None = None,
+                 variant: Variant | None = None) -> None:
         self.n = n
-        self.board = board(n)
+        self.board = board(n, variant.units_only if variant is not None else None)
         self.design = design
         mat = model.matrix(model.build(self.board, design=design), n)
         self.ncols = mat.ncols
@@ -83,7 +89,10 @@ class Engine:
         for cols, coefs, lo, hi in mat.rows:
             h.addRow(lo, hi, len(cols), np.array(cols, dtype=np.int32), np.array(coefs))
         self._h = h
-        self._base_rows = h.getNumRow()
+        self._base_rows = h.getNumRow()  # pristine rows, then cage rows: _fixed_rows in all
+        self._fixed_rows = self._base_rows
+        self._cages: tuple[Cage, ...] = ()
+        self._extra_cols = 0  # the cages' combination columns, after the n**3 x columns
         self._lower: set[int] = set()
         self._upper: set[int] = set()
         self._nogood: Grid | None = None
@@ -115,9 +124,9 @@ class Engine:
             return Outcome("timeout")
         if st in _FOUND or self._h.getInfo().primal_solution_status == 2:
             vals = self._h.getSolution().col_value
-            if len(vals) != self.ncols:
+            if len(vals) != self.ncols + self._extra_cols:
                 return Outcome("error")
-            return Outcome("feasible", self._read(vals))
+            return Outcome("feasible", self._read(vals[: self.ncols]))
         return Outcome("error")
 
     def _read(self, vals: Sequence[float]) -> Grid:
@@ -128,11 +137,40 @@ class Engine:
             raise RuntimeError("HiGHS returned a non-integral solution")
         return tuple(int(d) for d in digits)
 
+    # ---- killer cages -----------------------------------------------------------------------
+    def set_cages(self, cages: tuple[Cage, ...]) -> None:
+        """Make the killer cage rows (and the cages' combination columns, :func:`model.cage_rows`)
+        exactly those of ``cages`` (``()`` removes them); the no-good row, if any, stays installed."""
+        if cages == self._cages:
+            return
+        nogood = self._nogood
+        self.set_nogood(None)
+        h = self._h
+        extra = h.getNumRow() - self._base_rows
+        if extra:
+            h.deleteRows(extra, np.arange(self._base_rows, self._base_rows + extra, dtype=np.int32))
+        if self._extra_cols:
+            h.deleteCols(self._extra_cols, np.arange(self.ncols, self.ncols + self._extra_cols, dtype=np.int32))
+        self._extra_cols = 0
+        for cage in cages:
+            first = self.ncols + self._extra_cols
+            added, rows = model.cage_rows(self.n, cage, first)
+            if added:
+                h.addVars(added, np.zeros(added), np.ones(added))
+                h.changeColsIntegrality(added, np.arange(first, first + added, dtype=np.int32),
+                                        np.array([highspy.HighsVarType.kInteger] * added))
+                self._extra_cols += added
+            for cols, coefs, lo, hi in rows:
+                h.addRow(lo, hi, len(cols), np.array(cols, dtype=np.int32), np.array(coefs))
+        self._cages = cages
+        self._fixed_rows = h.getNumRow()
+        self.set_nogood(nogood)
+
     # ---- no-good row ----------------------------------------------------------------------
     def set_nogood(self, solution: Grid | None) -> None:
         """Install the row ``sum_i x[i, S_i] <= n*n - 1`` for ``solution`` S (None removes it)."""
-        if self._h.getNumRow() > self._base_rows:
-            self._h.deleteRows(1, np.array([self._base_rows], dtype=np.int32))
+        if self._h.getNumRow() > self._fixed_rows:
+            self._h.deleteRows(1, np.array([self._fixed_rows], dtype=np.int32))
         self._nogood = solution
         if solution is not None:
             cols = np.array([self._col(i, d) for i, d in enumerate(solution)], dtype=np.int32)
@@ -230,22 +268,27 @@ class Engine:
                 cols = np.array([self._col(i, d) for i, d in enumerate(out.grid)], dtype=np.int32)
                 self._h.addRow(-_INF, len(out.grid) - 1.0, len(cols), cols, np.ones(len(cols)))
         finally:
-            extra = self._h.getNumRow() - self._base_rows
+            extra = self._h.getNumRow() - self._fixed_rows
             if extra:
-                self._h.deleteRows(extra, np.arange(self._base_rows, self._base_rows + extra, dtype=np.int32))
+                self._h.deleteRows(extra, np.arange(self._fixed_rows, self._fixed_rows + extra, dtype=np.int32))
             self._nogood = None
             self.set_nogood(saved)
         return CountResult(len(found), limit, tuple(found), complete)
 
 
-_ENGINES: dict[tuple[int, float | None, model.Design | None], Engine] = {}
+_ENGINES: dict[tuple[int, float | None, model.Design | None, Variant | None], Engine] = {}
 
 
-def engine_for(n: int, time_limit: float | None = None, design: model.Design | None = None) -> Engine:
-    """This process's engine for size ``n`` (and ``design``'s rows, if any): built on first use,
-    then reused."""
-    key = (n, time_limit, design)
+def engine_for(n: int, time_limit: float | None = None, design: model.Design | None = None,
+               variant: Variant | None = None) -> Engine:
+    """This process's engine for size ``n`` (and ``design``'s rows, and ``variant``'s units, if
+    any): built on first use, then reused; ``variant``'s cages (none for every other variant) are
+    installed on every call."""
+    units = variant.units_only if variant is not None and not variant.classic else None
+    key = (n, time_limit, design, units)
     if key not in _ENGINES:
-        _ENGINES[key] = Engine(n, time_limit, design)
-    return _ENGINES[key]
+        _ENGINES[key] = Engine(n, time_limit, design, units)
+    eng = _ENGINES[key]
+    eng.set_cages(variant.cages if variant is not None else ())
+    return eng
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 import pyomo.environ as pyo
 from pyomo.repn.standard_repn import generate_standard_repn
 
-from pipeline.board import Board
+from pipeline.board import Board, Cage
 
 
 def col_index(n: int, r: int, c: int, d: int) -> int:
@@ -79,9 +80,11 @@ class Design:
 
 
 def build(b: Board, extra_units: Sequence[Sequence[int]] = (), design: Design | None = None) -> pyo.ConcreteModel:
-    """The pyomo model: variables ``x`` and the exactly-one families (+ ``extra_units``, each a tuple
-    of cells that must hold every digit once; + the rows of ``design``, after all the others). No
-    objective: the engine sets one when it needs one."""
+    """The pyomo model: variables ``x`` and the exactly-one families (the board's boxes are its jigsaw
+    regions on a jigsaw board; + the board's ``extra`` units, the X diagonals and hyper windows, and
+    ``extra_units``, each a tuple of cells that must hold every digit once; + the rows of ``design``,
+    after all the others). Killer cages are not here: they change with every puzzle, so the engine
+    adds them as rows of their own (:func:`cage_rows`). No objective: the engine sets one when it needs one."""
     n = b.n
     m = pyo.ConcreteModel(name=f"sudoku{n}")
     m.R = pyo.RangeSet(0, n - 1)
@@ -96,7 +99,7 @@ def build(b: Board, extra_units: Sequence[Sequence[int]] = (), design: Design | 
     m.box = pyo.Constraint(
         m.B, m.D, rule=lambda m, k, d: sum(m.x[i // n, i % n, d] for i in b.boxes[k]) == 1
     )
-    units = [tuple(u) for u in extra_units]
+    units = [tuple(u) for u in (*b.extra, *extra_units)]
     m.U = pyo.RangeSet(0, len(units) - 1) if units else pyo.Set(initialize=[])
     m.extra = pyo.Constraint(
         m.U, m.D, rule=lambda m, k, d: sum(m.x[i // n, i % n, d] for i in units[k]) == 1
@@ -126,6 +129,44 @@ def _add_design(m: pyo.ConcreteModel, b: Board, design: Design) -> None:
             cells = [i for i in range(n * n) if (i in inside) == (area.rule == "never")]
             if cells and area.digits:  # an empty sum is no row (pyomo refuses a trivial one)
                 m.area.add(sum(x(i, d) for i in cells for d in area.digits) == 0)
+
+
+Row = tuple[tuple[int, ...], tuple[float, ...], float, float]
+
+
+def cage_rows(n: int, cage: Cage, first_col: int) -> tuple[int, list[Row]]:
+    """The columns and rows of one killer cage in :class:`Matrix` form: ``(extra columns, rows)``.
+
+    The rule itself: ``sum_{i in cage} x[i, d] <= 1`` for every digit ``d`` (no repeat) and
+    ``sum_{i, d} d * x[i, d] == total`` (the sum). Then the *combination* form, which the rule
+    implies and which makes the LP relaxation tight where a knapsack row is weak: over the sets of
+    ``len(cage)`` distinct digits adding up to ``total``, a binary ``y[s]`` per set (columns
+    ``first_col, first_col + 1, ...``) with ``sum_s y[s] == 1`` and ``sum_i x[i, d] == sum_{s owns d}
+    y[s]`` per digit; with one set only, its digits are simply present and the others absent. It comes
+    from the cage alone, never from a solution, so the IP's proof stays a proof of the cage rules
+    (a zero-given 9x9 certificate went from 17-57 s to 0.1-0.3 s on the cages we tried)."""
+    cells = cage.cells
+    k = len(cells)
+    rows: list[Row] = []
+    if k > 1:
+        for d in range(1, n + 1):
+            rows.append((tuple(i * n + d - 1 for i in cells), (1.0,) * k, -float("inf"), 1.0))
+    cols = tuple(i * n + d - 1 for i in cells for d in range(1, n + 1))
+    coefs = tuple(float(d) for _ in cells for d in range(1, n + 1))
+    rows.append((cols, coefs, float(cage.total), float(cage.total)))
+    combos = [set(c) for c in combinations(range(1, n + 1), k) if sum(c) == cage.total]
+    if len(combos) <= 1:
+        owned = combos[0] if combos else set()
+        for d in range(1, n + 1):
+            on = 1.0 if d in owned else 0.0
+            rows.append((tuple(i * n + d - 1 for i in cells), (1.0,) * k, on, on))
+        return 0, rows
+    ys = tuple(range(first_col, first_col + len(combos)))
+    rows.append((ys, (1.0,) * len(ys), 1.0, 1.0))
+    for d in range(1, n + 1):
+        mine = tuple(y for y, combo in zip(ys, combos, strict=True) if d in combo)
+        rows.append((tuple(i * n + d - 1 for i in cells) + mine, (1.0,) * k + (-1.0,) * len(mine), 0.0, 0.0))
+    return len(combos), rows
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,9 @@ from typing import Any
 import polars as pl
 
 from pipeline import verify
-from pipeline.board import Grid, board, parse
+from pipeline.board import Grid, Variant, board, make_variant, parse
 from pipeline.config import hash_of
-from pipeline.difficulty.techniques import LEVELS
+from pipeline.difficulty.techniques import LEVELS, UNRATED
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run import rows, store
 from pipeline.run.manifest import MANIFEST, Manifest, manifest_path
@@ -68,7 +68,7 @@ from pipeline.run.manifest import MANIFEST, Manifest, manifest_path
 #: Statuses after which a run changes no more (every shard of its range is recorded and written).
 _FINAL = ("complete", "incomplete")
 #: Columns that may be null (DESIGN.md "Output"): the identity columns of boards without one.
-_NULLABLE = {"grid_number", "canonical_puzzle"}
+_NULLABLE = rows.NULLABLE
 
 
 @dataclass
@@ -114,6 +114,7 @@ class _Expect:
     rounds: int  # redraws an index may have had (dedup or quota)
     stock: dict[int, int]  # index -> seed of the stock puzzle placed there
     design: _Design | None = None  # what the solution and the givens must honour (issue 16 keys), if any
+    rules: Variant | None = None  # board.variant and board.regions of the config (killer: without cages)
 
     @classmethod
     def of(cls, m: Manifest) -> _Expect:
@@ -128,8 +129,13 @@ class _Expect:
             design = _Design.of(cfg)
         except ValueError:
             design = None  # a run finding (_manifest_problems); the rows are not judged by it
+        board_cfg: dict[str, Any] = cfg["board"] if isinstance(cfg.get("board"), dict) else {}
+        try:
+            rules: Variant | None = make_variant(board_cfg.get("variant"), board_cfg.get("regions"))
+        except (TypeError, AttributeError):
+            rules = None
         return cls(m.set_name, m.config_hash, seed if isinstance(seed, int) else None,
-                   size if isinstance(size, int) else None, _redraw_rounds(cfg), stock, design)
+                   size if isinstance(size, int) else None, _redraw_rounds(cfg), stock, design, rules)
 
     def seed_ok(self, index: int, seed: int) -> bool:
         """Whether ``seed`` is one a run could have given index ``index``: its own, a redraw's, or the
@@ -498,7 +504,7 @@ def _row_problems(row: dict[str, Any], expect: _Expect | None, fast: bool) -> tu
     if sound and not fast:
         more, recomputed = _recompute(row)
         found += more
-        key = rows.dedup_key({"puzzle": row["puzzle"], "canonical_puzzle": recomputed})
+        key = rows.dedup_key({**row, "canonical_puzzle": recomputed})
     return found, key
 
 
@@ -522,6 +528,12 @@ def _identity(row: Mapping[str, Any], expect: _Expect | None) -> list[str]:
                    "redraw or a stock puzzle the manifest lists)")
     if expect.board_size is not None and index not in expect.stock and row["size"] != expect.board_size:
         out.append(f"size is {row['size']}, the run's config has board size {expect.board_size}")
+    if expect.rules is not None and index not in expect.stock:
+        have = make_variant(row.get("variant"), row.get("regions"))
+        if have.kinds != expect.rules.kinds:
+            out.append(f"variant is {list(have.kinds)}, the run's config has {list(expect.rules.kinds)}")
+        elif have.regions != expect.rules.regions:
+            out.append("regions are not the run's board.regions")
     return out
 
 
@@ -539,15 +551,18 @@ def _consistency(row: Mapping[str, Any]) -> list[str]:
         out.append(f"box_rows x box_cols is {row['box_rows']}x{row['box_cols']}, a {n}x{n} board has "
                    f"{b.box_rows}x{b.box_cols} boxes")
     level, rank = row["difficulty"], row.get("difficulty_rank")
-    if level not in LEVELS:
-        out.append(f"difficulty {level!r} is not a level ({', '.join(LEVELS)})")
-    elif rank is not None and rank != LEVELS.index(level) + 1:
-        out.append(f"difficulty_rank is {rank}, difficulty {level} has rank {LEVELS.index(level) + 1}")
-    if (row["grid_number"] is None) != (n != 9):
-        out.append("grid_number is null for a 9x9 grid" if n == 9 else f"grid_number is set for a {n}x{n} grid")
-    if (row["canonical_puzzle"] is None) != (n not in (4, 6, 9)):
-        out.append(f"canonical_puzzle is null for a {n}x{n} puzzle" if n in (4, 6, 9)
-                   else f"canonical_puzzle is set for a {n}x{n} puzzle (none is defined)")
+    if level not in LEVELS and not (level == UNRATED and row.get("variant")):
+        out.append(f"difficulty {level!r} is not a level ({', '.join(LEVELS)}; {UNRATED} for variant puzzles)")
+    elif rank is not None and rank != rows.rank_of(level):
+        out.append(f"difficulty_rank is {rank}, difficulty {level} has rank {rows.rank_of(level)}")
+    jigsaw, classic = bool(row.get("regions")), not row.get("variant")
+    if (row["grid_number"] is None) != (n != 9 or jigsaw):
+        out.append("grid_number is null for a 9x9 grid" if n == 9 and not jigsaw
+                   else f"grid_number is set for a {'jigsaw' if jigsaw else f'{n}x{n}'} grid")
+    if (row["canonical_puzzle"] is None) != (n not in (4, 6, 9) or not classic):
+        out.append(f"canonical_puzzle is null for a {n}x{n} puzzle" if n in (4, 6, 9) and classic
+                   else f"canonical_puzzle is set for a {n}x{n} {'variant ' if not classic else ''}puzzle "
+                        "(none is defined)")
     return out
 
 
@@ -559,8 +574,9 @@ def _recompute(row: Mapping[str, Any]) -> tuple[list[str], str | None]:
 
     n = int(row["size"])
     puzzle, solution = parse(row["puzzle"], n), parse(row["solution"], n)
+    variant = make_variant(row.get("variant"), row.get("regions"), row.get("cages"))
     out = []
-    minimal, orbit_minimal, loose = _minimality(puzzle, row["symmetry_requested"], n)
+    minimal, orbit_minimal, loose = _minimality(puzzle, row["symmetry_requested"], n, variant)
     why = f" (the given at row {loose // n + 1}, column {loose % n + 1} can go)" if loose is not None else ""
     if row["minimal"] != minimal:
         out.append(f"minimal is {_b(row['minimal'])}, recomputed {_b(minimal)}{why}")
@@ -568,7 +584,7 @@ def _recompute(row: Mapping[str, Any]) -> tuple[list[str], str | None]:
         out.append(f"orbit_minimal is {_b(row['orbit_minimal'])}, recomputed {_b(orbit_minimal)} (orbits of "
                    f"{row['symmetry_requested']})")
     try:
-        g = grade.grade(puzzle, solution)
+        g = grade.grade(puzzle, solution) if variant.classic else grade.grade(puzzle, solution, variant=variant)
     except ValueError as exc:
         out.append(f"the grader cannot grade it: {exc}")
     else:
@@ -580,16 +596,18 @@ def _recompute(row: Mapping[str, Any]) -> tuple[list[str], str | None]:
             out.append(f"techniques are {list(row['techniques'])}, the grader says {list(g.techniques)}")
         if row["logic_steps"] != g.logic_steps:
             out.append(f"logic_steps is {row['logic_steps']}, the grader says {g.logic_steps}")
+    if n == 9 and variant.regions is None:
+        number = str(numbering.grid_number(solution))
+        if row["grid_number"] != number:
+            out.append(f"grid_number is {row['grid_number']}, the solution's number is {number}")
+    if not variant.classic:
+        return out, None  # variants dedup exact copies: no canonical form to recompute
     try:
         key = canon.canonical_key(puzzle)
     except ValueError as exc:
         return [*out, f"no canonical form: {exc}"], None
     if row["canonical_puzzle"] != key:
         out.append(f"canonical_puzzle is not the puzzle's canonical form ({key})")
-    if n == 9:
-        number = str(numbering.grid_number(solution))
-        if row["grid_number"] != number:
-            out.append(f"grid_number is {row['grid_number']}, the solution's number is {number}")
     return out, key
 
 
@@ -597,18 +615,21 @@ def _b(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
-def _unique(puzzle: Grid, n: int) -> bool:
-    """Whether ``puzzle`` has exactly one solution: the compiled counter, or the verifier's counter
-    where the compiled one's node budget runs out."""
+def _unique(puzzle: Grid, n: int, variant: Variant | None = None) -> bool:
+    """Whether ``puzzle`` has exactly one solution under ``variant``'s rules: the compiled counter, or
+    (classic) the verifier's counter where the compiled one's node budget runs out (a variant gets
+    the compiled counter without a budget)."""
     from pipeline.generate import fastcount
 
+    if variant is not None and not variant.classic:
+        return fastcount.count(puzzle, 2, node_limit=2**62, variant=variant) == 1
     found = fastcount.count(puzzle, 2)
     if found < 0:
         found = verify.count_solutions(puzzle, board(n), 2)
     return found == 1
 
 
-def _minimality(puzzle: Grid, requested: str, n: int) -> tuple[bool, bool, int | None]:
+def _minimality(puzzle: Grid, requested: str, n: int, variant: Variant | None = None) -> tuple[bool, bool, int | None]:
     """(minimal, orbit_minimal, a given whose removal keeps the puzzle unique or None) of a unique
     ``puzzle``, from the definitions: minimal = no single given can go; orbit_minimal = no whole orbit
     of the group ``requested`` whose cells are all givens can go.
@@ -617,11 +638,11 @@ def _minimality(puzzle: Grid, requested: str, n: int) -> tuple[bool, bool, int |
     solutions), so orbits are tried only where every cell is such a loose given."""
     from pipeline import symmetry
 
-    loose = [i for i, d in enumerate(puzzle) if d and _unique(_blank(puzzle, (i,)), n)]
+    loose = [i for i, d in enumerate(puzzle) if d and _unique(_blank(puzzle, (i,)), n, variant)]
     free = set(loose)
     orbit_minimal = True
     for orb in symmetry.orbits(requested, n):
-        if free.issuperset(orb) and (len(orb) == 1 or _unique(_blank(puzzle, orb), n)):
+        if free.issuperset(orb) and (len(orb) == 1 or _unique(_blank(puzzle, orb), n, variant)):
             orbit_minimal = False
             break
     return not loose, orbit_minimal, loose[0] if loose else None

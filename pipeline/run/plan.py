@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
-from pipeline.config import Config, ConfigError, config_hash, worker_count
-from pipeline.generate.grid import design_problem, fixed_cells_problem
+from pipeline.config import CagesCfg, Config, ConfigError, config_hash, worker_count
+from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
 from pipeline.run import capacity, stock, store
@@ -155,10 +155,17 @@ def spec_of(cfg: Config) -> Spec:
     lo, hi = cfg.removal.hints.bounds if cfg.removal.hints is not None else (None, None)
     d = cfg.difficulty
     design = design_of(cfg.board.size, cfg.image, cfg.area_rules)
+    rules = cfg.board.rules
+    variant = None if rules.classic else rules
     if design is not None:
-        why = design_problem(cfg.board.size, design, cfg.fixed_grid, cfg.removal.time_limit)
+        why = design_problem(cfg.board.size, design, cfg.fixed_grid, cfg.removal.time_limit, variant)
         if why is not None:
-            raise ConfigError(f"grid.{why[0]}: {why[1]}")
+            raise ConfigError(f"{'' if why[0].startswith('board.') else 'grid.'}{why[0]}: {why[1]}")
+    elif variant is not None:
+        why_not = variant_grid_problem(cfg.board.size, variant, cfg.fixed_grid, cfg.removal.time_limit)
+        if why_not is not None:
+            raise ConfigError(why_not)
+    cages = cfg.board.cages if cfg.board.cages is not None else CagesCfg()
     return Spec(
         size=cfg.board.size,
         symmetry=cfg.removal.symmetry,
@@ -176,6 +183,10 @@ def spec_of(cfg: Config) -> Spec:
         score_max=d.score.max if d and d.score else None,
         design=design,
         pattern=cfg.pattern_cells,
+        variant=variant,
+        cage_sizes=(cages.min_size, cages.max_size),
+        cage_singles=cages.singles,
+        killer_givens=cages.givens,
     )
 
 
@@ -199,7 +210,7 @@ def preflight(cfg: Config) -> None:
         canon.canonical_key(_WARM_GRID[:40] + (0,) * 41)
     fixed = cfg.fixed_grid
     if fixed is not None:
-        why = fixed_cells_problem(cfg.board.size, fixed)
+        why = fixed_cells_problem(cfg.board.size, fixed, None if cfg.board.rules.classic else cfg.board.rules)
         if why:
             raise ConfigError(f"grid.fixed: {why}")
 

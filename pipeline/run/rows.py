@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from pipeline import __version__
-from pipeline.board import board, format_line, size_of_grid
+from pipeline.board import board, format_line, size_of_grid, variant_columns
 from pipeline.difficulty.techniques import LEVELS
 
 if TYPE_CHECKING:  # the generator (and its solver imports) stays out of readers of the schema
@@ -25,7 +25,10 @@ Row = dict[str, Any]
 
 #: Bumped when columns are added (see :data:`ADDED_IN` and the changelog in ``schema/README.md``);
 #: every part carries it in its key-value metadata as ``numplace.schema_version``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+#: The killer cage struct of the ``cages`` column.
+CAGE = pl.Struct({"cells": pl.List(pl.Int16()), "sum": pl.Int16()})
 
 # The output contract (DESIGN.md "Output"); columns may be added, never renamed or re-typed.
 SCHEMA: dict[str, pl.DataType] = {
@@ -56,9 +59,14 @@ SCHEMA: dict[str, pl.DataType] = {
     "grid_number": pl.String(),
     "canonical_puzzle": pl.String(),
     "difficulty_rank": pl.Int32(),
+    "variant": pl.List(pl.String()),
+    "regions": pl.String(),
+    "cages": pl.List(CAGE),
 }
 #: Columns added after version 1, with the schema version that added them.
-ADDED_IN: dict[str, int] = {"difficulty_rank": 2}
+ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3}
+#: Columns that may hold null (everything else is always set).
+NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages"})
 
 
 def json_schema() -> dict[str, Any]:
@@ -68,8 +76,11 @@ def json_schema() -> dict[str, Any]:
              pl.String(): {"type": "string"}, pl.Int64(): {"type": "integer"}, pl.Int32(): {"type": "integer"},
              pl.Float64(): {"type": "number"}, pl.Boolean(): {"type": "boolean"},
              pl.Datetime("us", "UTC"): {"type": "string", "format": "date-time"},
-             pl.List(pl.String()): {"type": "array", "items": {"type": "string"}}}
-    nullable = {"grid_number", "canonical_puzzle"}
+             pl.List(pl.String()): {"type": "array", "items": {"type": "string"}},
+             pl.List(CAGE): {"type": "array", "items": {
+                 "type": "object", "required": ["cells", "sum"], "additionalProperties": False,
+                 "properties": {"cells": {"type": "array", "items": {"type": "integer"}}, "sum": {"type": "integer"}}}}}
+    nullable = NULLABLE
     props: dict[str, Any] = {}
     for name, dtype in SCHEMA.items():
         spec: dict[str, Any] = {**kinds[dtype], "x-parquet-type": str(dtype), "x-since-version": ADDED_IN.get(name, 1)}
@@ -82,6 +93,12 @@ def json_schema() -> dict[str, Any]:
             "required": [n for n in SCHEMA if n not in nullable]}
 
 
+def rank_of(level: str) -> int:
+    """``difficulty_rank`` of a level: 1 (easy) .. 5 (extreme); 0 for ``unrated`` (no rank: a killer
+    puzzle the grader cannot rate yet)."""
+    return LEVELS.index(level) + 1 if level in LEVELS else 0
+
+
 def puzzle_id(set_name: str, index: int) -> str:
     """The id of puzzle ``index`` of set ``set_name``: ``<set>-<index, 7 digits>``."""
     return f"{set_name}-{index:07d}"
@@ -90,12 +107,16 @@ def puzzle_id(set_name: str, index: int) -> str:
 def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, seed: int) -> Row:
     """The row of puzzle ``index`` (made from ``seed``) of a set: :data:`SCHEMA`'s columns, in order.
 
-    Identity columns come from :mod:`pipeline.identity.numbering` (``grid_number``, 9x9 only) and
-    :mod:`pipeline.identity.canon` (``canonical_puzzle``; null where the board has no canonical form).
+    Identity columns come from :mod:`pipeline.identity.numbering` (``grid_number``, 9x9 grids that are
+    classic grids: not jigsaw) and :mod:`pipeline.identity.canon` (``canonical_puzzle``; null where the
+    board has no canonical form, and for every variant: their sets dedup exact copies, rules included,
+    see :func:`dedup_key`). ``variant``, ``regions``, ``cages``: :func:`pipeline.board.variant_columns`.
     """
     from pipeline.identity import canon, numbering  # here, not at the top: readers of SCHEMA start without the tables
 
     b = board(size_of_grid(made.puzzle))
+    v = made.variant
+    numbered = b.n == 9 and v.regions is None
     return {
         "puzzle_id": puzzle_id(set_name, index),
         "set_name": set_name,
@@ -121,16 +142,32 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         "difficulty_score": made.difficulty_score,
         "techniques": list(made.techniques),
         "logic_steps": made.logic_steps,
-        "grid_number": str(numbering.grid_number(made.solution)) if b.n == 9 else None,
-        "canonical_puzzle": canon.canonical_key(made.puzzle),
-        "difficulty_rank": LEVELS.index(made.difficulty) + 1,
+        "grid_number": str(numbering.grid_number(made.solution)) if numbered else None,
+        "canonical_puzzle": canon.canonical_key(made.puzzle) if v.classic else None,
+        "difficulty_rank": rank_of(made.difficulty),
+        **variant_columns(v),
     }
 
 
+def variant_key(row: Mapping[str, Any]) -> str | None:
+    """The rules of a row as one string (``x+hyper``, the regions, the cages), None for classic rows
+    and rows written before the variant columns existed."""
+    kinds = row.get("variant")
+    if not kinds:
+        return None
+    cages = ";".join(f"{'.'.join(map(str, c['cells']))}={c['sum']}" for c in (row.get("cages") or ()))
+    return f"{'+'.join(kinds)}|{row.get('regions') or ''}|{cages}"
+
+
 def dedup_key(row: Mapping[str, Any]) -> str:
-    """The key that keeps a row's puzzle out of a set twice (see :func:`pipeline.identity.canon.dedup_key`)."""
+    """The key that keeps a row's puzzle out of a set twice (see :func:`pipeline.identity.canon.dedup_key`).
+    A variant row's key is its rules and its puzzle line (exact copies only): two killer puzzles
+    with no givens differ only in their cages."""
     from pipeline.identity import canon
 
+    rules = variant_key(row)
+    if rules is not None:
+        return f"{rules}|{row['puzzle']}"
     return canon.dedup_key(str(row["puzzle"]), row["canonical_puzzle"])
 
 

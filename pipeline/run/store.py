@@ -228,7 +228,8 @@ def part_keys(parts: Iterable[Path]) -> set[str]:
             frame = read_parts([p])
             if "canonical_puzzle" not in frame.columns:  # a part older than the column: exact copies only
                 frame = frame.with_columns(pl.lit(None, pl.String()).alias("canonical_puzzle"))
-            keys.update(dedup_key(r) for r in frame.select("puzzle", "canonical_puzzle").iter_rows(named=True))
+            cols = [c for c in ("puzzle", "canonical_puzzle", "variant", "regions", "cages") if c in frame.columns]
+            keys.update(dedup_key(r) for r in frame.select(cols).iter_rows(named=True))
     return keys
 
 

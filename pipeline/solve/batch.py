@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.atomic import atomic_write
-from pipeline.board import PuzzleFormatError, parse, size_of
+from pipeline.board import PuzzleFormatError, Variant, parse_with_rules, size_of
 from pipeline.solve import solver
 
 if TYPE_CHECKING:
@@ -176,6 +176,8 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     items = lines.items
     if lines.inline or len(items) == 1:
         return Source(lines.name, True, items)
+    if items[0][1].lstrip().startswith("{"):  # JSON puzzle lines (pipeline.board.parse_with_rules)
+        return Source(lines.name, False, items)
     try:
         size_of(items[0][1])
     except PuzzleFormatError:
@@ -184,36 +186,39 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     return Source(lines.name, False, items)
 
 
-def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False) -> dict[str, Any]:
+def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False,
+              rules: Variant | None = None) -> dict[str, Any]:
     """One batch row for ``text`` without its ``line`` (the other :data:`SCHEMA` columns, in order).
 
     Never raises for a bad puzzle: it gets status ``invalid`` and the parse message in ``error``.
     ``puzzle`` is ``text`` as given; the result columns come from :func:`pipeline.solve.solver.outcome`,
     with ``error`` holding its ``reason`` (why there is no solution; ``None`` otherwise). ``count``
     searches up to ``limit`` solutions, ``solve`` up to 2. ``compiled_first``: as for
-    :func:`pipeline.solve.solver.count_solutions` (a batch worker sets it).
+    :func:`pipeline.solve.solver.count_solutions` (a batch worker sets it). ``text`` may be a JSON
+    puzzle line with its own variant; plain text is played by ``rules`` (None: classic).
     """
     row: dict[str, Any] = {"puzzle": text, "status": "invalid", "solutions_found": 0, "solution": None,
                            "changes": [], "repaired_puzzle": None, "error": None}
     try:
-        grid = parse(text)
+        grid, variant = parse_with_rules(text, rules)
     except PuzzleFormatError as exc:
         row["error"] = str(exc)
         return row
-    result = (solver.repair(grid, compiled_first=compiled_first) if mode == "repair"
-              else solver.solve(grid, limit if mode == "count" else 2, compiled_first=compiled_first))
+    result = (solver.repair(grid, compiled_first=compiled_first, variant=variant) if mode == "repair"
+              else solver.solve(grid, limit if mode == "count" else 2, compiled_first=compiled_first, variant=variant))
     out = solver.outcome(result)
     row.update(status=out.status, solutions_found=out.solutions_found, solution=out.solution,
                changes=out.changes_json(), repaired_puzzle=out.repaired_puzzle, error=out.reason)
     return row
 
 
-def _chunk(items: list[tuple[int, str]], mode: Mode, limit: int) -> list[dict[str, Any]]:
-    return [{"line": k, **solve_one(text, mode, limit, compiled_first=True)} for k, text in items]
+def _chunk(items: list[tuple[int, str]], mode: Mode, limit: int, rules: Variant | None = None) -> list[dict[str, Any]]:
+    return [{"line": k, **solve_one(text, mode, limit, compiled_first=True, rules=rules)} for k, text in items]
 
 
 def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: int,
-                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+                progress: Callable[[int, int], None] | None = None,
+                rules: Variant | None = None) -> list[dict[str, Any]]:
     """Solve every item, in parallel for ``workers > 1``; rows come back in input order.
 
     One worker, or one chunk, runs in this process without joblib (what joblib does for
@@ -226,13 +231,13 @@ def solve_batch(items: list[tuple[int, str]], mode: Mode, limit: int, workers: i
         progress(0, len(items))
     outs: Iterable[list[dict[str, Any]]]
     if workers <= 1 or len(chunks) == 1:
-        outs = (_chunk(c, mode, limit) for c in chunks)
+        outs = (_chunk(c, mode, limit, rules) for c in chunks)
     else:
         from joblib import Parallel, delayed
 
         par = Parallel(n_jobs=min(workers, len(chunks)), backend="loky", return_as="generator_unordered",
                        batch_size=1)
-        outs = par(delayed(_chunk)(c, mode, limit) for c in chunks)
+        outs = par(delayed(_chunk)(c, mode, limit, rules) for c in chunks)
     for out in outs:
         rows.extend(out)
         if progress:
@@ -254,6 +259,11 @@ def _puzzle_column(path: Path) -> list[str]:
         raise InputError(f"{path}: cannot read it as {path.suffix[1:].upper()} ({exc.__class__.__name__})") from None
     if "puzzle" not in frame.columns:
         raise InputError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
+    if path.suffix == ".parquet" and "variant" in frame.columns:
+        # a numplace part file: a variant row becomes its JSON puzzle line, so its rules go with it
+        keep = [c for c in ("puzzle", "variant", "regions", "cages") if c in frame.columns]
+        return [json.dumps({k: r[k] for k in keep if r[k] is not None}) if r["variant"] else
+                ("" if r["puzzle"] is None else str(r["puzzle"])) for r in frame.select(keep).iter_rows(named=True)]
     return ["" if v is None else str(v) for v in frame["puzzle"].to_list()]
 
 

@@ -31,9 +31,9 @@ validated beyond its length; clashing givens give no solution. ``limit >= 1``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
-from pipeline.board import Grid, board, size_of_grid
+from pipeline.board import CLASSIC, Grid, Variant, board, size_of_grid
 
 #: The pure-Python tier's budget in cell-nodes: it visits at most ``PY_WORK // (n * n)`` search
 #: nodes (one propagation each, whose cost grows with the cells) before it gives up on a puzzle:
@@ -57,12 +57,14 @@ class _Tables:
     peers: list[list[int]]
     units: list[list[int]]
     full: int  # the mask of all n digits
+    cages: tuple[tuple[tuple[int, ...], int], ...] = ()  # killer cages: (cells, sum)
 
 
-@cache
-def _tables(n: int) -> _Tables:
-    b = board(n)
-    return _Tables([sorted(p) for p in b.peers], [list(u) for u in b.units], (1 << n) - 1)
+@lru_cache(maxsize=64)
+def _tables(n: int, variant: Variant = CLASSIC) -> _Tables:
+    b = board(n, variant)
+    return _Tables([sorted(p) for p in b.peers], [list(u) for u in b.units], (1 << n) - 1,
+                   tuple((c.cells, c.total) for c in b.cages))
 
 
 def _settle(cand: list[int], queue: list[int], t: _Tables) -> bool:
@@ -107,13 +109,15 @@ def _settle(cand: list[int], queue: list[int], t: _Tables) -> bool:
             return True
 
 
-def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None) -> tuple[Grid, ...] | None:
-    """Up to ``limit`` solutions of ``puzzle`` in pure Python, in search order, or ``None`` if
-    ``node_limit`` search nodes (default: :data:`PY_WORK` ``// (n * n)``) did not decide it.
-    Clashing givens give ``()``."""
+def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None,
+           variant: Variant | None = None) -> tuple[Grid, ...] | None:
+    """Up to ``limit`` solutions of ``puzzle`` under ``variant`` (None = classic) in pure Python, in
+    search order, or ``None`` if ``node_limit`` search nodes (default: :data:`PY_WORK` ``// (n * n)``)
+    did not decide it. Clashing givens give ``()``. Variant units and cage mates take part in the
+    propagation; killer cage sums are only checked on full grids (the compiled tier propagates them)."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    t = _tables(size_of_grid(puzzle))
+    t = _tables(size_of_grid(puzzle), variant or CLASSIC)
     if node_limit is None:
         node_limit = PY_WORK // len(puzzle)
     cand = [t.full] * len(puzzle)
@@ -140,8 +144,11 @@ def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None) -> tuple
                     best, fewest = i, k
                     if k == 2:
                         break
-        if best < 0:  # every cell fixed and no contradiction: a solution
-            found.append(tuple(c.bit_length() for c in cand))
+        if best < 0:  # every cell fixed and no contradiction: a solution (if the cage sums hold)
+            grid = tuple(c.bit_length() for c in cand)
+            if any(sum(grid[i] for i in cells) != total for cells, total in t.cages):
+                return
+            found.append(grid)
             if len(found) >= limit:
                 raise _Stop(budget=False)
             return
@@ -161,13 +168,15 @@ def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None) -> tuple
     return tuple(found)
 
 
-def find(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> tuple[Grid, ...] | None:
-    """Up to ``limit`` solutions of ``puzzle`` (see the module contract), or ``None`` when neither
-    tier decided it within its budget. ``compiled_first`` skips the pure-Python tier (for batches)."""
-    if not compiled_first:
-        found = search(puzzle, limit)
+def find(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False,
+         variant: Variant | None = None) -> tuple[Grid, ...] | None:
+    """Up to ``limit`` solutions of ``puzzle`` under ``variant`` (None = classic; see the module
+    contract), or ``None`` when neither tier decided it within its budget. ``compiled_first`` skips
+    the pure-Python tier (for batches); so do killer cages (only the compiled tier propagates sums)."""
+    if not compiled_first and not (variant and variant.cages):
+        found = search(puzzle, limit, variant=variant)
         if found is not None:
             return found
     from pipeline.generate import fastcount  # numba: loaded only when the Python tier gives up
 
-    return fastcount.solutions(puzzle, limit, COMPILED_NODES)
+    return fastcount.solutions(puzzle, limit, COMPILED_NODES, variant)

@@ -22,6 +22,10 @@ Contracts (after tdoku's header):
   returned unchanged. Changes are 0-based ``(row, col, from, to)`` with symbols as characters.
   Among several optimal repairs the one HiGHS finds first is returned; ``repaired_status`` says
   whether the repaired puzzle is unique.
+* Variants (``variant=``, :class:`~pipeline.board.Variant`, killer cages included): the compiled
+  counter with the variant's units and cage propagation decides, the ILP with the variant's rows
+  where its budget runs out; a repair is the same objective on the variant's IP. Classic puzzles
+  take exactly the path above.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.board import SYMBOLS, Grid, conflict, format_line, size_of_grid
+from pipeline.board import SYMBOLS, Grid, Variant, conflict, format_line, size_of_grid
 from pipeline.ilp.result import CountResult
 from pipeline.solve import fast
 
@@ -76,7 +80,12 @@ class RepairResult:
     solutions_found: int  # solutions of the repaired puzzle, counted up to 2
 
 
-def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> CountResult:
+def _variant(variant: Variant | None) -> Variant | None:
+    return None if variant is None or variant.classic else variant
+
+
+def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False,
+                    variant: Variant | None = None) -> CountResult:
     """Up to ``limit`` solutions of ``puzzle`` (see the module contract).
 
     ``compiled_first`` (for batches) goes straight to the compiled counter, skipping the
@@ -84,40 +93,48 @@ def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = Fals
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    found = fast.find(puzzle, limit, compiled_first=compiled_first)
+    variant = _variant(variant)
+    if variant is None:
+        found = fast.find(puzzle, limit, compiled_first=compiled_first)
+    else:
+        from pipeline.generate import fastcount
+
+        found = fastcount.solutions(puzzle, limit, variant=variant)
     if found is not None:
         return CountResult(len(found), limit, found)
     from pipeline.ilp.engine import engine_for  # only where the exact search ran out of budget
 
-    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
+    return engine_for(size_of_grid(puzzle), variant=variant).count_solutions(puzzle, limit)
 
 
 def _status(result: CountResult) -> Status:
     return result.status  # type: ignore[return-value]
 
 
-def solve(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False) -> SolveResult:
+def solve(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False, variant: Variant | None = None) -> SolveResult:
     """Solve ``puzzle``, telling unique from multiple (up to ``limit``) and none (with a reason).
-    ``compiled_first``: as for :func:`count_solutions`."""
-    result = count_solutions(puzzle, limit, compiled_first=compiled_first)
+    ``compiled_first``, ``variant``: as for :func:`count_solutions`."""
+    result = count_solutions(puzzle, limit, compiled_first=compiled_first, variant=variant)
     reason = None
     if result.status == "none":
-        reason = conflict(puzzle) or "the givens admit no solution (no two givens clash directly)"
+        reason = conflict(puzzle, _variant(variant)) or "the givens admit no solution (no two givens clash directly)"
     return SolveResult(_status(result), puzzle, result.solutions, limit, reason)
 
 
-def repair(puzzle: Grid, *, compiled_first: bool = False) -> RepairResult:
+def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | None = None) -> RepairResult:
     """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one).
-    The counts are :func:`count_solutions`'s (``compiled_first`` as there); the repair is the ILP's."""
+    The counts are :func:`count_solutions`'s (``compiled_first``, ``variant`` as there); the repair is
+    the ILP's (for a variant: its rows, cages included, are kept; only givens change)."""
     n = size_of_grid(puzzle)
-    first = count_solutions(puzzle, 2, compiled_first=compiled_first)
+    variant = _variant(variant)
+    first = count_solutions(puzzle, 2, compiled_first=compiled_first, variant=variant)
     if first.status in ("unique", "multiple"):
         return RepairResult(_status(first), puzzle, puzzle, (), first.solutions[0], _status(first), first.count)
     if first.status == "timeout":
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
     from pipeline.ilp.engine import engine_for  # the repair IP: the one step only the ILP does
 
-    out = engine_for(n).closest(puzzle)
+    out = engine_for(n, variant=variant).closest(puzzle)
     if out.status != "feasible" or out.grid is None:
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
     grid = out.grid
@@ -127,7 +144,7 @@ def repair(puzzle: Grid, *, compiled_first: bool = False) -> RepairResult:
         if d and d != grid[i]
     )
     repaired = tuple(grid[i] if d else 0 for i, d in enumerate(puzzle))
-    after = count_solutions(repaired, 2, compiled_first=compiled_first)
+    after = count_solutions(repaired, 2, compiled_first=compiled_first, variant=variant)
     solution = after.solutions[0] if after.solutions else grid
     return RepairResult("repaired", puzzle, repaired, changes, solution, _status(after), after.count)
 
