@@ -15,8 +15,9 @@ Contracts
   beside it. Into a folder, one ``<puzzle_id>.sdk`` per puzzle in the SadMan/Simple Sudoku layout
   (one text line per grid row) and ``<puzzle_id>-solution.sdk`` with ``--solutions``.
 * **svg** / **png**: into a folder, one ``<puzzle_id>.svg`` (``.png``) per puzzle, drawn by
-  :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given), and with ``--solutions``
-  ``<puzzle_id>-solution.svg`` (``.png``).
+  :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given, and one per cage sum of a
+  killer puzzle; variant rows are drawn with their regions, cages and shading), and with
+  ``--solutions`` ``<puzzle_id>-solution.svg`` (``.png``).
 * ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
   created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
   (``puzzles.csv`` when several sets are mixed).
@@ -118,7 +119,8 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False)
             text = text_frame(frame, lists=True)
             write_file(path, lambda tmp: text.write_ndjson(tmp))
         return Written(path, 1, frame.height)
-    rows = frame.select("puzzle_id", "puzzle", "solution", "box_rows", "box_cols").to_dicts()
+    variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]  # old sets lack them: classic
+    rows = frame.select("puzzle_id", "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts()
     if fmt == "sdk" and not folder:
         files = [(out, "puzzle")]
         if solutions:

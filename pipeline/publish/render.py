@@ -16,17 +16,30 @@ and share the rules of the house style:
   for symbols and Latin text, IPAex Gothic (inside japanize-matplotlib) for Japanese. Nothing relies
   on a font the viewer happens to have: the PDF embeds both, the PNG is pixels, and the SVG names
   DejaVu Sans first with common fallbacks (an SVG cannot carry a font portably).
+
+**Variants** (``GridArt.variant``, read from a row's ``variant``/``regions``/``cages`` columns; a row
+without them is classic and draws exactly as before):
+
+* *jigsaw*: the thick rules follow the region borders (wherever two neighbouring cells lie in
+  different regions) instead of the box lines; every other inner edge is a thin rule.
+* *killer*: each cage is a dashed outline inset :data:`CAGE_INSET` of a cell inside its cells, and its
+  sum is printed small at the top-left corner of its first cell (top-most, then left-most) on a patch
+  of the cell's colour that interrupts the outline there; the sum sits above a given's cap height.
+* *x*: the cells of both main diagonals are shaded light grey (:data:`SHADE`); *hyper*: the cells of
+  the four windows are. A cell that is both is a little darker (:data:`SHADE_BOTH`).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from pipeline.board import CLASSIC, HYPER_WINDOWS_9, Cage, Variant, board, make_variant
 from pipeline.publish.select import PublishError
 
 if TYPE_CHECKING:
@@ -35,6 +48,13 @@ if TYPE_CHECKING:
 #: Cap height of DejaVu Sans (digits and capitals), as a fraction of the font size.
 CAP_HEIGHT = 0.729
 GREY = (0.36, 0.36, 0.36)  # filled-in symbols of an answer, as RGB in 0..1
+SHADE = 0.86  # grey level (0 black .. 1 white) of an x diagonal cell or a hyper window cell
+SHADE_BOTH = 0.76  # a cell on a diagonal and in a window (x+hyper)
+CAGE_INSET = 0.1  # a killer cage's dashed outline, inside its cells by this fraction of a cell
+CAGE_DASH = (0.09, 0.065)  # dash and gap of a cage outline, in cells
+DIGIT_ADVANCE = 0.636  # advance width of a DejaVu Sans digit (all digits are tabular), per unit of size
+SUM_LEFT, SUM_TOP = 0.09, 0.08  # a cage sum's left edge and cap top, in cells from its cell's corner
+SUM_PAD = 0.035  # margin of the patch behind a cage sum beyond the digits, in cells
 
 _FONTS: dict[str, tuple[str, str]] = {  # name -> (package, path inside the package)
     "sans": ("matplotlib", "mpl-data/fonts/ttf/DejaVuSans.ttf"),
@@ -72,31 +92,159 @@ class Mark:
     given: bool
 
 
+Point = tuple[float, float]
+
+
 @dataclass(frozen=True)
 class GridArt:
     """What to draw for one grid of side ``n`` with boxes of ``box_rows`` x ``box_cols``: the marks
-    (the givens of a puzzle; every cell of an answer). Coordinates are in cells, origin top-left."""
+    (the givens of a puzzle; every cell of an answer) and the ``variant`` (its regions, cages and
+    extra units). Coordinates are in cells, origin top-left."""
 
     n: int
     box_rows: int
     box_cols: int
     marks: tuple[Mark, ...]
+    variant: Variant = CLASSIC
 
     def rules(self) -> Iterator[tuple[str, float, float, float, float]]:
         """Inner rules as ``(kind, x0, y0, x1, y1)``: ``kind`` is ``cell`` or ``box``; cell rules
-        come first, so box rules are drawn over them. The frame is not among them."""
+        come first, so box rules are drawn over them. The frame is not among them. On a jigsaw board
+        the ``box`` rules are the region borders (each a maximal straight run of cell edges between
+        cells of different regions) and the ``cell`` rules the runs of edges inside a region."""
         n = self.n
+        labels = self.variant.regions
+        if labels is None:
+            for kind in ("cell", "box"):
+                for k in range(1, n):
+                    if (k % self.box_cols == 0) == (kind == "box"):
+                        yield kind, float(k), 0.0, float(k), float(n)  # vertical, between columns k-1 and k
+                    if (k % self.box_rows == 0) == (kind == "box"):
+                        yield kind, 0.0, float(k), float(n), float(k)  # horizontal
+            return
         for kind in ("cell", "box"):
             for k in range(1, n):
-                if (k % self.box_cols == 0) == (kind == "box"):
-                    yield kind, float(k), 0.0, float(k), float(n)  # vertical, between columns k-1 and k
-                if (k % self.box_rows == 0) == (kind == "box"):
-                    yield kind, 0.0, float(k), float(n), float(k)  # horizontal
+                vertical = [labels[r * n + k - 1] != labels[r * n + k] for r in range(n)]
+                for a, b in _runs(vertical, kind == "box"):
+                    yield kind, float(k), float(a), float(k), float(b)
+                horizontal = [labels[(k - 1) * n + c] != labels[k * n + c] for c in range(n)]
+                for a, b in _runs(horizontal, kind == "box"):
+                    yield kind, float(a), float(k), float(b), float(k)
+
+    def shading(self) -> tuple[tuple[int, int, float], ...]:
+        """Shaded cells as ``(row, col, grey)`` (grey 0 black .. 1 white), row-major: the diagonals
+        of an x board and the windows of a hyper board; empty for other boards."""
+        kinds = self.variant.kinds
+        n = self.n
+        layers: dict[int, int] = {}
+        if "x" in kinds:
+            for cell in {k * n + k for k in range(n)} | {k * n + n - 1 - k for k in range(n)}:
+                layers[cell] = layers.get(cell, 0) + 1
+        if "hyper" in kinds and n == 9:
+            for cell in {i for w in HYPER_WINDOWS_9 for i in w}:
+                layers[cell] = layers.get(cell, 0) + 1
+        return tuple((*divmod(i, n), SHADE if k == 1 else SHADE_BOTH) for i, k in sorted(layers.items()))
+
+    def shade_of(self, row: int, col: int) -> float:
+        """The grey of cell (``row``, ``col``): 1.0 (white) unless :meth:`shading` shades it."""
+        return next((g for r, c, g in self.shading() if (r, c) == (row, col)), 1.0)
+
+    def cage_outlines(self) -> tuple[tuple[Cage, tuple[tuple[Point, ...], ...]], ...]:
+        """Each killer cage with its dashed outline: closed loops of corner points (in cells), the
+        border of the cage's cells moved :data:`CAGE_INSET` inwards (one loop for a connected cage
+        without holes). Corners only: no point lies on a straight stretch."""
+        return tuple((cage, _inset_loops(frozenset(cage.cells), self.n, CAGE_INSET)) for cage in self.variant.cages)
+
+    def cage_sums(self) -> tuple[tuple[int, int, str], ...]:
+        """Each cage's sum as ``(row, col, text)``: printed at the top-left corner of cell (``row``,
+        ``col``), the cage's first cell (its top-most, then left-most)."""
+        return tuple((*divmod(min(cage.cells), self.n), str(cage.total)) for cage in self.variant.cages)
 
 
-def grid_art(puzzle: str, box_rows: int, box_cols: int, solution: str | None = None) -> GridArt:
+def _runs(flags: list[bool], want: bool) -> Iterator[tuple[int, int]]:
+    """The maximal runs ``[a, b)`` of positions whose flag is ``want``."""
+    start = None
+    for k, flag in enumerate([*flags, not want]):
+        if flag == want and start is None:
+            start = k
+        elif flag != want and start is not None:
+            yield start, k
+            start = None
+
+
+def _inset_loops(cells: frozenset[int], n: int, inset: float) -> tuple[tuple[Point, ...], ...]:
+    """The border of ``cells`` as closed loops of corners (clockwise on screen: the cells on the
+    right of travel, y down), each corner moved ``inset`` inwards along both of its edges' normals."""
+    edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+    def edge(a: tuple[int, int], b: tuple[int, int]) -> None:
+        edges.setdefault(a, []).append(b)
+
+    for i in sorted(cells):
+        r, c = divmod(i, n)
+        if r == 0 or i - n not in cells:
+            edge((c, r), (c + 1, r))  # top, travelling right
+        if c == n - 1 or i + 1 not in cells:
+            edge((c + 1, r), (c + 1, r + 1))  # right, down
+        if r == n - 1 or i + n not in cells:
+            edge((c + 1, r + 1), (c, r + 1))  # bottom, left
+        if c == 0 or i - 1 not in cells:
+            edge((c, r + 1), (c, r))  # left, up
+
+    def take(here: tuple[int, int], step: tuple[int, int], extra: tuple[int, int] | None) -> tuple[int, int]:
+        """The next corner from ``here`` after ``step``: at a pinch (cells touching only at a corner)
+        the right turn first, then straight on, then left, so each loop keeps to its own cells."""
+        outs = edges.get(here, []) + ([extra] if extra is not None else [])
+        order = ((-step[1], step[0]), step, (step[1], -step[0]))
+        return min(outs, key=lambda v: order.index((v[0] - here[0], v[1] - here[1])))
+
+    loops: list[tuple[Point, ...]] = []
+    while edges:
+        start = min(edges)
+        first = edges[start][0]
+        path, here, step = [start], first, (first[0] - start[0], first[1] - start[1])
+        edges[start].remove(first)
+        while True:
+            nxt = take(here, step, first if here == start else None)
+            if here == start and nxt == first:
+                break  # back on the first edge: the loop is closed
+            edges[here].remove(nxt)
+            path.append(here)
+            step, here = (nxt[0] - here[0], nxt[1] - here[1]), nxt
+        for v in [v for v, outs in edges.items() if not outs]:
+            del edges[v]
+        loops.append(_corners(path, inset))
+    return tuple(loops)
+
+
+def _corners(path: list[tuple[int, int]], inset: float) -> tuple[Point, ...]:
+    """The corners of a closed lattice path, each moved ``inset`` along the inward normals of its
+    two edges (the inward normal of a step ``(dx, dy)`` is ``(-dy, dx)``: the cells are on the right)."""
+    out: list[Point] = []
+    m = len(path)
+    for k, (x, y) in enumerate(path):
+        px, py = path[k - 1]
+        nx, ny = path[(k + 1) % m]
+        a = (x - px, y - py)
+        b = (nx - x, ny - y)
+        if a == b:
+            continue  # a straight stretch: not a corner
+        out.append((x + inset * (-a[1] - b[1]), y + inset * (a[0] + b[0])))
+    return tuple(out)
+
+
+def _variant_of(n: int, variant: Variant | None) -> Variant:
+    """``variant`` checked against side ``n`` (None is classic); raises ``ValueError`` naming the problem."""
+    if variant is None or variant == CLASSIC:
+        return CLASSIC
+    return board(n, variant).variant  # validates (jigsaw regions, cages on the board, ...)
+
+
+def grid_art(puzzle: str, box_rows: int, box_cols: int, solution: str | None = None, *,
+             variant: Variant | None = None) -> GridArt:
     """The drawing of ``puzzle`` (a row's string: ``.`` blank, ``1-9A-G``), or of its answer when
-    ``solution`` is given (every cell, the givens marked as such)."""
+    ``solution`` is given (every cell, the givens marked as such), under ``variant`` (None: classic).
+    Raises ``ValueError`` for a wrong length or a variant that does not fit the board."""
     n = box_rows * box_cols
     if len(puzzle) != n * n or (solution is not None and len(solution) != n * n):
         raise ValueError(f"a {n}x{n} grid needs {n * n} cells")
@@ -107,12 +255,26 @@ def grid_art(puzzle: str, box_rows: int, box_cols: int, solution: str | None = N
             marks.append(Mark(r, c, ch, True))
         elif solution is not None:
             marks.append(Mark(r, c, solution[i], False))
-    return GridArt(n, box_rows, box_cols, tuple(marks))
+    return GridArt(n, box_rows, box_cols, tuple(marks), _variant_of(n, variant))
+
+
+#: The columns of a set row that describe its variant (:func:`pipeline.board.variant_columns`).
+VARIANT_COLUMNS = ("variant", "regions", "cages")
+
+
+def variant_of_row(row: dict[str, Any]) -> Variant:
+    """The variant of a set row from its ``variant``, ``regions`` and ``cages`` columns; a row without
+    them (an old part) or with nulls is classic."""
+    kinds, cages = row.get("variant"), row.get("cages")
+    return make_variant(list(kinds) if kinds is not None else None, row.get("regions"),
+                        list(cages) if cages is not None else None)  # list(): an array has no truth value
 
 
 def art_of(row: dict[str, Any], answer: bool = False) -> GridArt:
-    """:func:`grid_art` for a set row (a mapping with ``puzzle``, ``solution``, ``box_rows``, ``box_cols``)."""
-    return grid_art(row["puzzle"], int(row["box_rows"]), int(row["box_cols"]), row["solution"] if answer else None)
+    """:func:`grid_art` for a set row (a mapping with ``puzzle``, ``solution``, ``box_rows``,
+    ``box_cols`` and, for a variant, ``variant``, ``regions``, ``cages``)."""
+    return grid_art(row["puzzle"], int(row["box_rows"]), int(row["box_cols"]), row["solution"] if answer else None,
+                    variant=variant_of_row(row))
 
 
 def weights(side: float) -> tuple[float, float, float]:
@@ -127,6 +289,26 @@ def font_ratio(n: int) -> float:
     return 0.6 if n <= 9 else 0.56
 
 
+def sum_ratio(n: int) -> float:
+    """Size of a killer cage's sum as a fraction of the cell side (small type: it shares the cell
+    with a given, whose cap height starts below the sum's baseline)."""
+    return 0.22 if n <= 9 else 0.2
+
+
+def sum_patch(art: GridArt, row: int, col: int, text: str) -> tuple[float, float, float, float]:
+    """The patch ``(x0, y0, x1, y1)`` in cells behind the sum ``text`` of the cage whose first cell
+    is (``row``, ``col``): the digits' box plus :data:`SUM_PAD`, filled with the cell's colour so the
+    dashed outline stops at the sum instead of running through it."""
+    size = sum_ratio(art.n)
+    return (col + SUM_LEFT - SUM_PAD, row + SUM_TOP - SUM_PAD,
+            col + SUM_LEFT + len(text) * DIGIT_ADVANCE * size + SUM_PAD, row + SUM_TOP + CAP_HEIGHT * size + SUM_PAD)
+
+
+def _grey_hex(g: float) -> str:
+    v = round(255 * g)
+    return f"#{v:02x}{v:02x}{v:02x}"
+
+
 # ---------------------------------------------------------------------------------------------
 # PDF (reportlab canvas; the caller registered the fonts)
 # ---------------------------------------------------------------------------------------------
@@ -136,10 +318,13 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
              cap_height: float = CAP_HEIGHT) -> None:
     """Draw ``art`` on a reportlab ``canvas`` as vectors: top-left corner at (``x``, ``y_top``) in
     PDF points (y up), ``side`` points wide. ``bold``/``regular`` are registered font names for
-    givens and filled-in symbols; ``cap_height`` is their cap height per point of font size."""
+    givens and filled-in symbols (and cage sums); ``cap_height`` is their cap height per point of
+    font size. Order: shading, cage outlines and the patches behind their sums, rules, frame, sums,
+    symbols (a classic grid draws only rules, frame and symbols)."""
     cell = side / art.n
     thin, thick, frame = weights(side)
     canvas.saveState()
+    _pdf_variant_under(canvas, art, x, y_top, cell, thin)
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineCap(2)  # projecting square caps: box rules meet the frame without notches
     for kind, x0, y0, x1, y1 in art.rules():
@@ -148,6 +333,13 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
     canvas.setLineWidth(frame)
     canvas.setLineJoin(0)
     canvas.rect(x, y_top - side, side, side, stroke=1, fill=0)
+    sums = art.cage_sums()
+    if sums:
+        size = cell * sum_ratio(art.n)
+        canvas.setFont(regular, size)
+        canvas.setFillColorRGB(0, 0, 0)
+        for r, c, text in sums:
+            canvas.drawString(x + (c + SUM_LEFT) * cell, y_top - (r + SUM_TOP) * cell - cap_height * size, text)
     size = cell * font_ratio(art.n)
     for given in (True, False):
         marks = [m for m in art.marks if m.given == given]
@@ -162,17 +354,50 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
     canvas.restoreState()
 
 
+def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: float, width: float) -> None:
+    """What a variant draws under the rules: shaded cells, dashed cage outlines (``width`` points),
+    the patches behind the cage sums. Nothing for a classic or jigsaw grid."""
+    for r, c, grey in art.shading():
+        canvas.setFillColorRGB(grey, grey, grey)
+        canvas.rect(x + c * cell, y_top - (r + 1) * cell, cell, cell, stroke=0, fill=1)
+    outlines = art.cage_outlines()
+    if not outlines:
+        return
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(width)
+    canvas.setLineCap(0)
+    canvas.setLineJoin(0)
+    canvas.setDash([CAGE_DASH[0] * cell, CAGE_DASH[1] * cell])
+    for _cage, loops in outlines:
+        path = canvas.beginPath()
+        for loop in loops:
+            path.moveTo(x + loop[0][0] * cell, y_top - loop[0][1] * cell)
+            for px, py in loop[1:]:
+                path.lineTo(x + px * cell, y_top - py * cell)
+            path.close()
+        canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
+    for r, c, text in art.cage_sums():
+        x0, y0, x1, y1 = sum_patch(art, r, c, text)
+        grey = art.shade_of(r, c)
+        canvas.setFillColorRGB(grey, grey, grey)
+        canvas.rect(x + x0 * cell, y_top - y1 * cell, (x1 - x0) * cell, (y1 - y0) * cell, stroke=0, fill=1)
+
+
 # ---------------------------------------------------------------------------------------------
-# SVG (plain text; one <text> element per mark, nothing else is <text>)
+# SVG (plain text; one <text> element per mark and per cage sum, nothing else is <text>)
 # ---------------------------------------------------------------------------------------------
 
 SVG_CELL = 40.0  # px per cell
 
 
 def to_svg(art: GridArt, title: str = "") -> str:
-    """An SVG document of ``art``: exactly one ``<text>`` element per mark (so a puzzle's file has
-    one per given), the rules as ``<line>`` elements and the frame as a ``<rect>``; ``title`` goes
-    into ``<title>`` (the puzzle id)."""
+    """An SVG document of ``art``: exactly one ``<text>`` element per mark (so a classic puzzle's
+    file has one per given) and, on a killer board, one ``<text class="cage-sum">`` per cage; the
+    rules as ``<line>`` elements and the frame as a ``<rect>``; a variant's shaded cells as ``<rect
+    class="shade">`` and each cage as one dashed ``<path class="cage">`` (``stroke-dasharray``), drawn
+    under the rules. ``title`` goes into ``<title>`` (the puzzle id)."""
     side = art.n * SVG_CELL
     thin, thick, frame = (w / 0.75 for w in weights(side * 0.75))  # pt -> px at 96 dpi
     pad = frame
@@ -181,14 +406,23 @@ def to_svg(art: GridArt, title: str = "") -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total:g}" height="{total:g}" '
            f'viewBox="0 0 {total:g} {total:g}">',
            f"<title>{escape(title)}</title>",
-           f'<rect x="0" y="0" width="{total:g}" height="{total:g}" fill="#fff"/>',
-           '<g stroke="#000" stroke-linecap="square">']
+           f'<rect x="0" y="0" width="{total:g}" height="{total:g}" fill="#fff"/>']
+    out += _svg_variant_under(art, pad, thin)
+    out.append('<g stroke="#000" stroke-linecap="square">')
     for kind, x0, y0, x1, y1 in art.rules():
         out.append(f'<line x1="{pad + x0 * SVG_CELL:g}" y1="{pad + y0 * SVG_CELL:g}" x2="{pad + x1 * SVG_CELL:g}" '
                    f'y2="{pad + y1 * SVG_CELL:g}" stroke-width="{thin if kind == "cell" else thick:.2f}"/>')
     out.append(f'<rect x="{pad:g}" y="{pad:g}" width="{side:g}" height="{side:g}" fill="none" '
                f'stroke-width="{frame:.2f}"/>')
     out.append("</g>")
+    sums = art.cage_sums()
+    if sums:
+        small = SVG_CELL * sum_ratio(art.n)
+        out.append(f'<g font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="{small:.1f}" fill="#000">')
+        for r, c, text in sums:
+            out.append(f'<text class="cage-sum" x="{pad + (c + SUM_LEFT) * SVG_CELL:.2f}" '
+                       f'y="{pad + (r + SUM_TOP) * SVG_CELL + CAP_HEIGHT * small:.2f}">{escape(text)}</text>')
+        out.append("</g>")
     out.append(f'<g font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="{size:.1f}" '
                'text-anchor="middle">')
     for m in art.marks:
@@ -199,6 +433,30 @@ def to_svg(art: GridArt, title: str = "") -> str:
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _svg_variant_under(art: GridArt, pad: float, width: float) -> list[str]:
+    """The SVG elements a variant draws under the rules (see :func:`to_svg`); none for classic or jigsaw."""
+    out = []
+    for r, c, grey in art.shading():
+        out.append(f'<rect class="shade" x="{pad + c * SVG_CELL:g}" y="{pad + r * SVG_CELL:g}" '
+                   f'width="{SVG_CELL:g}" height="{SVG_CELL:g}" fill="{_grey_hex(grey)}"/>')
+    outlines = art.cage_outlines()
+    if not outlines:
+        return out
+    dash = " ".join(f"{v * SVG_CELL:.2f}" for v in CAGE_DASH)
+    out.append(f'<g fill="none" stroke="#000" stroke-width="{width:.2f}" stroke-dasharray="{dash}">')
+    for cage, loops in outlines:
+        d = " ".join("M" + " L".join(f"{pad + px * SVG_CELL:.2f},{pad + py * SVG_CELL:.2f}" for px, py in loop) + " Z"
+                     for loop in loops)
+        out.append(f'<path class="cage" data-sum="{cage.total}" d="{d}"/>')
+    out.append("</g>")
+    for r, c, text in art.cage_sums():
+        x0, y0, x1, y1 = sum_patch(art, r, c, text)
+        out.append(f'<rect class="sum-patch" x="{pad + x0 * SVG_CELL:.2f}" y="{pad + y0 * SVG_CELL:.2f}" '
+                   f'width="{(x1 - x0) * SVG_CELL:.2f}" height="{(y1 - y0) * SVG_CELL:.2f}" '
+                   f'fill="{_grey_hex(art.shade_of(r, c))}"/>')
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,6 +479,7 @@ def to_image(art: GridArt, cell: int | None = None) -> Image.Image:
     pad = frame
     img = Image.new("RGB", (side + 2 * pad, side + 2 * pad), "white")
     draw = ImageDraw.Draw(img)
+    _png_variant_under(draw, art, pad, cell, thin)
 
     def rule(x0: float, y0: float, x1: float, y1: float, w: int) -> None:
         a, b = int(pad + x0 * cell), int(pad + y0 * cell)
@@ -233,6 +492,13 @@ def to_image(art: GridArt, cell: int | None = None) -> Image.Image:
     n = float(art.n)
     for x0, y0, x1, y1 in ((0, 0, n, 0), (0, n, n, n), (0, 0, 0, n), (n, 0, n, n)):
         rule(x0, y0, x1, y1, frame)
+    sums = art.cage_sums()
+    if sums:
+        small = ImageFont.truetype(str(font_path("sans")), round(cell * sum_ratio(art.n)))
+        cap = -small.getbbox("8", anchor="ls")[1]
+        for r, c, text in sums:
+            draw.text((pad + (c + SUM_LEFT) * cell, pad + (r + SUM_TOP) * cell + cap), text, font=small, anchor="ls",
+                      fill="black")
     size = round(cell * font_ratio(art.n))
     fonts = {True: ImageFont.truetype(str(font_path("sans-bold")), size),
              False: ImageFont.truetype(str(font_path("sans")), size)}
@@ -246,7 +512,41 @@ def to_image(art: GridArt, cell: int | None = None) -> Image.Image:
     return img
 
 
+def _png_variant_under(draw: Any, art: GridArt, pad: int, cell: int, width: int) -> None:
+    """What a variant draws under the rules (see :func:`draw_pdf`), in pixels."""
+    for r, c, grey in art.shading():
+        v = round(255 * grey)
+        draw.rectangle((pad + c * cell, pad + r * cell, pad + (c + 1) * cell - 1, pad + (r + 1) * cell - 1),
+                       fill=(v, v, v))
+    dash, gap = (v * cell for v in CAGE_DASH)
+    for _cage, loops in art.cage_outlines():
+        for loop in loops:
+            _png_dashed(draw, [(round(pad + px * cell), round(pad + py * cell)) for px, py in loop], dash, gap, width)
+    for r, c, text in art.cage_sums():
+        x0, y0, x1, y1 = sum_patch(art, r, c, text)
+        v = round(255 * art.shade_of(r, c))
+        draw.rectangle((round(pad + x0 * cell), round(pad + y0 * cell), round(pad + x1 * cell),
+                        round(pad + y1 * cell)), fill=(v, v, v))
+
+
+def _png_dashed(draw: Any, loop: list[tuple[int, int]], dash: float, gap: float, width: int) -> None:
+    """A closed axis-parallel polyline ``loop`` (pixel corners) drawn dashed in black, the dash
+    pattern running on round the corners."""
+    period = dash + gap
+    walked = 0.0
+    for (ax, ay), (bx, by) in zip(loop, [*loop[1:], loop[0]], strict=True):
+        length = float(abs(bx - ax) + abs(by - ay))
+        if not length:
+            continue
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        for k in range(math.floor(walked / period), math.ceil((walked + length) / period) + 1):
+            s, e = max(k * period, walked) - walked, min(k * period + dash, walked + length) - walked
+            if e > s:  # the part of the k-th dash on this side
+                draw.line([(round(ax + ux * s), round(ay + uy * s)), (round(ax + ux * e), round(ay + uy * e))],
+                          fill="black", width=width)
+        walked += length
+
+
 def to_png(art: GridArt, path: Path, cell: int | None = None) -> None:
     """Write ``art`` as a PNG file at ``path`` (see :func:`to_image`)."""
     to_image(art, cell).save(path, format="PNG", optimize=True)
-
