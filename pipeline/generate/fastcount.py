@@ -47,9 +47,11 @@ def _popcount(x: np.uint32) -> int:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray,
-           mask_off: np.ndarray, keep: np.ndarray) -> int:  # pragma: no cover - compiled
+           mask_off: np.ndarray, work: np.ndarray) -> int:  # pragma: no cover - compiled
     """One pass of the killer rule over every cage, in place: -1 on a contradiction, else 1 if a
-    candidate went, 0 if none. ``keep`` is scratch of at least the largest cage's size.
+    candidate went, 0 if none. ``work`` (2 x cage cells) is the per-cell scratch (row 0) and the
+    candidates of each cage's cells when the rule last left that cage unchanged (row 1; zeros at
+    first): a cage whose cells still hold exactly those is skipped, the rule being a function of them.
 
     A cage's *placed* digits are those of its cells with one candidate; a mask (a digit set of the
     cage's size and sum) *fits* when it holds the placed digits and its remaining digits ``rem``
@@ -59,9 +61,18 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
     changed = 0
     zero = np.uint32(0)
     one = np.uint32(1)
+    keep = work[0]
+    last = work[1]
     for g in range(cage_off.shape[0] - 1):
         a = cage_off[g]
         b = cage_off[g + 1]
+        same = True
+        for k in range(a, b):
+            if cand[cage_cells[k]] != last[k]:
+                same = False
+                break
+        if same:
+            continue
         placed = zero
         nopen = 0
         for k in range(a, b):
@@ -74,7 +85,7 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
                 placed |= v
             else:
                 nopen += 1
-            keep[k - a] = zero
+            keep[k] = zero
         fits = False
         need = ~zero
         for t in range(mask_off[g], mask_off[g + 1]):
@@ -97,35 +108,40 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
             fits = True
             need &= rem
             for k in range(a, b):
-                keep[k - a] |= cand[cage_cells[k]] & rem
+                keep[k] |= cand[cage_cells[k]] & rem
         if not fits:
             return -1
-        if nopen == 0:
-            continue
-        seen = zero
-        twice = zero
-        for k in range(a, b):
-            i = cage_cells[k]
-            v = cand[i]
-            if v & (v - one):
-                h = v & keep[k - a]
-                if h != v:
-                    cand[i] = h
-                    changed = 1
-                twice |= seen & h
-                seen |= h
-        once = need & seen & ~twice
-        if once:
+        moved = False
+        if nopen:
+            seen = zero
+            twice = zero
             for k in range(a, b):
                 i = cage_cells[k]
                 v = cand[i]
                 if v & (v - one):
-                    h = v & once
-                    if h:
-                        if h & (h - one):
-                            return -1  # one cell is the only place of two needed digits
+                    h = v & keep[k]
+                    if h != v:
                         cand[i] = h
-                        changed = 1
+                        moved = True
+                    twice |= seen & h
+                    seen |= h
+            once = need & seen & ~twice
+            if once:
+                for k in range(a, b):
+                    i = cage_cells[k]
+                    v = cand[i]
+                    if v & (v - one):
+                        h = v & once
+                        if h:
+                            if h & (h - one):
+                                return -1  # one cell is the only place of two needed digits
+                            cand[i] = h
+                            moved = True
+        if moved:
+            changed = 1
+        else:  # a fixpoint of this cage: skip it until one of its cells changes
+            for k in range(a, b):
+                last[k] = cand[cage_cells[k]]
     return changed
 
 
@@ -172,13 +188,13 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
 @nb.njit(cache=True, nogil=True)
 def _propagate_cages(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
                      cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray, mask_off: np.ndarray,
-                     keep: np.ndarray) -> bool:  # pragma: no cover - compiled
+                     work: np.ndarray) -> bool:  # pragma: no cover - compiled
     """:func:`_propagate` and the killer rule (:func:`_cages`) to a joint fixpoint, in place; False on
     a contradiction."""
     while True:
         if not _propagate(cand, peers, units, full):
             return False
-        r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, keep)
+        r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, work)
         if r < 0:
             return False
         if r == 0:
@@ -197,7 +213,7 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
     cell_at = np.empty(ncells + 1, dtype=np.int64)
     rest_at = np.empty(ncells + 1, dtype=np.uint32)
     killer = cage_off.shape[0] > 1
-    keep = np.zeros(ncells if killer else 0, dtype=np.uint32)  # scratch of the cage rule
+    work = np.zeros((2, cage_cells.shape[0]), dtype=np.uint32)  # scratch and memo of the cage rule
     stack[0, :] = cand0
     depth = 0
     found = 0
@@ -210,7 +226,7 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
                 return -1
             fresh = False
             cur = stack[depth]
-            if not (_propagate_cages(cur, peers, units, full, cage_cells, cage_off, cage_masks, mask_off, keep)
+            if not (_propagate_cages(cur, peers, units, full, cage_cells, cage_off, cage_masks, mask_off, work)
                     if killer else _propagate(cur, peers, units, full)):
                 depth -= 1
                 continue
