@@ -21,7 +21,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    *Killer.* After the grid, cages are drawn on it (:func:`pipeline.generate.cages.draw_cages`,
    ``board.cages``' sizes) and, without givens, refined until the cages alone have one solution
    (:func:`pipeline.generate.cages.refine`; a second solution is found by the compiled counter with
-   the cage rules, or by the ILP with the cage rows when the counter's node budget runs out). The
+   the cage rules; when its node budget runs out the attempt moves on to a new grid, and with
+   ``engine: ilp`` the ILP with the cage rows finds it). The ILP certificate of a killer puzzle gets
+   :data:`KILLER_CERTIFY_SECONDS`; past them the puzzle is dropped and the next grid tried. The
    puzzle is then the empty grid plus cages and steps 2-4 are skipped; with ``board.cages.givens``
    the drawn cages are kept as they are and steps 2-4 remove givens under the cage rules. Every
    uniqueness check, the grade and the certificate of a killer puzzle use its cages.
@@ -256,7 +258,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
-        certified = eng.unique_without(puzzle)
+        certified = eng.unique_without(puzzle, KILLER_CERTIFY_SECONDS if spec.killer else None)
         job.phase["certify"] += time.perf_counter() - t3
         job.phase["removal"] += t3 - t2
     except SolverTimeout:
@@ -270,8 +272,17 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
     return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant)
 
 
+class _LooseCages(Exception):
+    """The compiled counter ran out of nodes on a killer layout during refinement: the attempt moves
+    on to a new grid (asking the ILP for a second solution there took 18-30 s where we measured it)."""
+
+
 #: Refinement steps a killer grid gets before the attempt moves on to a new grid.
 CAGE_STEPS = 200
+#: Seconds HiGHS gets to certify a killer puzzle; past them the attempt moves on to a new grid (the
+#: puzzle is dropped, never written uncertified). Most zero-given 9x9 certificates take 0.01-0.2 s;
+#: a few take many seconds (HiGHS's search on cage sums is erratic), and they are not worth the wait.
+KILLER_CERTIFY_SECONDS = 3.0
 
 
 def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ...] | None:
@@ -288,10 +299,11 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
     blank: Grid = (0,) * (n * n)
 
     def second(cages: tuple[Cage, ...]) -> Grid | None:
-        """A solution of the cages other than ``grid``: the compiled counter, else the ILP."""
-        v = Variant(kinds, regions, cages)
-        found = fastcount.solutions(blank, 2, variant=v) if spec.engine == "hybrid" else None
-        if found is not None:
+        """A solution of the cages other than ``grid``: the compiled counter; the ILP with ``engine: ilp``."""
+        if spec.engine == "hybrid":
+            found = fastcount.solutions(blank, 2, variant=Variant(kinds, regions, cages))
+            if found is None:  # past the node budget: these cages are too loose to settle quickly
+                raise _LooseCages
             return next((g for g in found if g != grid), None)
         eng.set_cages(cages)
         out = eng.solve(blank)  # the no-good row of ``grid`` is installed
@@ -304,6 +316,9 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
     except SolverTimeout:
         job.timeouts += 1
         job.why = "a killer uniqueness check hit the time limit"
+        return None
+    except _LooseCages:
+        job.why = "the cages of a grid left the compiled counter past its node budget"
         return None
     if refined is None:
         job.why = f"the cages of a grid did not become unique within {CAGE_STEPS} refinement steps"

@@ -152,7 +152,7 @@ class Engine:
         if self._extra_cols:
             h.deleteCols(self._extra_cols, np.arange(self.ncols, self.ncols + self._extra_cols, dtype=np.int32))
         self._extra_cols = 0
-        for cage in cages:
+        for cage in (*cages, *model.derived_cages(self.board, cages)):
             first = self.ncols + self._extra_cols
             added, rows = model.cage_rows(self.n, cage, first)
             if added:
@@ -226,15 +226,24 @@ class Engine:
                 costs[self._col(i, d)] = 1.0
         return self._maximize(costs, (0,) * (self.n * self.n), {"mip_rel_gap": 0})
 
-    def unique_without(self, puzzle: Grid) -> bool:
+    def unique_without(self, puzzle: Grid, time_limit: float | None = None) -> bool:
         """True iff ``puzzle`` has no solution other than the no-good grid (one solve).
 
-        Requires :meth:`set_nogood` with a solution of ``puzzle``. Raises :class:`SolverTimeout`.
+        Requires :meth:`set_nogood` with a solution of ``puzzle``. Raises :class:`SolverTimeout` (past
+        the engine's time limit, or ``time_limit`` seconds if that is shorter).
         """
         if self._nogood is None:
             raise RuntimeError("unique_without needs set_nogood(solution) first")
         self._apply(puzzle)
-        out = self._solve()
+        if time_limit is None:
+            out = self._solve()
+        else:
+            saved = self._h.getOptionValue("time_limit")[1]
+            self._h.setOptionValue("time_limit", float(min(time_limit, saved)))
+            try:
+                out = self._solve()
+            finally:
+                self._h.setOptionValue("time_limit", saved)
         if out.status == "timeout":
             raise SolverTimeout("uniqueness check hit the time limit")
         if out.status == "error":

@@ -134,6 +134,23 @@ def _add_design(m: pyo.ConcreteModel, b: Board, design: Design) -> None:
 Row = tuple[tuple[int, ...], tuple[float, ...], float, float]
 
 
+def derived_cages(b: Board, cages: tuple[Cage, ...], largest: int = 8) -> tuple[Cage, ...]:
+    """The killer "45 rule" as cages: for each unit of ``b``, the cells not covered by the cages lying
+    wholly inside it hold distinct digits adding up to ``n(n+1)/2`` minus those cages' sums. Every
+    such remainder of 1 to ``largest`` cells (and fewer than ``n``) is returned as a cage; the rules
+    imply it, so rows for it (:func:`cage_rows`) only tighten the relaxation."""
+    n = b.n
+    whole = n * (n + 1) // 2
+    out: set[Cage] = set()
+    for unit in b.units:
+        inside = set(unit)
+        held = [c for c in cages if inside.issuperset(c.cells)]
+        rest = inside.difference(*(c.cells for c in held)) if held else inside
+        if 1 <= len(rest) <= min(largest, n - 1):
+            out.add(Cage(tuple(sorted(rest)), whole - sum(c.total for c in held)))
+    return tuple(sorted(out - set(cages)))
+
+
 def cage_rows(n: int, cage: Cage, first_col: int) -> tuple[int, list[Row]]:
     """The columns and rows of one killer cage in :class:`Matrix` form: ``(extra columns, rows)``.
 
