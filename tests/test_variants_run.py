@@ -139,3 +139,33 @@ def test_solve_with_a_config_board_and_bad_variant_lines(tmp_path: Path, sets: d
     assert "cages are given but the variant is not killer" in bad.stderr
     bad = numplace("solve", json.dumps({"puzzle": row["puzzle"], "variant": "killer", "cages": [{"cells": [0, 1]}]}))
     assert bad.returncode == 2 and "cages[0]" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_repair_keeps_the_variant_rules(sets: dict[str, Path], tmp_path: Path) -> None:
+    row = _frame(sets["x"]).row(0, named=True)
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nseed: 1\ncount: 1\nboard: {size: 9, variant: x}\n")
+    first = next(i for i, ch in enumerate(row["puzzle"]) if ch == ".")
+    clash = next(ch for ch in row["puzzle"] if ch != ".")  # a given's digit, put again in its row
+    spoilt = row["puzzle"][:first] + clash + row["puzzle"][first + 1:]
+    fixed = numplace("solve", spoilt, "--config", str(cfg), "--repair", "--format", "json")
+    out = json.loads(fixed.stdout)
+    assert fixed.returncode == 0 and out["status"] in ("repaired", "unique", "multiple")
+    v = make_variant("x")
+    sol = parse(out["solution"], 9)
+    assert all(sorted(sol[i] for i in u) == list(range(1, 10)) for u in board(9, v).units)
+
+
+def test_books_keep_every_killer_puzzle(sets: dict[str, Path]) -> None:
+    """Zero-given killer puzzles share one puzzle line; the cages make them different puzzles."""
+    from pipeline.publish import select
+
+    rows = select.read_sets([sets["killer6"]])
+    assert rows.frame.height == SETS["killer6"]["count"] and len(set(rows.frame["puzzle"])) == 1
+
+
+def test_a_report_of_an_unrated_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
+    made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.png"), "--format", "png")
+    assert made.returncode == 0 and (tmp_path / "r.png").stat().st_size > 10_000, made.stderr
+    made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.html"))
+    assert made.returncode == 0 and "unrated" in (tmp_path / "r.html").read_text()

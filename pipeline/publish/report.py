@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 LEVEL_COLORS = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#ff7f00", "expert": "#e41a1c",
-                "extreme": "#984ea3", "ungraded": "#999999"}
+                "extreme": "#984ea3", "unrated": "#bbbbbb", "ungraded": "#999999"}
 FORMATS = ("html", "png")
 
 
@@ -70,7 +70,7 @@ def load(paths: Sequence[Path]) -> Data:
 
 def _levels(frame: pl.DataFrame) -> list[str]:
     present = set(frame["difficulty"].unique().to_list())
-    return [lv for lv in (*LEVELS, "ungraded") if lv in present]
+    return [lv for lv in (*LEVELS, "unrated", "ungraded") if lv in present]  # unrated: killer (no cage techniques)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def plot_levels(ax: Axes, frame: pl.DataFrame) -> None:
 
 def plot_scores(ax: Axes, frame: pl.DataFrame) -> None:
     """Score distribution per level (box plots, log scale)."""
-    levels = [lv for lv in _levels(frame) if lv != "ungraded"]
+    levels = [lv for lv in _levels(frame) if lv not in ("ungraded", "unrated")]  # unrated: a partial score
     _boxes_by_level(ax, frame, levels, "difficulty_score", "score", "Score by level")
 
 

@@ -100,7 +100,8 @@ def read_sets(paths: Sequence[Path], *, unique: bool = True, with_run: bool = Fa
     before = frame.height
     if unique:
         frame = frame.unique("puzzle_id", keep="first", maintain_order=True)
-        frame = frame.unique("puzzle", keep="first", maintain_order=True)
+        # the same puzzle under other rules (another cage layout, other regions) is another puzzle
+        frame = frame.unique(["puzzle", "variant", "regions", "cages"], keep="first", maintain_order=True)
     frame = frame.rename({"_run": "run_dir"}) if with_run else frame.drop("_run")
     return Rows(frame.drop("_src"), tuple(run_dirs), before - frame.height)
 
