@@ -169,3 +169,16 @@ def test_a_report_of_an_unrated_killer_set(sets: dict[str, Path], tmp_path: Path
     assert made.returncode == 0 and (tmp_path / "r.png").stat().st_size > 10_000, made.stderr
     made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.html"))
     assert made.returncode == 0 and "unrated" in (tmp_path / "r.html").read_text()
+
+
+def test_exports_keep_the_rules_or_refuse(sets: dict[str, Path], tmp_path: Path) -> None:
+    run_dir = sets["killer6"]
+    made = numplace("export", str(run_dir), "--format", "csv", "--out", str(tmp_path / "k.csv"))
+    assert made.returncode == 0, made.stderr
+    import csv
+
+    rows = list(csv.DictReader((tmp_path / "k.csv").open()))
+    want = _frame(run_dir).row(0, named=True)["cages"]
+    assert rows[0]["variant"] == "killer" and json.loads(rows[0]["cages"]) == want
+    refused = numplace("export", str(run_dir), "--format", "sdk", "--out", str(tmp_path / "k.sdk"))
+    assert refused.returncode != 0 and "cages would be lost" in refused.stderr and not (tmp_path / "k.sdk").exists()

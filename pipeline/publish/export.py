@@ -3,12 +3,15 @@
 Contracts
 ---------
 * **CSV** has a header row with every column of the selection, schema columns first in schema
-  order. List columns (``techniques``) are joined with ``;`` (technique names never contain one);
+  order. List columns (``techniques``, ``variant``) are joined with ``;`` (their names never contain
+  one); ``cages`` (killer) is one JSON array of ``{"cells": [...], "sum": s}`` objects;
   ``created_at`` is ISO 8601 UTC (``2026-11-22T04:28:16.635752Z``); text fields, ``seed`` included,
   are quoted, and ``seed`` is written as text: read it as a string (a spreadsheet or a float parser
   loses digits above 2^53). Nulls are empty fields.
 * **JSON lines**: one object per puzzle with the same keys; ``seed`` is a *string* (JavaScript's
   numbers lose precision above 2^53), lists stay lists, nulls are ``null``.
+* **sdk** holds the givens only, so a variant selection is refused (its diagonals, regions or cages
+  would be lost without a trace; use JSON lines, SVG or PNG).
 * **sdk** (one-line text): into a file, one puzzle per line, row-major, ``.`` for a blank (81
   characters for 9x9; 16x16 uses ``1-9A-G``), the form HoDoKu's "paste"/"load", Sudoku Explainer and
   most apps read; with ``--solutions`` the solutions go line for line into ``<stem>-solutions<suffix>``
@@ -27,6 +30,7 @@ Contracts
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +66,10 @@ def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
         elif isinstance(dtype, pl.Datetime):
             exprs.append(col.dt.convert_time_zone("UTC").dt.strftime("%Y-%m-%dT%H:%M:%S%.6fZ")
                          if dtype.time_zone else col.dt.strftime("%Y-%m-%dT%H:%M:%S%.6f"))
+        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct) and not lists:
+            # killer cages: one JSON array per row (a join would lose the structure)
+            exprs.append(pl.Series(name, [None if v is None else json.dumps(v) for v in frame[name].to_list()],
+                                   dtype=pl.String))
         elif isinstance(dtype, pl.List) and not lists:
             exprs.append(col.cast(pl.List(pl.String)).list.join(LIST_SEPARATOR))
         else:
@@ -120,6 +128,9 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False)
             write_file(path, lambda tmp: text.write_ndjson(tmp))
         return Written(path, 1, frame.height)
     variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]  # old sets lack them: classic
+    if fmt == "sdk" and "variant" in frame.columns and frame["variant"].list.len().fill_null(0).max():
+        raise PublishError("--format sdk holds the givens only: the selection has variant puzzles, whose "
+                           "diagonals, regions or cages would be lost (use jsonl, svg or png)")
     rows = frame.select("puzzle_id", "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts()
     if fmt == "sdk" and not folder:
         files = [(out, "puzzle")]
