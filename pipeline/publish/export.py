@@ -58,7 +58,7 @@ class Written:
 def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
     """``frame`` with text-safe values: ``seed`` as a string, datetimes as ISO 8601 UTC strings, and
     (unless ``lists``) list columns joined with :data:`LIST_SEPARATOR`."""
-    exprs = []
+    exprs: list[pl.Expr | pl.Series] = []
     for name, dtype in frame.schema.items():
         col = pl.col(name)
         if name == "seed":
