@@ -182,3 +182,19 @@ def test_exports_keep_the_rules_or_refuse(sets: dict[str, Path], tmp_path: Path)
     assert rows[0]["variant"] == "killer" and json.loads(rows[0]["cages"]) == want
     refused = numplace("export", str(run_dir), "--format", "sdk", "--out", str(tmp_path / "k.sdk"))
     assert refused.returncode != 0 and "cages would be lost" in refused.stderr and not (tmp_path / "k.sdk").exists()
+
+
+def test_killer_puzzles_do_not_depend_on_what_the_worker_made_before() -> None:
+    """The same seed gives the same killer puzzle first or after others (the engine's cages, no-good
+    row and solver state are reset; the certificate budget counts nodes, not seconds)."""
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import puzzle_seed
+    from pipeline.run.plan import spec_of
+
+    spec = spec_of(config.validate({"name": "k", "seed": 5, "count": 1,
+                                    "board": {"size": 6, "variant": "killer"}}))
+    seeds = [puzzle_seed(5, i) for i in range(4)]
+    forward = [make_puzzle(spec, s) for s in seeds]
+    backward = [make_puzzle(spec, s) for s in reversed(seeds)][::-1]
+    assert [(m.solution, m.variant) for m in forward] == [(m.solution, m.variant) for m in backward]
+    assert all(m.certified for m in forward)

@@ -23,7 +23,7 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    (:func:`pipeline.generate.cages.refine`; a second solution is found by the compiled counter with
    the cage rules; when its node budget runs out the attempt moves on to a new grid, and with
    ``engine: ilp`` the ILP with the cage rows finds it). The ILP certificate of a killer puzzle gets
-   :data:`KILLER_CERTIFY_SECONDS`; past them the puzzle is dropped and the next grid tried. The
+   :data:`KILLER_CERTIFY_NODES`; past them the puzzle is dropped and the next grid tried. The
    puzzle is then the empty grid plus cages and steps 2-4 are skipped; with ``board.cages.givens``
    the drawn cages are kept as they are and steps 2-4 remove givens under the cage rules. Every
    uniqueness check, the grade and the certificate of a killer puzzle use its cages.
@@ -258,7 +258,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
-        certified = eng.unique_without(puzzle, KILLER_CERTIFY_SECONDS if spec.killer else None)
+        certified = eng.unique_without(puzzle, KILLER_CERTIFY_NODES if spec.killer else None)
         job.phase["certify"] += time.perf_counter() - t3
         job.phase["removal"] += t3 - t2
     except SolverTimeout:
@@ -279,10 +279,11 @@ class _LooseCages(Exception):
 
 #: Refinement steps a killer grid gets before the attempt moves on to a new grid.
 CAGE_STEPS = 200
-#: Seconds HiGHS gets to certify a killer puzzle; past them the attempt moves on to a new grid (the
-#: puzzle is dropped, never written uncertified). Most zero-given 9x9 certificates take 0.01-0.2 s;
-#: a few take many seconds (HiGHS's search on cage sums is erratic), and they are not worth the wait.
-KILLER_CERTIFY_SECONDS = 3.0
+#: Branch-and-bound nodes HiGHS gets to certify a killer puzzle; past them the attempt moves on to a
+#: new grid (the puzzle is dropped, never written uncertified). Of 30 zero-given 9x9 certificates,
+#: 28 closed at the root (0 nodes, 0.02-0.3 s) and two took 26 and 28 nodes (4 and 11 s): not worth
+#: the wait. Nodes, not seconds, so the same seed gives the same puzzles on any machine or load.
+KILLER_CERTIFY_NODES = 8
 
 
 def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ...] | None:

@@ -226,24 +226,39 @@ class Engine:
                 costs[self._col(i, d)] = 1.0
         return self._maximize(costs, (0,) * (self.n * self.n), {"mip_rel_gap": 0})
 
-    def unique_without(self, puzzle: Grid, time_limit: float | None = None) -> bool:
+    def unique_without(self, puzzle: Grid, node_limit: int | None = None) -> bool:
         """True iff ``puzzle`` has no solution other than the no-good grid (one solve).
 
-        Requires :meth:`set_nogood` with a solution of ``puzzle``. Raises :class:`SolverTimeout` (past
-        the engine's time limit, or ``time_limit`` seconds if that is shorter).
+        Requires :meth:`set_nogood` with a solution of ``puzzle``. Raises :class:`SolverTimeout` past
+        the engine's time limit. With ``node_limit`` the solve starts from a clean solver state and
+        may visit at most that many branch-and-bound nodes: past them it raises :class:`SolverTimeout`
+        too. A node budget, unlike a time budget, gives the same verdict on every machine and in
+        every worker (HiGHS runs single-threaded), so it keeps runs reproducible.
         """
         if self._nogood is None:
             raise RuntimeError("unique_without needs set_nogood(solution) first")
         self._apply(puzzle)
-        if time_limit is None:
+        if node_limit is None:
             out = self._solve()
         else:
-            saved = self._h.getOptionValue("time_limit")[1]
-            self._h.setOptionValue("time_limit", float(min(time_limit, saved)))
+            h = self._h
+            saved = h.getOptionValue("mip_max_nodes")[1]
+            h.clearSolver()
+            h.setOptionValue("mip_max_nodes", int(node_limit))
             try:
-                out = self._solve()
+                self.solves += 1
+                h.run()
+                st = h.getModelStatus()
+                if st == _MS.kInfeasible:
+                    out = Outcome("infeasible")
+                elif h.getInfo().primal_solution_status == 2:
+                    out = Outcome("feasible")  # a second solution: not unique
+                elif st == _MS.kTimeLimit:
+                    out = Outcome("timeout")
+                else:
+                    raise SolverTimeout(f"the uniqueness check passed its budget of {node_limit} nodes")
             finally:
-                self._h.setOptionValue("time_limit", saved)
+                h.setOptionValue("mip_max_nodes", saved)
         if out.status == "timeout":
             raise SolverTimeout("uniqueness check hit the time limit")
         if out.status == "error":
