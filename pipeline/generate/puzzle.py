@@ -258,7 +258,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
-        certified = eng.unique_without(puzzle, KILLER_CERTIFY_NODES if spec.killer else None)
+        certified = eng.unique_without(puzzle, KILLER_CERTIFY_NODES) if spec.killer else eng.unique_without(puzzle)
         job.phase["certify"] += time.perf_counter() - t3
         job.phase["removal"] += t3 - t2
     except SolverTimeout:
