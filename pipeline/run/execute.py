@@ -351,11 +351,15 @@ class DaskExecutor:
             raise self._failed(f"executor: the task of puzzles {chunk[0]}-{chunk[-1]} killed every dask worker that "
                                "ran it (out of memory? see the workers' logs)") from None
         except Exception as exc:  # make_items raises for no puzzle: a worker without numplace, or a bug
+            if _scheduler_gone(exc, self.address) or self.client.status != "running":
+                # the result's way back broke because the scheduler went (a race with _next_done's check)
+                raise self._lost() from None
             raise self._failed(f"executor: the task of puzzles {chunk[0]}-{chunk[-1]} failed on a dask worker "
                                f"({type(exc).__name__}: {_first_line(exc)})") from exc
         return items
 
     def _lost(self) -> ExecutorLost:
+        """The one message for a scheduler that went away mid-run."""
         return self._failed(f"executor.scheduler: lost the connection to the dask scheduler {self.address} mid-run")
 
     def _failed(self, message: str) -> ExecutorLost:
@@ -420,3 +424,11 @@ class _DaskLogs(logging.Handler):
 def _first_line(obj: object) -> str:
     lines = [ln.strip() for ln in str(obj).splitlines() if ln.strip()]
     return lines[0] if lines else ""
+
+
+def _scheduler_gone(exc: BaseException, address: str | None) -> bool:
+    """Whether ``exc`` is a closed connection to the scheduler at ``address`` (distributed's
+    ``CommClosedError`` names the remote end)."""
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(exc, CommClosedError) and address is not None and address in str(exc)
