@@ -2,8 +2,11 @@
 
 QQWing's ``--difficulty expert`` output is rated by numplace's own grader (``numplace rate``), so
 its effective rate is (puzzles/s) x (share our grader calls expert); numplace's rate is
-``numplace generate --level expert`` (every puzzle verified, certified, graded). Both run pinned to
-one CPU, one after the other, in this one invocation; ``extreme`` is reported the same way.
+``numplace generate --level expert`` (every puzzle verified, certified, graded), once filtering
+(grids whose puzzle misses the level are dropped) and once with ``--steer`` (the local search of
+``pipeline/generate/steer.py``). All run pinned to one CPU, one after the other, in this one
+invocation; ``extreme`` is reported the same way. numplace is timed as the whole command (start-up
+included) and as the marginal rate ``(N - 1) / (t(N) - t(1))``, which leaves start-up out.
 
 QQWing is built from its public source outside this repository (see bench/bench_speed.sh) and
 passed with ``--qqwing``; it is never a dependency.
@@ -34,6 +37,10 @@ def _pinned(cmd: list[str]) -> tuple[float, str]:
     return time.perf_counter() - t0, out
 
 
+def _ratio(rate: float, peer: float) -> str:
+    return f"{rate / peer:.2f}x" if peer > 0 else "n/a (QQWing made none)"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--qqwing", required=True, help="path to a QQWing binary built outside the repository")
@@ -48,11 +55,14 @@ def main() -> int:
     rated = subprocess.run([NUMPLACE, "rate", f.name], capture_output=True, text=True).stdout.splitlines()
     Path(f.name).unlink()
     levels = collections.Counter(line.split(":", 1)[-1].split()[0] for line in rated if line.strip())
-    ours: dict[str, tuple[float, int]] = {}
+    ours: dict[tuple[str, str], tuple[float, int, float]] = {}
     for level in ("expert", "extreme"):
-        s, out = _pinned([NUMPLACE, "generate", "--count", str(a.ours_n), "--seed", str(a.seed), "--level", level,
-                          "--symmetry", "rot180", "--minimal"])
-        ours[level] = (s, len(out.split()))
+        for mode in ("filter", "steer"):
+            cmd = [NUMPLACE, "generate", "--seed", str(a.seed), "--level", level, "--symmetry", "rot180", "--minimal",
+                   *(["--steer"] if mode == "steer" else [])]
+            one, _ = _pinned([*cmd, "--count", "1"])
+            s, out = _pinned([*cmd, "--count", str(a.ours_n)])
+            ours[level, mode] = (s, len(out.split()), one)
     print(f"# hard puzzles on demand, one core each, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"load average {os.getloadavg()[0]:.1f} at the end")
     print(f"qqwing --difficulty expert: {len(puzzles)} puzzles in {qq_s:.2f} s = {len(puzzles) / qq_s:.1f}/s; "
@@ -60,11 +70,13 @@ def main() -> int:
     for level in ("expert", "extreme"):
         share = levels.get(level, 0) / max(1, len(puzzles))
         eff = len(puzzles) / qq_s * share
-        s, k = ours[level]
-        rate = k / s
-        ratio = f"{rate / eff:.2f}x" if eff > 0 else "n/a (QQWing made none)"
-        print(f"{level:8s} qqwing effective {eff:7.2f}/s ({share:.0%} of its output)   numplace {rate:7.2f}/s "
-              f"({k} in {s:.1f} s, start-up included)   numplace/qqwing {ratio}")
+        print(f"{level:8s} qqwing effective {eff:7.2f}/s ({share:.0%} of its output)")
+        for mode in ("filter", "steer"):
+            s, k, one = ours[level, mode]
+            whole, marginal = k / s, (k - 1) / max(1e-9, s - one)
+            print(f"  numplace {mode:6s} {whole:7.2f}/s whole ({k} in {s:.1f} s, start-up included), "
+                  f"{marginal:7.2f}/s marginal (1 puzzle took {one:.1f} s)   numplace/qqwing "
+                  f"{_ratio(whole, eff)} whole, {_ratio(marginal, eff)} marginal")
     return 0
 
 

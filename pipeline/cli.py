@@ -226,6 +226,9 @@ def generate(
                     ] = "weighted-ilp",
     level: Annotated[list[str] | None, typer.Option(help="Only puzzles of these levels (difficulty.levels; "
                                                          "repeat or comma-separate), e.g. expert.")] = None,
+    steer: Annotated[bool, typer.Option("--steer", help="With --level: when a puzzle misses the level, search "
+                                                        "nearby minimal puzzles of its grid (difficulty.steer).")
+                     ] = False,
     workers: Annotated[str, typer.Option(help="Worker processes or 'auto'.")] = "1",
     fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
 ) -> None:
@@ -251,7 +254,9 @@ def generate(
                             "grid": {"method": grid}}
     levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
     if levels:
-        data["difficulty"] = {"levels": levels}
+        data["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
+    elif steer:
+        raise _fail("--steer: needs --level (the difficulty to steer toward)")
     cfg = cfgmod.validate(data)
     failed = 0
     for item in runner.stream(cfg):

@@ -210,6 +210,7 @@ class DifficultyCfg(_Strict):
     score: ScoreCfg | None = None
     quota: dict[Literal[LEVELS], Annotated[int, Field(ge=1, strict=True)]] | None = None  # type: ignore[valid-type]
     max_attempts: int = Field(default=200, ge=1, le=100_000, strict=True)
+    steer: bool = Field(default=False, strict=True)
 
     @model_validator(mode="after")
     def _some_target(self) -> DifficultyCfg:
@@ -378,6 +379,8 @@ class Config(_Strict):
         n = self.board.size
         self._fits_variant(n)
         self._fits_design(n)
+        if self.difficulty is not None and self.difficulty.steer:
+            self._fits_steer()
         if self.removal.pattern is not None:
             self._fits_pattern(n)
         if self.grid.fixed is not None:
@@ -409,6 +412,19 @@ class Config(_Strict):
                     f"removal.hints: no {n}x{n} puzzle with fewer than {floor} givens has a unique solution"
                 )
         return self
+
+    def _fits_steer(self) -> None:
+        """``difficulty.steer`` climbs over orbit-minimal puzzles toward one range: it needs the minimal rule,
+        a graded variant and levels or a score (a quota wants every level)."""
+        if self.difficulty is not None and self.difficulty.quota is not None:
+            raise ValueError("difficulty.steer: a quota takes puzzles of every level, so there is no one range to "
+                             "steer toward (give levels or score)")
+        if self.removal.pattern is not None or self.removal.hints is not None:
+            key = "pattern" if self.removal.pattern is not None else "hints"
+            raise ValueError(f"difficulty.steer: works on orbit-minimal puzzles; remove removal.{key} or set "
+                             "difficulty.steer: false")
+        if "killer" in self.board.rules.kinds:
+            raise ValueError("difficulty.steer: killer puzzles are unrated, so there is no grade to steer by")
 
     def _fits_variant(self, n: int) -> None:
         """``board.variant``, ``board.regions`` and ``board.cages`` against the board and the keys that
@@ -908,6 +924,8 @@ ADDED_KEYS: dict[tuple[str, ...], Any] = {
     ("grid", "solution_symmetry"): None,
     ("grid", "areas"): [],
     ("removal", "pattern"): None,
+    # issue 15: steering toward the requested difficulty
+    ("difficulty", "steer"): False,
 }
 
 

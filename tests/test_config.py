@@ -35,6 +35,11 @@ from .conftest import ROOT, numplace, tiny
          "grid.solution_symmetry: mirror-h cannot hold on a 9x9 board with any digit map"),
         ({"removal": {"pattern": "#" * 16 + "." * 65}},
          "removal.pattern: 16 givens; no 9x9 puzzle with fewer than 17 givens has a unique solution"),
+        ({"difficulty": {"levels": ["expert"], "steer": True}, "removal": {"hints": {"min": 24, "max": 30}}},
+         "difficulty.steer: works on orbit-minimal puzzles; remove removal.hints"),
+        ({"difficulty": {"quota": {"easy": 8}, "steer": True}},
+         "difficulty.steer: a quota takes puzzles of every level"),
+        ({"difficulty": {"levels": ["expert"], "steer": "yes"}}, "difficulty.steer: Input should be a valid boolean"),
     ],
 )
 def test_bad_config(tmp_path: Path, write_config, change: dict, message: str) -> None:
@@ -324,6 +329,18 @@ def test_a_key_added_later_at_its_default_leaves_the_hash_as_before(tmp_path: Pa
     assert config.hash_of(before) == config.config_hash(cfg) == config.hash_of(data)
     off = config.validate(tiny(tmp_path, dedup={"catalog": False}))
     assert config.config_hash(off) != config.config_hash(cfg)
+
+
+def test_steer_key_leaves_old_hashes_alone(tmp_path: Path) -> None:
+    """Issue 15's ``difficulty.steer`` is an ADDED_KEY: off (given or not) a config hashes as before."""
+    plain = config.validate(tiny(tmp_path, difficulty={"levels": ["expert"]}))
+    data = plain.model_dump(mode="json")
+    assert data["difficulty"]["steer"] is False
+    del data["difficulty"]["steer"]
+    assert config.hash_of(data) == config.config_hash(plain)
+    off = config.validate(tiny(tmp_path, difficulty={"levels": ["expert"], "steer": False}))
+    on = config.validate(tiny(tmp_path, difficulty={"levels": ["expert"], "steer": True}))
+    assert config.config_hash(off) == config.config_hash(plain) != config.config_hash(on)
 
 
 def test_designed_grid_and_pattern_keys_leave_old_hashes_alone(tmp_path: Path) -> None:

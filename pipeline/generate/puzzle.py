@@ -42,7 +42,10 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
    every given is checked. A check that hits the time limit abandons the attempt.
 6. *Grade.* The human-style grade of :mod:`pipeline.difficulty.grade`; outside a requested difficulty range
-   the attempt is rejected (counted per level) and the next grid is tried.
+   the attempt is rejected (counted per level) and the next grid is tried. With ``difficulty.steer``
+   (``spec.steer``; removal to orbit-minimal puzzles only), a miss first starts the local search of
+   :mod:`pipeline.generate.steer` over minimal puzzles of the same grid, and only a puzzle it cannot
+   bring into the range is rejected.
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
@@ -66,7 +69,9 @@ minimality checks.
    of :func:`pipeline.generate.cages.refine`);
 6. without a pattern (for killer, only with givens): ``rng.permutation(len(orbits))``, the order in
    which orbits are tried;
-7. with a hints rule (never with a pattern): the goal, ``rng.integers(min, max + 1)``.
+7. with a hints rule (never with a pattern): the goal, ``rng.integers(min, max + 1)``;
+8. with ``spec.steer``, only when the first grade misses the range: the local search's draws
+   (:mod:`pipeline.generate.steer`).
 
 A pattern or a design adds no draw: it only leaves some out.
 
@@ -78,6 +83,7 @@ skipping a draw changes every puzzle of every set; ``tests/test_generate.py`` pi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,7 +92,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import fastcount, pattern
+from pipeline.generate import fastcount, pattern, steer
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -249,7 +255,15 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
                 job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
                 return None
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
-        graded = grade(puzzle, grid) if variant.classic else grade(puzzle, grid, variant=variant)
+        rate = _rater(grid, variant)
+        graded = rate(puzzle)
+        if spec.steer and goal is None and removing and not spec.wants(graded.level, graded.score):
+            # Step 6s, steer: a local search over minimal puzzles of this grid toward the range (draws 8).
+            def judge(g: Grade) -> steer.Miss:
+                return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
+
+            puzzle, graded = steer.climb(job.unique, rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)
+            proven = set()  # step 5 checks every orbit of the new puzzle afresh
         if not spec.wants(graded.level, graded.score):
             job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
             job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
@@ -325,6 +339,13 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
         job.why = f"the cages of a grid did not become unique within {CAGE_STEPS} refinement steps"
         return None
     return refined[0]
+
+
+def _rater(solution: Grid, variant: Variant) -> Callable[[Grid], Grade]:
+    """Step 6's grader for puzzles of ``solution`` under ``variant``'s rules."""
+    if variant.classic:
+        return lambda puzzle: grade(puzzle, solution)
+    return lambda puzzle: grade(puzzle, solution, variant=variant)
 
 
 def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:

@@ -39,6 +39,7 @@ class Spec:
     cage_sizes: tuple[int, int] = (2, 5)  # board.cages.min_size, max_size
     cage_singles: bool = False  # board.cages.singles
     killer_givens: bool = False  # board.cages.givens
+    steer: bool = False  # difficulty.steer: a grade outside the range starts a local search on the same grid
 
     @property
     def killer(self) -> bool:

@@ -187,6 +187,7 @@ def spec_of(cfg: Config) -> Spec:
         cage_sizes=(cages.min_size, cages.max_size),
         cage_singles=cages.singles,
         killer_givens=cages.givens,
+        steer=bool(d and d.steer),
     )
 
 
