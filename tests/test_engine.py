@@ -93,3 +93,39 @@ def test_time_limit_is_reported_not_guessed() -> None:
     eng = Engine(16, time_limit=1e-6)
     result = eng.count_solutions((0,) * 256, limit=2)
     assert result.status == "timeout" and not result.complete
+
+
+@pytest.mark.parametrize("n", [4, 9])
+def test_reduced_grid_solve_gives_the_full_ips_grid(n: int) -> None:
+    """The reduced grid solve (LP relaxation first) returns the grid the full IP returns for the same
+    weights, seed and prefill; the full IP is the same engine with the reduction switched off."""
+    from pipeline.generate.grid import prefill
+
+    reduced, full = Engine(n), Engine(n)
+    assert reduced._partition is not None
+    full._partition = None
+    b = board(n)
+    for s in range(12):
+        rng = np.random.default_rng([s, 0])
+        w, seed = rng.random(n**3), int(rng.integers(2**31 - 1))
+        start = prefill(n, rng) if s % 3 else None
+        got, want = reduced.random_grid(w, seed, start), full.random_grid(w, seed, start)
+        assert got == want and got.grid is not None
+        assert verify.is_valid_solution(got.grid, b)
+        assert start is None or all(d in (0, g) for d, g in zip(start, got.grid, strict=True))
+
+
+def test_reduced_grid_solve_says_infeasible_for_impossible_fixed_cells() -> None:
+    eng = Engine(9)
+    w = np.random.default_rng(1).random(729)
+    clash = (1, 1) + (0,) * 79  # two 1s in row 1
+    no_completion = parse("12345678." + "." * 8 + "9" + "." * 63)  # r1c9 can hold no digit
+    assert eng.random_grid(w, 3, clash).status == "infeasible"
+    assert eng.random_grid(w, 3, no_completion).status == "infeasible"
+    whole = parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+    assert eng.random_grid(w, 3, whole).grid == whole  # nothing left to solve
+
+
+@pytest.mark.parametrize("n", [6, 16])
+def test_the_reduced_grid_solve_is_only_where_it_was_measured_identical(n: int) -> None:
+    assert Engine(n)._partition is None

@@ -89,6 +89,10 @@ class Engine:
         for cols, coefs, lo, hi in mat.rows:
             h.addRow(lo, hi, len(cols), np.array(cols, dtype=np.int32), np.array(coefs))
         self._h = h
+        # the reduced grid solve (random_grid) where it was measured to give the same grids, faster
+        self._partition = _partition_rows(mat, n in (4, 9) and design is None and (variant is None or variant.classic))
+        self._grid_h: highspy.Highs | None = None  # the reduced grid model's solver (classic engines)
+        self._time_limit = time_limit
         self._base_rows = h.getNumRow()  # pristine rows, then cage rows: _fixed_rows in all
         self._fixed_rows = self._base_rows
         self._cages: tuple[Cage, ...] = ()
@@ -205,13 +209,97 @@ class Engine:
             h.clearSolver()
 
     def random_grid(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome:
-        """A complete grid: first feasible solution of ``max sum w*x`` containing ``fixed``.
+        """A complete grid: the solution of ``max sum w*x`` containing ``fixed`` at which HiGHS stops
+        with ``mip_max_improving_sols: 1`` (its first improving solution once the root LP is solved).
 
         ``weights`` has one entry per column (``n**3``); ``seed`` also seeds HiGHS. The result
         depends only on the arguments (clean solver state, pristine matrix).
+
+        On a classic 4x4 or 9x9 engine (no design, no variant) the IP is first *reduced* by the givens of
+        ``fixed``, exactly as HiGHS's presolve does: a row holding a given is satisfied, so its other
+        columns are 0 and it goes; what is left are the free columns and the rows they meet, taken from
+        this engine's own (pyomo) matrix. The reduced LP relaxation is solved first; when its optimum is
+        integral it is the IP's optimum and the grid, otherwise the reduced IP is solved as above.
+        Measured on 500 prefilled 9x9 grids: the same grid as the full IP every time, in 10.4-12.0
+        instead of 14.4-16.4 ms CPU (README, issue 15); 4x4 the same, 10x faster. Not used on 6x6 (3 of
+        60 grids came out different: the full IP stopped at an improving solution short of the integral
+        LP optimum) nor on 16x16 (slower there: 441 against 304 ms).
         """
         options = {"random_seed": int(seed % 2_147_483_647), "mip_max_improving_sols": 1}
+        if self._partition is not None:
+            return self._reduced_grid(np.asarray(weights, dtype=float), fixed or (0,) * (self.n * self.n), options)
         return self._maximize(weights, fixed or (0,) * (self.n * self.n), options)
+
+    def _reduced_grid(self, weights: np.ndarray, fixed: Grid, options: Mapping[str, float]) -> Outcome:
+        """:meth:`random_grid` on the IP reduced by ``fixed`` (its docstring): LP first, then the IP."""
+        assert self._partition is not None
+        rows_of = self._partition
+        given = np.array([self._col(i, d) for i, d in enumerate(fixed) if d], dtype=np.int64)
+        held = np.bincount(rows_of[given].ravel(), minlength=self._base_rows)
+        if held.max(initial=0) > 1:
+            return Outcome("infeasible")  # two givens in one row (e.g. a digit twice in a unit)
+        done = held == 1
+        free = np.flatnonzero(~done[rows_of].any(axis=1))
+        out = list(fixed)
+        left, inv = np.unique(rows_of[free], return_inverse=True)
+        if left.size < int((~done).sum()):
+            return Outcome("infeasible")  # a row no free column can satisfy
+        if free.size == 0:
+            return Outcome("feasible", tuple(out))
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = int(free.size), int(left.size)
+        lp.col_cost_ = weights[free]
+        lp.col_lower_, lp.col_upper_ = np.zeros(free.size), np.ones(free.size)
+        lp.row_lower_ = lp.row_upper_ = np.ones(left.size)
+        lp.sense_ = highspy.ObjSense.kMaximize
+        k = rows_of.shape[1]
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.arange(0, k * free.size + 1, k, dtype=np.int32)
+        lp.a_matrix_.index_ = np.sort(inv.reshape(free.size, k), axis=1).ravel().astype(np.int32)
+        lp.a_matrix_.value_ = np.ones(k * free.size)
+        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
+        h = self._grid_solver()
+        h.clearModel()
+        for key, value in options.items():  # every option set on every call
+            h.setOptionValue(key, value)
+        h.setOptionValue("presolve", "off")
+        h.passModel(lp)
+        self.solves += 1  # one solve of the IP, its LP relaxation first (as its root node would)
+        h.run()
+        status = h.getModelStatus()
+        if status == _MS.kInfeasible:
+            return Outcome("infeasible")
+        vals = np.asarray(h.getSolution().col_value) if status == _MS.kOptimal else None
+        if vals is None or not np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7):
+            h.clearModel()
+            h.setOptionValue("presolve", "choose")
+            lp.integrality_ = [highspy.HighsVarType.kInteger] * int(free.size)
+            h.passModel(lp)
+            h.run()
+            status = h.getModelStatus()
+            if status == _MS.kInfeasible:
+                return Outcome("infeasible")
+            if status == _MS.kTimeLimit:
+                return Outcome("timeout")
+            if status not in _FOUND and h.getInfo().primal_solution_status != 2:
+                return Outcome("error")
+            vals = np.asarray(h.getSolution().col_value)
+        for j in free[vals > 0.5]:
+            out[int(j) // self.n] = int(j) % self.n + 1
+        if not all(out):
+            raise RuntimeError("HiGHS returned a non-integral solution")
+        return Outcome("feasible", tuple(out))
+
+    def _grid_solver(self) -> highspy.Highs:
+        """The second HiGHS object that solves reduced grid models (built on first use)."""
+        if self._grid_h is None:
+            g = highspy.Highs()
+            g.setOptionValue("output_flag", False)
+            g.setOptionValue("threads", 1)
+            if self._time_limit is not None:
+                g.setOptionValue("time_limit", float(self._time_limit))
+            self._grid_h = g
+        return self._grid_h
 
     def closest(self, puzzle: Grid) -> Outcome:
         """A grid that keeps as many givens of ``puzzle`` as possible (solved to optimality).
@@ -298,6 +386,21 @@ class Engine:
             self._nogood = None
             self.set_nogood(saved)
         return CountResult(len(found), limit, tuple(found), complete)
+
+
+def _partition_rows(mat: model.Matrix, plain: bool) -> np.ndarray | None:
+    """For a plain model whose rows are all "exactly one of these columns" (``sum x = 1``, every
+    coefficient 1) and whose every column is in the same number ``k`` of rows: the ``(ncols, k)``
+    array of each column's rows, which :meth:`Engine._reduced_grid` reduces by. None otherwise."""
+    if not plain or not all(lo == hi == 1.0 and all(a == 1.0 for a in coefs) for _, coefs, lo, hi in mat.rows):
+        return None
+    rows_of: list[list[int]] = [[] for _ in range(mat.ncols)]
+    for r, (cols, _, _, _) in enumerate(mat.rows):
+        for j in cols:
+            rows_of[j].append(r)
+    if len({len(r) for r in rows_of}) != 1:
+        return None
+    return np.array(rows_of, dtype=np.int64)
 
 
 _ENGINES: dict[tuple[int, float | None, model.Design | None, Variant | None], Engine] = {}
