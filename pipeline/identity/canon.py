@@ -36,6 +36,7 @@ to the reference).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import operator
@@ -126,12 +127,18 @@ class _Tables:
             raise ValueError("canon table was built for another band list")
         self.pattern_of = {bytes(b): i for i, b in enumerate(standard_bands())}
         self.min_key = a["min_key"].tolist()
+        self._arrays = a
+
+    @functools.cached_property
+    def maps(self) -> list[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]:
+        """Per standard band, its (row map, column map) pairs of the smallest form; built on first use
+        (only the pure-Python grid form reads them, and building them costs a third of a second)."""
+        a = self._arrays
         off = a["offsets"].tolist()
         rows = [tuple(r) for r in a["min_rows"].tolist()]
         cols = [tuple(c) for c in a["min_cols"].tolist()]
-        self.maps = [
-            tuple(zip(rows[off[v] : off[v + 1]], cols[off[v] : off[v + 1]], strict=True)) for v in range(len(off) - 1)
-        ]
+        return [tuple(zip(rows[off[v] : off[v + 1]], cols[off[v] : off[v + 1]], strict=True))
+                for v in range(len(off) - 1)]
 
 
 _TABLES = Tables(f"canon-v{VERSION}.npz", build_tables, _Tables)

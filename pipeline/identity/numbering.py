@@ -512,9 +512,10 @@ class _Tables:
 
     def __init__(self, a: dict[str, np.ndarray]) -> None:
         self.arrays = a
-        bands = a["bands"]
-        self.pattern_of = {bytes(row): i for i, row in enumerate(bands)}
-        self.bands = [tuple(int(x) for x in row) for row in bands]
+        bands = np.ascontiguousarray(a["bands"])
+        raw, width = bands.tobytes(), bands.shape[1] * bands.itemsize  # bytes(row) of each row, sliced at once
+        self.pattern_of = {raw[i * width : (i + 1) * width]: i for i in range(len(bands))}
+        self.bands = [tuple(r) for r in bands.tolist()]
         self.band_class = a["band_class"].tolist()
         self.band_cols = [tuple(r) for r in a["band_cols"].tolist()]
         self.band_relabel = [tuple(r) for r in a["band_relabel"].tolist()]
