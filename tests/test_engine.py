@@ -129,3 +129,25 @@ def test_reduced_grid_solve_says_infeasible_for_impossible_fixed_cells() -> None
 @pytest.mark.parametrize("n", [6, 16])
 def test_the_reduced_grid_solve_is_only_where_it_was_measured_identical(n: int) -> None:
     assert Engine(n)._partition is None
+
+
+def test_reduced_certificate_gives_the_full_ips_verdict() -> None:
+    """The certificate on the IP reduced by the givens says what the full IP says, unique or not."""
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import Spec, puzzle_seed
+
+    reduced, full = Engine(9), Engine(9)
+    full._partition = None
+    b = board(9)
+    verdicts = []
+    for s in range(6):
+        made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), puzzle_seed(31, s))
+        holes = list(made.puzzle)
+        holes[next(i for i, d in enumerate(holes) if d)] = 0  # one given fewer: usually not unique
+        for p in (made.puzzle, tuple(holes), made.solution):
+            reduced.set_nogood(made.solution)
+            full.set_nogood(made.solution)
+            got, want = reduced.unique_without(p), full.unique_without(p)
+            assert got == want == (verify.count_solutions(p, b, limit=2) == 1)
+            verdicts.append(got)
+    assert True in verdicts and False in verdicts

@@ -230,8 +230,13 @@ class Engine:
             return self._reduced_grid(np.asarray(weights, dtype=float), fixed or (0,) * (self.n * self.n), options)
         return self._maximize(weights, fixed or (0,) * (self.n * self.n), options)
 
-    def _reduced_grid(self, weights: np.ndarray, fixed: Grid, options: Mapping[str, float]) -> Outcome:
-        """:meth:`random_grid` on the IP reduced by ``fixed`` (its docstring): LP first, then the IP."""
+    def _reduced(self, fixed: Grid, nogood: Grid | None = None) -> tuple[highspy.HighsLp, np.ndarray] | Outcome:
+        """This engine's IP reduced by the givens of ``fixed`` (:meth:`random_grid`'s docstring): the
+        reduced model (objective zero, all columns continuous) and the engine columns of its columns;
+        or the :class:`Outcome` when the givens decide it: ``infeasible`` (two givens in one row, or a
+        row no free column can satisfy) or ``feasible`` (nothing left free: ``fixed`` is the grid).
+        With ``nogood`` (a grid S), the no-good row ``sum x[i, S_i] <= n*n - 1`` is added, reduced the
+        same way: the givens' part of it moves to the right-hand side."""
         assert self._partition is not None
         rows_of = self._partition
         given = np.array([self._col(i, d) for i, d in enumerate(fixed) if d], dtype=np.int64)
@@ -240,43 +245,66 @@ class Engine:
             return Outcome("infeasible")  # two givens in one row (e.g. a digit twice in a unit)
         done = held == 1
         free = np.flatnonzero(~done[rows_of].any(axis=1))
-        out = list(fixed)
         left, inv = np.unique(rows_of[free], return_inverse=True)
         if left.size < int((~done).sum()):
             return Outcome("infeasible")  # a row no free column can satisfy
+        rhs = 0.0
+        on_s = np.zeros(free.size, dtype=bool)
+        if nogood is not None:
+            s_cols = np.array([self._col(i, d) for i, d in enumerate(nogood)], dtype=np.int64)
+            on_s = np.isin(free, s_cols)
+            rhs = len(nogood) - 1.0 - float(np.isin(s_cols, given).sum())
+            if free.size == 0:
+                return Outcome("infeasible" if rhs < 0 else "feasible", fixed)
         if free.size == 0:
-            return Outcome("feasible", tuple(out))
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = int(free.size), int(left.size)
-        lp.col_cost_ = weights[free]
-        lp.col_lower_, lp.col_upper_ = np.zeros(free.size), np.ones(free.size)
-        lp.row_lower_ = lp.row_upper_ = np.ones(left.size)
-        lp.sense_ = highspy.ObjSense.kMaximize
+            return Outcome("feasible", fixed)
         k = rows_of.shape[1]
+        extra = nogood is not None
+        index = np.full((free.size, k + 1), left.size, dtype=np.int32)  # last slot: the no-good row
+        index[:, :k] = np.sort(inv.reshape(free.size, k), axis=1)
+        keep = np.ones((free.size, k + 1), dtype=bool)
+        keep[:, k] = on_s
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = int(free.size), int(left.size) + extra
+        lp.col_cost_ = np.zeros(free.size)
+        lp.col_lower_, lp.col_upper_ = np.zeros(free.size), np.ones(free.size)
+        lp.row_lower_ = np.concatenate([np.ones(left.size), [-_INF] * extra])
+        lp.row_upper_ = np.concatenate([np.ones(left.size), [rhs] * extra])
         lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.arange(0, k * free.size + 1, k, dtype=np.int32)
-        lp.a_matrix_.index_ = np.sort(inv.reshape(free.size, k), axis=1).ravel().astype(np.int32)
-        lp.a_matrix_.value_ = np.ones(k * free.size)
+        lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int32)
+        lp.a_matrix_.index_ = index[keep]
+        lp.a_matrix_.value_ = np.ones(int(keep.sum()))
         lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
+        return lp, free
+
+    def _run_reduced(self, lp: highspy.HighsLp, integer: bool, presolve: str) -> highspy.HighsModelStatus:
+        """Solve ``lp`` (as an IP when ``integer``) on the reduced models' solver from a clean state."""
         h = self._grid_solver()
         h.clearModel()
+        h.setOptionValue("presolve", presolve)
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * lp.num_col_ if integer else []
+        h.passModel(lp)
+        h.run()
+        return h.getModelStatus()
+
+    def _reduced_grid(self, weights: np.ndarray, fixed: Grid, options: Mapping[str, float]) -> Outcome:
+        """:meth:`random_grid` on the IP reduced by ``fixed`` (its docstring): LP first, then the IP."""
+        reduced = self._reduced(fixed)
+        if isinstance(reduced, Outcome):
+            return reduced
+        lp, free = reduced
+        lp.col_cost_ = weights[free]
+        lp.sense_ = highspy.ObjSense.kMaximize
+        h = self._grid_solver()
         for key, value in options.items():  # every option set on every call
             h.setOptionValue(key, value)
-        h.setOptionValue("presolve", "off")
-        h.passModel(lp)
         self.solves += 1  # one solve of the IP, its LP relaxation first (as its root node would)
-        h.run()
-        status = h.getModelStatus()
+        status = self._run_reduced(lp, integer=False, presolve="off")
         if status == _MS.kInfeasible:
             return Outcome("infeasible")
         vals = np.asarray(h.getSolution().col_value) if status == _MS.kOptimal else None
         if vals is None or not np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7):
-            h.clearModel()
-            h.setOptionValue("presolve", "choose")
-            lp.integrality_ = [highspy.HighsVarType.kInteger] * int(free.size)
-            h.passModel(lp)
-            h.run()
-            status = h.getModelStatus()
+            status = self._run_reduced(lp, integer=True, presolve="choose")
             if status == _MS.kInfeasible:
                 return Outcome("infeasible")
             if status == _MS.kTimeLimit:
@@ -284,11 +312,31 @@ class Engine:
             if status not in _FOUND and h.getInfo().primal_solution_status != 2:
                 return Outcome("error")
             vals = np.asarray(h.getSolution().col_value)
+        out = list(fixed)
         for j in free[vals > 0.5]:
             out[int(j) // self.n] = int(j) % self.n + 1
         if not all(out):
             raise RuntimeError("HiGHS returned a non-integral solution")
         return Outcome("feasible", tuple(out))
+
+    def _reduced_unique(self, puzzle: Grid, nogood: Grid) -> Outcome:
+        """The certificate's IP (``puzzle``'s givens, the no-good row of ``nogood``) reduced by the givens
+        and solved as an IP by HiGHS: ``infeasible`` means unique. Same verdict as the full IP (it is
+        the same IP with the givens' columns substituted, which HiGHS's presolve does first anyway);
+        measured 2.1 instead of 2.7 ms on minimal 9x9 puzzles (README, issue 15)."""
+        reduced = self._reduced(puzzle, nogood)
+        if isinstance(reduced, Outcome):
+            return reduced
+        lp, _ = reduced
+        self.solves += 1
+        status = self._run_reduced(lp, integer=True, presolve="choose")
+        if status == _MS.kInfeasible:
+            return Outcome("infeasible")
+        if status == _MS.kTimeLimit:
+            return Outcome("timeout")
+        if status in _FOUND or self._grid_solver().getInfo().primal_solution_status == 2:
+            return Outcome("feasible")
+        return Outcome("error")
 
     def _grid_solver(self) -> highspy.Highs:
         """The second HiGHS object that solves reduced grid models (built on first use)."""
@@ -325,10 +373,13 @@ class Engine:
         """
         if self._nogood is None:
             raise RuntimeError("unique_without needs set_nogood(solution) first")
-        self._apply(puzzle)
-        if node_limit is None:
+        if node_limit is None and self._partition is not None:
+            out = self._reduced_unique(puzzle, self._nogood)
+        elif node_limit is None:
+            self._apply(puzzle)
             out = self._solve()
         else:
+            self._apply(puzzle)
             h = self._h
             saved = h.getOptionValue("mip_max_nodes")[1]
             h.clearSolver()
