@@ -29,7 +29,8 @@ Contracts
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -195,17 +196,13 @@ class Engine:
         idx = np.arange(self.ncols, dtype=np.int32)
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         h.changeColsCost(self.ncols, idx, np.asarray(costs, dtype=float))
-        saved = {k: h.getOptionValue(k)[1] for k in options}
-        for k, v in options.items():
-            h.setOptionValue(k, v)
         try:
-            self._apply(bounds_from)
-            return self._solve()
+            with _options(h, options):
+                self._apply(bounds_from)
+                return self._solve()
         finally:
             h.changeColsCost(self.ncols, idx, np.zeros(self.ncols))
             h.changeObjectiveSense(highspy.ObjSense.kMinimize)
-            for k, old in saved.items():
-                h.setOptionValue(k, old)
             h.clearSolver()
 
     def random_grid(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome:
@@ -377,14 +374,13 @@ class Engine:
             out = self._reduced_unique(puzzle, self._nogood)
         elif node_limit is None:
             self._apply(puzzle)
-            out = self._solve()
+            with _options(self._h, PROOF_OPTIONS):
+                out = self._solve()
         else:
             self._apply(puzzle)
             h = self._h
-            saved = h.getOptionValue("mip_max_nodes")[1]
             h.clearSolver()
-            h.setOptionValue("mip_max_nodes", int(node_limit))
-            try:
+            with _options(h, {"mip_max_nodes": int(node_limit)}):
                 self.solves += 1
                 h.run()
                 st = h.getModelStatus()
@@ -396,8 +392,6 @@ class Engine:
                     out = Outcome("timeout")
                 else:
                     raise SolverTimeout(f"the uniqueness check passed its budget of {node_limit} nodes")
-            finally:
-                h.setOptionValue("mip_max_nodes", saved)
         if out.status == "timeout":
             raise SolverTimeout("uniqueness check hit the time limit")
         if out.status == "error":
@@ -437,6 +431,29 @@ class Engine:
             self._nogood = None
             self.set_nogood(saved)
         return CountResult(len(found), limit, tuple(found), complete)
+
+
+#: HiGHS options for a uniqueness proof on the full model (:meth:`Engine.unique_without` without a node
+#: budget): no restart and no primal heuristics. Neither takes part in proving the IP infeasible (the
+#: heuristics only look for feasible points, a restart only presolves again), so verdicts are the same;
+#: measured on 20 minimal 16x16 certificates: mean 0.59 -> 0.30 s, worst 3.2 -> 1.5 s (issue 15).
+PROOF_OPTIONS: dict[str, float | bool] = {
+    "mip_allow_restart": False, "mip_heuristic_effort": 0.0, "mip_heuristic_run_feasibility_jump": False,
+    "mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False, "mip_heuristic_run_root_reduced_cost": False,
+}
+
+
+@contextmanager
+def _options(h: highspy.Highs, options: Mapping[str, float | bool]) -> Iterator[None]:
+    """Set ``options`` on ``h`` for the ``with`` block, then put the previous values back."""
+    saved = {k: h.getOptionValue(k)[1] for k in options}
+    for k, v in options.items():
+        h.setOptionValue(k, v)
+    try:
+        yield
+    finally:
+        for k, old in saved.items():
+            h.setOptionValue(k, old)
 
 
 def _partition_rows(mat: model.Matrix, plain: bool) -> np.ndarray | None:
