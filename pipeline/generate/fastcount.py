@@ -38,11 +38,12 @@ Tables = tuple[np.ndarray, np.ndarray, np.uint32, np.ndarray, np.ndarray, np.nda
 
 @nb.njit(cache=True, nogil=True)
 def _popcount(x: np.uint32) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - np.uint32(1)
-        c += 1
-    return c
+    """The set bits of ``x`` (a 32-bit mask), by the bit-parallel sum (no loop over the bits)."""
+    c = np.int64(x)
+    c -= (c >> 1) & 0x55555555
+    c = (c & 0x33333333) + ((c >> 2) & 0x33333333)
+    c = (c + (c >> 4)) & 0x0F0F0F0F
+    return int(((c * 0x01010101) & 0xFFFFFFFF) >> 24)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -146,24 +147,51 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
 
 
 @nb.njit(cache=True, nogil=True)
-def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32) -> bool:  # pragma: no cover
-    """Naked and hidden singles to a fixpoint, in place; False on a contradiction."""
-    ncells = cand.shape[0]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(ncells):
+def _push_singles(cand: np.ndarray, cells: np.ndarray, queue: np.ndarray, top: int) -> int:  # pragma: no cover
+    """Push the cells of ``cells`` that hold one candidate onto ``queue`` above ``top``; the new top,
+    or -1 if one of them holds none (a contradiction)."""
+    for k in range(cells.shape[0]):
+        i = cells[k]
+        v = cand[i]
+        if v == 0:
+            return -1
+        if v & (v - np.uint32(1)) == 0:
+            queue[top] = i
+            top += 1
+    return top
+
+
+@nb.njit(cache=True, nogil=True)
+def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
+               queue: np.ndarray, top: int) -> bool:  # pragma: no cover - compiled
+    """Naked and hidden singles to a fixpoint, in place; False on a contradiction.
+
+    ``queue[:top]`` are the single cells whose digit may still stand in a peer; every other single
+    cell's digit must be gone from its peers already (the search queues every single at the root and
+    then only the cell it branched on, its parent having been at the fixpoint). A cell is queued when
+    it becomes single, so each single's digit leaves its peers once, not once per pass; a pass over
+    the units (hidden singles) follows each emptied queue until it places nothing. These elimination
+    rules only remove candidates and their contradictions persist as candidates go, so the fixpoint
+    and the verdict do not depend on the order they are applied in."""
+    one = np.uint32(1)
+    width = peers.shape[1]
+    while True:
+        while top > 0:
+            top -= 1
+            i = queue[top]
             v = cand[i]
-            if v == 0:
-                return False
-            if v & (v - np.uint32(1)) == 0:
-                for k in range(peers.shape[1]):
-                    j = peers[i, k]
-                    if cand[j] & v:
-                        cand[j] &= ~v
-                        if cand[j] == 0:
-                            return False
-                        changed = True
+            nv = ~v
+            for k in range(width):
+                j = peers[i, k]
+                c = cand[j]
+                if c & v:
+                    c &= nv
+                    if c == 0:
+                        return False
+                    cand[j] = c
+                    if c & (c - one) == 0:
+                        queue[top] = j
+                        top += 1
         for u in range(units.shape[0]):
             seen = np.uint32(0)
             once = np.uint32(0)
@@ -176,29 +204,131 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
             if once:
                 for k in range(units.shape[1]):
                     i = units[u, k]
-                    h = cand[i] & once
-                    if h and cand[i] != h:
-                        if h & (h - np.uint32(1)):
+                    c = cand[i]
+                    h = c & once
+                    if h and c != h:
+                        if h & (h - one):
                             return False
                         cand[i] = h
-                        changed = True
-    return True
+                        queue[top] = i
+                        top += 1
+        if top == 0:
+            return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _cell_units(units: np.ndarray, ncells: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Each cell's units, one row per cell, padded with its last unit (marking it twice is a no-op)."""
+    count = np.zeros(ncells, dtype=np.int64)
+    for u in range(units.shape[0]):
+        for k in range(units.shape[1]):
+            count[units[u, k]] += 1
+    out = np.zeros((ncells, max(1, count.max())), dtype=np.int64)
+    count[:] = 0
+    for u in range(units.shape[0]):
+        for k in range(units.shape[1]):
+            i = units[u, k]
+            out[i, count[i]] = u
+            count[i] += 1
+    for i in range(ncells):
+        for k in range(count[i], out.shape[1]):
+            out[i, k] = out[i, count[i] - 1] if count[i] else 0
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _mark(cells: np.ndarray, cell_units: np.ndarray, dirty: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Flag the units of the cells of ``cells`` in ``dirty``."""
+    for k in range(cells.shape[0]):
+        for q in range(cell_units.shape[1]):
+            dirty[cell_units[cells[k], q]] = True
+
+
+@nb.njit(cache=True, nogil=True)
+def _propagate_tracked(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
+                       queue: np.ndarray, top: int, cell_units: np.ndarray,
+                       dirty: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """:func:`_propagate` that looks for hidden singles only in the units flagged in ``dirty`` (each
+    cell's units are the row of ``cell_units``): those whose cells changed since the rule last found
+    nothing in them (the search flags the units of the cell it branched on, the parent having been
+    at the fixpoint). Each change flags its cell's units, and each unit looked at is unflagged, so
+    ``dirty`` is clear again when it returns True. The same fixpoint and verdict; cheaper where
+    a pass over every unit costs more than the flags (16x16 and up)."""
+    one = np.uint32(1)
+    width = peers.shape[1]
+    nu = cell_units.shape[1]
+    while True:
+        while top > 0:
+            top -= 1
+            i = queue[top]
+            v = cand[i]
+            nv = ~v
+            for k in range(width):
+                j = peers[i, k]
+                c = cand[j]
+                if c & v:
+                    c &= nv
+                    if c == 0:
+                        return False
+                    cand[j] = c
+                    for q in range(nu):
+                        dirty[cell_units[j, q]] = True
+                    if c & (c - one) == 0:
+                        queue[top] = j
+                        top += 1
+        for u in range(units.shape[0]):
+            if not dirty[u]:
+                continue
+            dirty[u] = False
+            seen = np.uint32(0)
+            once = np.uint32(0)
+            for k in range(units.shape[1]):
+                c = cand[units[u, k]]
+                once = (once & ~c) | (c & ~seen)
+                seen |= c
+            if seen != full:
+                return False
+            if once:
+                for k in range(units.shape[1]):
+                    i = units[u, k]
+                    c = cand[i]
+                    h = c & once
+                    if h and c != h:
+                        if h & (h - one):
+                            return False
+                        cand[i] = h
+                        for q in range(nu):
+                            dirty[cell_units[i, q]] = True
+                        queue[top] = i
+                        top += 1
+        if top == 0:
+            return True
 
 
 @nb.njit(cache=True, nogil=True)
 def _propagate_cages(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
                      cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray, mask_off: np.ndarray,
-                     work: np.ndarray) -> bool:  # pragma: no cover - compiled
-    """:func:`_propagate` and the killer rule (:func:`_cages`) to a joint fixpoint, in place; False on
-    a contradiction."""
+                     work: np.ndarray, queue: np.ndarray, top: int, cell_units: np.ndarray, dirty: np.ndarray,
+                     tracked: bool) -> bool:  # pragma: no cover - compiled
+    """:func:`_propagate` (or with ``tracked`` :func:`_propagate_tracked`; ``queue[:top]``,
+    ``cell_units`` and ``dirty`` as there) and the killer rule (:func:`_cages`) to a joint fixpoint,
+    in place; False on a contradiction. The rule changes cage cells only, so after a pass that
+    changed some, the single cage cells are queued again and the units of every cage cell flagged (a
+    single already spread, a unit already settled, is a no-op)."""
     while True:
-        if not _propagate(cand, peers, units, full):
+        if not (_propagate_tracked(cand, peers, units, full, queue, top, cell_units, dirty) if tracked
+                else _propagate(cand, peers, units, full, queue, top)):
             return False
         r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, work)
         if r < 0:
             return False
         if r == 0:
             return True
+        top = _push_singles(cand, cage_cells, queue, 0)
+        if top < 0:
+            return False
+        if tracked:
+            _mark(cage_cells, cell_units, dirty)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -214,6 +344,13 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
     rest_at = np.empty(ncells + 1, dtype=np.uint32)
     killer = cage_off.shape[0] > 1
     work = np.zeros((2, cage_cells.shape[0]), dtype=np.uint32)  # scratch and memo of the cage rule
+    queue = np.empty(ncells, dtype=np.int64)  # single cells still to spread (:func:`_propagate`)
+    every = np.arange(ncells)
+    # below the root of a 16x16 board (or larger) hidden singles are looked for only in the units
+    # that changed; on smaller boards a pass over every unit is cheaper than keeping track
+    track = ncells >= 256
+    cell_units = np.zeros((ncells, 1), dtype=np.int64)  # each cell's units: built on the first branch
+    dirty = np.zeros(units.shape[0], dtype=np.bool_)  # units to look at for hidden singles
     stack[0, :] = cand0
     depth = 0
     found = 0
@@ -226,8 +363,22 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
                 return -1
             fresh = False
             cur = stack[depth]
-            if not (_propagate_cages(cur, peers, units, full, cage_cells, cage_off, cage_masks, mask_off, work)
-                    if killer else _propagate(cur, peers, units, full)):
+            tracked = track and depth > 0
+            if depth == 0:  # the root: every single is new
+                top = _push_singles(cur, every, queue, 0)
+            else:  # the parent was at the fixpoint: only the cell branched on is new
+                queue[0] = cell_at[depth - 1]
+                top = 1
+                if tracked:
+                    if nodes == 2:  # the first branch
+                        cell_units = _cell_units(units, ncells)
+                    dirty[:] = False  # (a contradiction may leave some flagged)
+                    _mark(cell_at[depth - 1 : depth], cell_units, dirty)
+            if top < 0 or not (
+                    _propagate_cages(cur, peers, units, full, cage_cells, cage_off, cage_masks, mask_off, work,
+                                     queue, top, cell_units, dirty, tracked) if killer
+                    else _propagate_tracked(cur, peers, units, full, queue, top, cell_units, dirty) if tracked
+                    else _propagate(cur, peers, units, full, queue, top)):
                 depth -= 1
                 continue
             best = -1
@@ -237,6 +388,8 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
                 if 1 < k < best_k:
                     best = i
                     best_k = k
+                    if k == 2:  # none fewer: the first such cell is the one the full scan keeps
+                        break
             if best < 0:
                 if found < out.shape[0]:
                     for i in range(ncells):
