@@ -91,7 +91,7 @@ def climb(
             added.append(left[int(rng.integers(len(left)))])
             trial = _with(trial, grid, added[-1], True)
         rest = [orb for orb in free if trial[orb[0]] and orb not in added]
-        for orb in [rest[int(k)] for k in rng.permutation(len(rest))] + [o for o in added if o in free]:
+        for orb in [rest[int(k)] for k in rng.permutation(len(rest))] + added:  # added orbits were blank: never locked
             smaller = _with(trial, grid, orb, False)
             if unique(smaller):
                 trial = smaller
