@@ -13,12 +13,13 @@ ALLOWED: dict[str, set[str]] = {
     "board": set(),
     "symmetry": set(),
     "atomic": set(),
+    "tablecache": {"atomic"},  # checksummed numpy tables in the user cache
     "progress": set(),
     "verify": {"board", "verify_fast"},  # independent on purpose: no ilp, generate or symmetry
     "verify_fast": {"board"},  # the verifier's compiled counter (dancing links), written apart from generate's
-    "ilp": {"board"},
+    "ilp": {"board", "tablecache"},  # tablecache: the IP's matrix, cached
     "difficulty": {"board"},
-    "identity": {"board", "atomic"},
+    "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
     "solve": {"board", "ilp", "atomic", "generate"},  # generate: the compiled counter (fastcount), lazily
     "config": {"board", "symmetry", "difficulty"},

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pipeline import tablecache
 from pipeline.board import Grid, board, format_line, parse
-from pipeline.identity import canon, tablecache
+from pipeline.identity import canon
 from pipeline.identity import numbering as nb
 from pipeline.verify import is_valid_solution
 

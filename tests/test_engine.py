@@ -151,3 +151,40 @@ def test_reduced_certificate_gives_the_full_ips_verdict() -> None:
             assert got == want == (verify.count_solutions(p, b, limit=2) == 1)
             verdicts.append(got)
     assert True in verdicts and False in verdicts
+
+
+@pytest.mark.parametrize(("n", "kinds"), [(4, ()), (6, ()), (9, ()), (16, ()), (9, ("hyper", "x"))])
+def test_cached_matrix_is_the_pyomo_statements_matrix(n: int, kinds: tuple[str, ...]) -> None:
+    from pipeline.board import Variant
+    from pipeline.ilp import model
+
+    b = board(n, Variant(kinds) if kinds else None)
+    fresh = model.matrix(model.build(b), n)
+    assert model.compiled(b) == fresh  # built and cached (or read, when another test cached it)
+    assert model.compiled(b) == fresh  # read back from the cache
+
+
+def test_damaged_cached_matrix_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.ilp import model
+
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))
+    b = board(4)
+    fresh = model.matrix(model.build(b), 4)
+    assert model.compiled(b) == fresh
+    (path,) = tmp_path.glob("matrix-*.npz")
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert model.compiled(b) == fresh  # the damaged file is never trusted
+    assert model.compiled(b) == fresh
+
+
+def test_an_engine_from_a_warm_cache_does_not_import_pyomo() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom pipeline.ilp.engine import engine_for\n"
+            "e = engine_for(9)\nprint('pyomo' in sys.modules, e.random_grid(__import__('numpy').ones(729), 1).status)")
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert again.stdout.split() == ["False", "feasible"], (first.stdout, again.stdout, again.stderr)

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline import tablecache
 from pipeline.board import board
 from pipeline.identity import numbering as nb
-from pipeline.identity import tablecache
 from pipeline.verify import is_valid_solution
 
 from .conftest import transform

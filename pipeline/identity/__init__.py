@@ -1,6 +1,6 @@
 """Which puzzle is which: the 9x9 grid numbers of the 2007 thesis (:mod:`.numbering`), canonical
-forms under the validity-preserving group and the dedup key (:mod:`.canon`), and the checksummed
-on-disk cache of their tables (:mod:`.tablecache`). The per-puzzle work is compiled (numba):
+forms under the validity-preserving group and the dedup key (:mod:`.canon`), their tables kept in
+the checksummed on-disk cache of :mod:`pipeline.tablecache`. The per-puzzle work is compiled (numba):
 :mod:`.fastcanon` and :mod:`.fastnumber`, with the pure-Python code kept beside them as the tests'
 oracle (identical results, checked on thousands of random puzzles and grids).
 

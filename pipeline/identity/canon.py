@@ -48,7 +48,7 @@ import numpy as np
 from pipeline.board import Grid, board, conflict, format_line
 from pipeline.identity import fastcanon
 from pipeline.identity.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
-from pipeline.identity.tablecache import Tables
+from pipeline.tablecache import Tables
 
 VERSION = 1
 

@@ -45,7 +45,7 @@ lexicographic rank of box 1 read as a permutation of 1..9.
 
 Tables (built by :func:`build_tables` in ~10 s, about 1 MB compressed, < 5 MB raw) are cached in
 :func:`cache_dir` as ``numbering-v{TABLE_VERSION}.npz`` holding a SHA-256 of their own contents; a
-missing, unreadable or mismatching file is rebuilt, never trusted (:mod:`pipeline.identity.tablecache`).
+missing, unreadable or mismatching file is rebuilt, never trusted (:mod:`pipeline.tablecache`).
 Everything else (band counts, classes) is computed by this module; the only constants are
 ``N2``/``N0``, which the build checks.
 
@@ -72,8 +72,8 @@ import numpy as np
 
 from pipeline.board import Grid, conflict
 from pipeline.identity import fastnumber
-from pipeline.identity.tablecache import Tables
-from pipeline.identity.tablecache import cache_dir as cache_dir  # re-exported
+from pipeline.tablecache import Tables
+from pipeline.tablecache import cache_dir as cache_dir  # re-exported
 
 # ---------------------------------------------------------------------------------------------
 # constants

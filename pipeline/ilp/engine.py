@@ -1,6 +1,7 @@
 """One compiled HiGHS model per worker; everything changes by bounds.
 
-The matrix comes from the pyomo statement in :mod:`pipeline.ilp.model`, once, when the engine is built.
+The matrix comes from the pyomo statement in :mod:`pipeline.ilp.model`, once, when the engine is built
+(through its checksummed disk cache, :func:`pipeline.ilp.model.compiled`).
 After that the engine talks to HiGHS (highspy) directly, because a re-solve through highspy costs a
 fraction of one through pyomo's persistent interface (DESIGN.md). The rest of the code never sees
 pyomo or highspy: it passes grids (tuples of digits, 0 = blank) and gets :class:`Outcome` values.
@@ -72,7 +73,7 @@ class Engine:
         self.n = n
         self.board = board(n, variant.units_only if variant is not None else None)
         self.design = design
-        mat = model.matrix(model.build(self.board, design=design), n)
+        mat = model.compiled(self.board, design)
         self.ncols = mat.ncols
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)

@@ -6,6 +6,9 @@ each digit once. For 9x9 that is 729 columns and 324 rows.
 
 Givens are *not* rows: they are bounds, applied by the engine. Pyomo is used only to state the model
 and to hand its matrix to the engine once per worker (:func:`matrix`); the hot loop talks to HiGHS.
+:func:`compiled` keeps the matrix of a model without a design in the user cache
+(:mod:`pipeline.tablecache`), keyed by this file's source, pyomo's version and the board's units, so
+a process that finds it there never imports pyomo (about 0.3 s of every start-up; issue 15).
 Variants add rows through ``extra_units`` (e.g. the two diagonals), stated in the same cell terms.
 
 *Designed grids* (:class:`Design`) add rows that shape the solution grid itself, for the engine that
@@ -21,15 +24,21 @@ makes grids only (a puzzle's uniqueness is always judged under the plain rules):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 from itertools import combinations
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-import pyomo.environ as pyo
-from pyomo.repn.standard_repn import generate_standard_repn
+import numpy as np
 
+from pipeline import tablecache
 from pipeline.board import Board, Cage
+
+if TYPE_CHECKING:
+    import pyomo.environ as pyo
 
 
 def col_index(n: int, r: int, c: int, d: int) -> int:
@@ -85,6 +94,8 @@ def build(b: Board, extra_units: Sequence[Sequence[int]] = (), design: Design | 
     ``extra_units``, each a tuple of cells that must hold every digit once; + the rows of ``design``,
     after all the others). Killer cages are not here: they change with every puzzle, so the engine
     adds them as rows of their own (:func:`cage_rows`). No objective: the engine sets one when it needs one."""
+    import pyomo.environ as pyo  # here, not at the top: only a process that builds a model pays for it
+
     n = b.n
     m = pyo.ConcreteModel(name=f"sudoku{n}")
     m.R = pyo.RangeSet(0, n - 1)
@@ -111,6 +122,8 @@ def build(b: Board, extra_units: Sequence[Sequence[int]] = (), design: Design | 
 
 def _add_design(m: pyo.ConcreteModel, b: Board, design: Design) -> None:
     """The image rows, then the area rows in order (module docstring), as ``m.image`` / ``m.area``."""
+    import pyomo.environ as pyo
+
     n = b.n
 
     def x(i: int, d: int) -> pyo.Var:
@@ -197,6 +210,9 @@ class Matrix:
 
 def matrix(m: pyo.ConcreteModel, n: int) -> Matrix:
     """Extract the constraint matrix of :func:`build`'s model, columns in :func:`col_index` order."""
+    import pyomo.environ as pyo
+    from pyomo.repn.standard_repn import generate_standard_repn
+
     index = {id(m.x[r, c, d]): col_index(n, r, c, d) for r in m.R for c in m.C for d in m.D}
     rows = []
     for con in m.component_data_objects(pyo.Constraint, active=True, descend_into=True):
@@ -210,3 +226,29 @@ def matrix(m: pyo.ConcreteModel, n: int) -> Matrix:
         hi = float("inf") if con.upper is None else float(pyo.value(con.upper)) - const
         rows.append((cols, coefs, lo, hi))
     return Matrix(ncols=n * n * n, rows=tuple(rows))
+
+
+def compiled(b: Board, design: Design | None = None) -> Matrix:
+    """``matrix(build(b, design=design), b.n)``; without a design, read from the user cache when a
+    checksummed copy made from the same source is there (else built and cached). The cache key is
+    the SHA-256 of this file's source, pyomo's version and the board's size and units, so a change
+    to the statement or to pyomo builds afresh; a damaged file is rebuilt (:mod:`pipeline.tablecache`).
+    Designs (one per config) are always built, never cached."""
+    if design is not None:
+        return matrix(build(b, design=design), b.n)
+    key = hashlib.sha256(Path(__file__).read_bytes())
+    key.update(f"|pyomo {version('pyomo')}|{b.n}|{b.boxes}|{b.extra}".encode())
+
+    def fresh() -> tablecache.Arrays:
+        m = matrix(build(b), b.n)
+        return {"ncols": np.array([m.ncols]), "start": np.cumsum([0] + [len(r[0]) for r in m.rows]),
+                "cols": np.array([j for r in m.rows for j in r[0]], dtype=np.int64),
+                "coefs": np.array([a for r in m.rows for a in r[1]], dtype=float),
+                "lo": np.array([r[2] for r in m.rows], dtype=float),
+                "hi": np.array([r[3] for r in m.rows], dtype=float)}
+
+    a = tablecache.load_or_build(f"matrix-{key.hexdigest()[:24]}.npz", fresh)
+    start, cols, coefs = a["start"].tolist(), a["cols"].tolist(), a["coefs"].tolist()
+    rows = tuple((tuple(cols[start[k]:start[k + 1]]), tuple(coefs[start[k]:start[k + 1]]), lo, hi)
+                 for k, (lo, hi) in enumerate(zip(a["lo"].tolist(), a["hi"].tolist(), strict=True)))
+    return Matrix(ncols=int(a["ncols"][0]), rows=rows)
