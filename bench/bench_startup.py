@@ -7,7 +7,9 @@ Each figure is a whole child process, interpreter start and imports included, on
 * ``numplace --help``, ``numplace rate P`` and ``numplace solve P`` for one 9x9 puzzle P:
   wall seconds (min and median over ``--runs``) and CPU seconds (user + sys of the child, min);
 * ``numplace solve top95.txt --workers 1``: Norvig's 95 hard puzzles (tests/data/top95.txt),
-  the whole command's wall time divided by 95, in ms per puzzle (min and median).
+  the whole command's wall time divided by 95, in ms per puzzle (min and median);
+* ``numplace generate --count 1`` (default grids, then ``--grid uniform``): the generator's start-up,
+  which every whole-command figure of ``bench_speed.sh`` carries (one puzzle is a few ms of it).
 
 On a shared machine wall time includes waiting for a core; the CPU column is the steadier figure.
 The children run without ``PYTHONDONTWRITEBYTECODE`` (a user's Python caches bytecode; without
@@ -76,6 +78,9 @@ def main() -> None:
         ("numplace", "rate P", [*ours, "rate", P], 0),
         ("numplace", "solve P", [*ours, "solve", P], 0),
         ("numplace", "solve top95 (per puzzle)", [*ours, "solve", str(TOP95), "--workers", "1"], puzzles),
+        ("numplace", "generate --count 1", [*ours, "generate", "--count", "1", "--seed", "1"], 0),
+        ("numplace", "generate --count 1 uniform", [*ours, "generate", "--count", "1", "--seed", "1", "--grid",
+                                                    "uniform"], 0),
     ]
     for spec in args.peer:
         name, _, command = spec.partition("=")
@@ -86,11 +91,11 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# numplace start-up bench: {args.root}, {args.runs} runs after 1 warm-up, Python "
           f"{platform.python_version()}, {os.cpu_count()} cores, load {load:.1f}, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"{'who':<12} {'task':<26} {'wall min':>9} {'wall med':>9} {'cpu min':>8}  unit")
+    print(f"{'who':<12} {'task':<28} {'wall min':>9} {'wall med':>9} {'cpu min':>8}  unit")
     for who, task, cmd, n in rows:
         walls, cpus = timed(cmd, args.root, args.runs)
         scale, unit = (1000 / n, "ms/puzzle") if n else (1.0, "s")
-        print(f"{who:<12} {task:<26} {min(walls) * scale:>9.3f} {statistics.median(walls) * scale:>9.3f} "
+        print(f"{who:<12} {task:<28} {min(walls) * scale:>9.3f} {statistics.median(walls) * scale:>9.3f} "
               f"{min(cpus) * scale:>8.3f}  {unit}")
 
 

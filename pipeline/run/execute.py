@@ -62,8 +62,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from joblib import Parallel, delayed
-
 from pipeline.config import Config, worker_count
 from pipeline.run.plan import Log, RunError
 from pipeline.run.work import Item, Job, make_items
@@ -122,7 +120,12 @@ class LocalExecutor:
             ordered: bool = False) -> Iterator[list[Item]]:
         if not chunks:
             return iter(())
-        par = Parallel(n_jobs=max(1, min(self.workers, len(chunks))), backend="loky", batch_size=1,
+        n_jobs = max(1, min(self.workers, len(chunks)))
+        if n_jobs == 1:  # this process, in order, as joblib would run it; joblib is not even imported
+            return (make_items(job, list(c), redraw) for c in chunks)
+        from joblib import Parallel, delayed  # here: a one-worker command skips its import (~0.15 s)
+
+        par = Parallel(n_jobs=n_jobs, backend="loky", batch_size=1,
                        return_as="generator" if ordered else "generator_unordered")
         out: Iterator[list[Item]] = par(delayed(make_items)(job, list(c), redraw) for c in chunks)
         return out
