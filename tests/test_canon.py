@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -457,3 +458,38 @@ def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid
         arrays = {k: z[k] for k in z.files}
     digest = arrays.pop("__sha256__")
     assert digest.tobytes() == tablecache.digest(arrays)
+
+
+def test_canon_table_is_checked_against_the_band_list(monkeypatch: pytest.MonkeyPatch, grids: list[Grid]) -> None:
+    """``bands_sha256`` is compared with the digest of numbering's cached bands (no enumeration); if
+    numbering's tables are unusable or hold another list, with the enumerated list; a table built for
+    another list is rejected either way."""
+    a = canon.tables()._arrays
+    expected = [canon.canonical_grid(g) for g in grids[:3]]
+    assert a["bands_sha256"].tobytes() == canon._band_digest().tobytes()
+
+    def enumerate_bands() -> tuple[nb.Band, ...]:
+        calls.append(1)
+        return nb.standard_bands()
+
+    calls: list[int] = []
+    monkeypatch.setattr(canon, "standard_bands", enumerate_bands)
+    t = canon._Tables(a)
+    assert not calls  # numbering's bands matched
+    assert t.pattern_of == {bytes(b): i for i, b in enumerate(nb.standard_bands())}
+
+    other = SimpleNamespace(arrays={"bands": nb.tables().arrays["bands"][::-1].copy()})  # another band list
+
+    def broken() -> None:
+        raise ValueError("numbering tables rejected twice")
+
+    for numbering_tables in (lambda: other, broken):
+        monkeypatch.setattr(canon.numbering, "tables", numbering_tables)
+        calls.clear()
+        t = canon._Tables(a)
+        assert calls == [1]
+        assert t.pattern_of == {bytes(b): i for i, b in enumerate(nb.standard_bands())}
+        monkeypatch.setattr(canon, "tables", lambda t=t: t)
+        assert [canon.canonical_grid(g) for g in grids[:3]] == expected
+        with pytest.raises(ValueError, match="another band list"):
+            canon._Tables({**a, "bands_sha256": np.zeros(32, dtype=np.uint8)})

@@ -514,3 +514,40 @@ def test_corrupted_numbering_table_is_rebuilt(
             assert nb.grid_number(nb.grid_from_number(i)) == i
     finally:
         nb.reset_tables()
+
+
+def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> None:
+    """Loading derives the kernel's arrays; the pure-Python views are built on first use, from the
+    same arrays, and the row reader :meth:`_Tables.pattern` agrees with them."""
+    t = nb._Tables(nb.tables().arrays)
+    lazy = {"bands", "band_cols", "band_relabel", "pattern_of", "split_index"}
+    assert not lazy & vars(t).keys()
+    for x, y in zip(t.kernel, nb.tables().kernel, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    bands = nb.standard_bands()
+    assert t.bands == list(bands)
+    assert t.pattern_of == {bytes(b): i for i, b in enumerate(bands)}
+    a = t.arrays
+    assert t.band_cols == [tuple(r) for r in a["band_cols"].tolist()]
+    assert t.band_relabel == [tuple(r) for r in a["band_relabel"].tolist()]
+    for p in [0, 1, 36_287, *random.Random(35).sample(range(36_288), 200)]:
+        assert t.pattern(p) == (t.bands[p], t.band_cols[p], t.band_relabel[p])
+    for c in range(len(t.p)):  # the splits of all classes at once equal the splits of each stack alone
+        tops = nb._tops(t.bands[int(a["class_rep"][c])])
+        for k in range(3):
+            ps = nb._splits(tops[k])
+            if k == 0:
+                ps = ps[ps[:, 1] == 0]
+            assert np.array_equal(t.p[c][k], ps) and np.array_equal(t.q[c][k], 3 - tops[k][None, :] - ps)
+            assert len(t.split_index[c][k]) == len(ps) == (28 if k == 0 else 56)
+
+
+def test_tables_with_malformed_bands_are_rejected() -> None:
+    a = dict(nb.tables().arrays)
+    for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):
+        with pytest.raises(ValueError, match="27 uint8 digits"):
+            nb._Tables({**a, "bands": bad})
+    shuffled = a["bands"].copy()
+    shuffled[[5, 6]] = shuffled[[6, 5]]
+    with pytest.raises(ValueError, match="pattern order"):
+        nb._Tables({**a, "bands": shuffled})

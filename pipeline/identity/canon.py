@@ -15,7 +15,8 @@ smallest form is the overall smallest are completed; with the top band fixed the
 forced (their column-1 digits are distinct, so rows go in ascending order of column 1 within each
 band and the band with the smaller column-1 digit comes first). The table is built from the 36,288
 standard bands of :mod:`pipeline.identity.numbering` (416 classes under row, column and stack swaps), in a
-few seconds, and cached next to the numbering tables (``canon-v{VERSION}.npz``, checksummed).
+few seconds, and cached next to the numbering tables (``canon-v{VERSION}.npz``, checksummed); loading
+it loads the numbering tables too, whose band list it is checked against (:class:`_Tables`).
 
 Puzzles (:func:`canonical_puzzle`). Branch and bound, row by row, with every surviving partial map
 kept (the search is exact): level 0 picks the first row and the column arrangement from the
@@ -46,22 +47,17 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.identity import fastcanon
+from pipeline.identity import fastcanon, numbering
 from pipeline.identity.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
 from pipeline.tablecache import Tables
 
 VERSION = 1
 
-# all column maps respecting stacks: c[3s + i] = 3 * stackperm[s] + withinperm_s[i]
-_COLPERMS = np.array(
-    [
-        [3 * sp[s] + PERMS3[w[s]][i] for s in range(3) for i in range(3)]
-        for sp in PERMS3
-        for w in itertools.product(range(6), repeat=3)
-    ],
-    dtype=np.int64,
-)
+# all column maps respecting stacks: c[3s + i] = 3 * stackperm[s] + withinperm_s[i], in the order of
+# (stackperm, withinperm_0, withinperm_1, withinperm_2) with each running through PERMS3
 _ROWPERMS = np.array(PERMS3, dtype=np.int64)
+_SP, _W0, _W1, _W2 = np.indices((6, 6, 6, 6)).reshape(4, -1)
+_COLPERMS = (3 * _ROWPERMS[_SP][:, :, None] + _ROWPERMS[np.stack([_W0, _W1, _W2], axis=1)]).reshape(-1, 9)
 _POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
 _POW10_18 = 10 ** np.arange(17, -1, -1, dtype=np.int64)
 _TRANSPOSE = tuple(9 * (i % 9) + i // 9 for i in range(81))
@@ -70,8 +66,14 @@ _STD_COLS = tuple(tuple(int(x) for x in np.argsort(ARRANGEMENTS[a])) for a in ra
 _GATHER = tuple(tuple(9 * i + cs[j] for i in range(3) for j in range(9)) for cs in _STD_COLS)
 
 
+def _digest(bands: np.ndarray) -> np.ndarray:
+    """SHA-256 of a band list given as a (n, 27) uint8 array (what ``bands_sha256`` holds)."""
+    return np.frombuffer(hashlib.sha256(np.ascontiguousarray(bands).tobytes()).digest(), np.uint8)
+
+
 def _band_digest() -> np.ndarray:
-    return np.frombuffer(hashlib.sha256(np.array(standard_bands(), dtype=np.uint8).tobytes()).digest(), np.uint8)
+    """:func:`_digest` of :func:`~pipeline.identity.numbering.standard_bands`, enumerated."""
+    return _digest(np.array(standard_bands(), dtype=np.uint8))
 
 
 def build_tables() -> dict[str, np.ndarray]:
@@ -121,24 +123,48 @@ def build_tables() -> dict[str, np.ndarray]:
     }
 
 
+_Maps = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+
 class _Tables:
+    """The loaded canon table, checked against the band list it is indexed by: ``bands_sha256`` must
+    be the digest of :func:`~pipeline.identity.numbering.standard_bands`, else ``ValueError`` (the file
+    is then rebuilt). That list is read from the numbering tables (their checksummed, validated
+    ``bands`` array) rather than enumerated again; only if those are unusable or hold another list
+    is it enumerated. ``pattern_of`` and the position maps are built on first use."""
+
     def __init__(self, a: dict[str, np.ndarray]) -> None:
-        if a["bands_sha256"].tobytes() != _band_digest().tobytes():
-            raise ValueError("canon table was built for another band list")
-        self.pattern_of = {bytes(b): i for i, b in enumerate(standard_bands())}
+        stored = a["bands_sha256"].tobytes()
+        try:
+            bands: np.ndarray | None = numbering.tables().arrays["bands"]
+        except Exception:  # numbering's tables cannot be had: judge by the enumerated list alone
+            bands = None
+        if bands is None or _digest(bands).tobytes() != stored:
+            bands = np.array(standard_bands(), dtype=np.uint8)
+            if _digest(bands).tobytes() != stored:
+                raise ValueError("canon table was built for another band list")
+        self._bands = bands
         self.min_key = a["min_key"].tolist()
         self._arrays = a
+        self._maps: dict[int, _Maps] = {}
 
     @functools.cached_property
-    def maps(self) -> list[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]:
-        """Per standard band, its (row map, column map) pairs of the smallest form; built on first use
-        (only the pure-Python grid form reads them, and building them costs a third of a second)."""
-        a = self._arrays
-        off = a["offsets"].tolist()
-        rows = [tuple(r) for r in a["min_rows"].tolist()]
-        cols = [tuple(c) for c in a["min_cols"].tolist()]
-        return [tuple(zip(rows[off[v] : off[v + 1]], cols[off[v] : off[v + 1]], strict=True))
-                for v in range(len(off) - 1)]
+    def pattern_of(self) -> dict[bytes, int]:
+        """Index of each standard band, keyed by its 27 digits as bytes (built on first use)."""
+        raw, width = np.ascontiguousarray(self._bands).tobytes(), self._bands.shape[1]
+        return {raw[i * width : (i + 1) * width]: i for i in range(len(self._bands))}
+
+    def maps(self, p: int) -> _Maps:
+        """The (row map, column map) pairs of the smallest form of standard band ``p`` (read from the
+        arrays on first use per band; only the pure-Python grid form reads them)."""
+        out = self._maps.get(p)
+        if out is None:
+            a = self._arrays
+            lo, hi = int(a["offsets"][p]), int(a["offsets"][p + 1])
+            rows = [tuple(r) for r in a["min_rows"][lo:hi].tolist()]
+            cols = [tuple(c) for c in a["min_cols"][lo:hi].tolist()]
+            out = self._maps[p] = tuple(zip(rows, cols, strict=True))
+        return out
 
 
 _TABLES = Tables(f"canon-v{VERSION}.npz", build_tables, _Tables)
@@ -218,7 +244,7 @@ def canonical_grid(grid: Sequence[int]) -> Grid:
     best: Grid | None = None
     for src, b, p, cs in cands:
         others = [r for r in range(0, 81, 9) if not b <= r < b + 27]
-        for mr, mc in t.maps[p]:
+        for mr, mc in t.maps(p):
             order = [cs[m] for m in mc]
             r0 = b + 9 * mr[0]
             lab = [0] * 10
@@ -260,12 +286,19 @@ def check_puzzle(puzzle: Sequence[int]) -> Grid:
 
 
 # _PKEY[cp, mask]: the nonzero-pattern of a row (bit j = column j given) after column map cp, read
-# with column 1 as the most significant bit; smaller means more leading blanks.
-_PKEY = (((np.arange(512)[None, None, :] >> _COLPERMS[:, :, None]) & 1) << np.arange(8, -1, -1)[None, :, None]).sum(1)
-_MINKEY = _PKEY.min(axis=0)  # (512,)
-_ARG_CP = [np.flatnonzero(_PKEY[:, m] == _MINKEY[m]) for m in range(512)]
-_ARG_OFF = np.concatenate([[0], np.cumsum([len(a) for a in _ARG_CP])])
-_ARG_FLAT = np.concatenate(_ARG_CP)
+# with column 1 as the most significant bit; smaller means more leading blanks (int16: keys < 512).
+_MASKBIT = (np.arange(512, dtype=np.int16)[None, :] >> np.arange(9, dtype=np.int16)[:, None]) & 1  # [bit, mask]
+_PKEY = np.zeros((len(_COLPERMS), 512), dtype=np.int16)
+_TERM = np.empty_like(_PKEY)  # one work array: fresh large temporaries cost more than the arithmetic
+for _j in range(9):
+    np.take(_MASKBIT, _COLPERMS[:, _j], axis=0, out=_TERM)
+    _TERM <<= 8 - _j
+    _PKEY += _TERM
+del _TERM
+_MINKEY = _PKEY.min(axis=0).astype(np.int64)  # (512,)
+# the column maps reaching _MINKEY[m], ascending, for each mask m: _ARG_FLAT[_ARG_OFF[m] : _ARG_OFF[m + 1]]
+_ARG_MASK, _ARG_FLAT = (np.ascontiguousarray(x) for x in np.nonzero(np.equal(_PKEY.T, _MINKEY[:, None])))
+_ARG_OFF = np.concatenate([[0], np.cumsum(np.bincount(_ARG_MASK, minlength=512))])
 _OTHERS = np.array([[3 * (r // 3) + x for x in range(3) if x != r % 3] for r in range(9)], dtype=np.int64)
 _NOT_BAND = np.array([[r for r in range(9) if r // 3 != b] for b in range(3)], dtype=np.int64)
 _SHIFT9 = np.arange(9)

@@ -58,6 +58,7 @@ tables (plus arrays derived from them when they are loaded; the file is unchange
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -356,21 +357,36 @@ def _check_band(band_rows: Sequence[Sequence[int] | str] | Sequence[int]) -> Ban
 
 def _tops(band: Band) -> np.ndarray:
     """``tops[k, d-1]`` = column (0..2) within stack k where digit d sits in the band."""
-    t = np.zeros((3, 9), dtype=np.int64)
+    t = [[0] * 9 for _ in range(3)]
     for r in range(3):
         for j in range(9):
-            t[j // 3, band[9 * r + j] - 1] = j % 3
-    return t
+            t[j // 3][band[9 * r + j] - 1] = j % 3
+    return np.array(t, dtype=np.int64)
+
+
+_MASK_BITS = ((np.arange(512)[:, None] >> np.arange(9)[None, :]) & 1) == 1  # (512, 9): bit d of each mask
+_DIGIT_BIT = 1 << np.arange(9)
+_POPCOUNT = np.array([m.bit_count() for m in range(512)], dtype=np.int8)
 
 
 def _splits(top: np.ndarray) -> np.ndarray:
     """The 56 splits of one stack as band-2 columns per digit, ordered by bit mask (module doc)."""
-    lo = np.where(top == 0, 1, 0)
-    hi = np.where(top == 2, 1, 2)
-    bits = (np.arange(512)[:, None] >> np.arange(9)[None, :]) & 1
-    p = np.where(bits == 1, hi[None, :], lo[None, :])
-    ok = ((p == 0).sum(1) == 3) & ((p == 1).sum(1) == 3)
-    return p[ok]
+    return _split_rows(top[None, :])[1]
+
+
+def _split_rows(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_splits` of every row of ``tops`` (n, 9) at once: ``(row, splits)``, the splits of all
+    rows stacked (by row, each row's in mask order) and the row each belongs to."""
+    lo = np.where(tops == 0, 1, 0)  # each digit's band-2 column when its mask bit is 0
+    hi = np.where(tops == 2, 1, 2)  # ... and when it is 1 (never 0)
+    # per row and mask: how many digits land in column 0 and in column 1, as popcounts of digit sets
+    lo0, lo1, hi1 = ((x @ _DIGIT_BIT).astype(np.int16)[:, None] for x in (lo == 0, lo == 1, hi == 1))
+    masks = np.arange(512, dtype=np.int16)
+    unset = 511 ^ masks
+    zeros = _POPCOUNT[unset & lo0]
+    ones = _POPCOUNT[unset & lo1] + _POPCOUNT[masks & hi1]
+    row, mask = np.nonzero((zeros == 3) & (ones == 3))
+    return row, np.where(_MASK_BITS[mask], hi[row], lo[row])
 
 
 def _keys(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray) -> np.ndarray:
@@ -508,17 +524,20 @@ def build_tables() -> dict[str, np.ndarray]:
 
 
 class _Tables:
-    """Loaded tables plus the per-class split structures derived from them."""
+    """Loaded tables plus the per-class split structures derived from them.
+
+    Built when the file is loaded (and so checked then: a table that does not make sense raises
+    ``ValueError``, ``KeyError`` or ``IndexError`` here, which makes :class:`~pipeline.tablecache.Tables`
+    rebuild the file): the pattern ranges, the split structures ``p``/``q`` and ``kernel``, all that
+    :func:`grid_number` needs. The pure-Python views of the per-pattern arrays (``bands``,
+    ``band_cols``, ``band_relabel``, ``pattern_of``) and ``split_index``, which only the reference
+    :func:`_grid_number_py` and :func:`band_table` read, are built on first use; :func:`grid_from_number`
+    reads single rows through :meth:`pattern`.
+    """
 
     def __init__(self, a: dict[str, np.ndarray]) -> None:
         self.arrays = a
-        bands = np.ascontiguousarray(a["bands"])
-        raw, width = bands.tobytes(), bands.shape[1] * bands.itemsize  # bytes(row) of each row, sliced at once
-        self.pattern_of = {raw[i * width : (i + 1) * width]: i for i in range(len(bands))}
-        self.bands = [tuple(r) for r in bands.tolist()]
-        self.band_class = a["band_class"].tolist()
-        self.band_cols = [tuple(r) for r in a["band_cols"].tolist()]
-        self.band_relabel = [tuple(r) for r in a["band_relabel"].tolist()]
+        self.band_class: list[int] = a["band_class"].tolist()
         counts = a["class_count"][a["band_class"].astype(np.int64)]
         self.pattern_count = counts
         self.pattern_start = np.concatenate([[0], np.cumsum(counts)])
@@ -527,25 +546,58 @@ class _Tables:
         self.class_prefix = a["class_prefix"]
         self.fill_keys = a["fill_keys"]
         self.fill_counts = a["fill_counts"].astype(np.int64)
-        # per class: band-2 / band-3 positions of each split, and split lookup by positions
-        self.p: list[list[np.ndarray]] = []
-        self.q: list[list[np.ndarray]] = []
-        self.split_index: list[list[dict[bytes, int]]] = []
-        for r in a["class_rep"].tolist():
-            tops = _tops(self.bands[r])
-            ps = [_splits(tops[k]) for k in range(3)]
-            ps[0] = ps[0][ps[0][:, 1] == 0]
-            qs = [3 - tops[k][None, :] - ps[k] for k in range(3)]
-            self.p.append(ps)
-            self.q.append(qs)
-            self.split_index.append([{bytes(row.astype(np.uint8)): i for i, row in enumerate(pk)} for pk in ps])
+        # per class and stack: band-2 / band-3 positions of each split (computed for all classes at once)
+        bands = a["bands"]
+        if bands.ndim != 2 or bands.shape[1] != 27 or bands.dtype != np.uint8:
+            raise ValueError("bands are not rows of 27 uint8 digits")
+        tops = np.array([_tops(bands[r].tolist()) for r in a["class_rep"].tolist()], dtype=np.int64).reshape(-1, 9)
+        row, p = _split_rows(tops)  # row 3 * class + stack
+        q = 3 - tops[row] - p
+        keep = (row % 3 != 0) | (p[:, 1] == 0)  # stack 1: digit 2 goes to column 1 of band 2
+        row, p, q = row[keep], p[keep], q[keep]
+        ends = np.cumsum(np.bincount(row, minlength=len(tops))).tolist()
+        cut = [slice(s, e) for s, e in zip([0, *ends[:-1]], ends, strict=True)]  # the rows of each (class, stack)
+        self.p: list[list[np.ndarray]] = [[p[cut[i]] for i in range(c, c + 3)] for c in range(0, len(cut), 3)]
+        self.q: list[list[np.ndarray]] = [[q[cut[i]] for i in range(c, c + 3)] for c in range(0, len(cut), 3)]
         self.kernel = self._kernel_tables()
+
+    @functools.cached_property
+    def bands(self) -> list[Band]:
+        """The standard bands in pattern order as tuples (built on first use)."""
+        return [tuple(r) for r in self.arrays["bands"].tolist()]
+
+    @functools.cached_property
+    def band_cols(self) -> list[tuple[int, ...]]:
+        """Column map of each pattern from its class representative (built on first use)."""
+        return [tuple(r) for r in self.arrays["band_cols"].tolist()]
+
+    @functools.cached_property
+    def band_relabel(self) -> list[tuple[int, ...]]:
+        """Relabelling of each pattern from its class representative (built on first use)."""
+        return [tuple(r) for r in self.arrays["band_relabel"].tolist()]
+
+    @functools.cached_property
+    def pattern_of(self) -> dict[bytes, int]:
+        """Pattern index of each band, keyed by its 27 digits as bytes (built on first use)."""
+        bands = np.ascontiguousarray(self.arrays["bands"])
+        raw, width = bands.tobytes(), bands.shape[1] * bands.itemsize  # bytes(row) of each row, sliced at once
+        return {raw[i * width : (i + 1) * width]: i for i in range(len(bands))}
+
+    @functools.cached_property
+    def split_index(self) -> list[list[dict[bytes, int]]]:
+        """Per class and stack: split number by its band-2 positions as bytes (built on first use)."""
+        return [[{bytes(row.astype(np.uint8)): i for i, row in enumerate(pk)} for pk in ps] for ps in self.p]
+
+    def pattern(self, p: int) -> tuple[Band, tuple[int, ...], tuple[int, ...]]:
+        """``(bands[p], band_cols[p], band_relabel[p])`` read from the arrays (builds no list)."""
+        a = self.arrays
+        return tuple(a["bands"][p].tolist()), tuple(a["band_cols"][p].tolist()), tuple(a["band_relabel"][p].tolist())
 
     def _kernel_tables(self) -> tuple[np.ndarray, ...]:
         """The arrays :func:`pipeline.identity.fastnumber.grid_rank` takes after ``(g, out)``, in its order."""
-        bands = self.arrays["bands"].astype(np.int64)
         outside = [i for i in range(27) if i % 9 >= 3]  # the 18 cells outside box 1, reading order
-        band_keys = ((bands[:, outside] - 1) * (9 ** np.arange(17, -1, -1, dtype=np.int64))).sum(axis=1)
+        powers = 9 ** np.arange(17, -1, -1, dtype=np.int64)
+        band_keys = (self.arrays["bands"][:, outside].astype(np.int64) - 1) @ powers
         if np.any(np.diff(band_keys) <= 0):
             raise ValueError("bands are not in pattern order")
         k = len(self.p)
@@ -695,7 +747,7 @@ def _standardize(g: Grid) -> tuple[int, int, int, list[int]]:
 def _completion_rank(s: Sequence[int], p: int) -> int:
     t = tables()
     c = t.band_class[p]
-    cols, rel = t.band_cols[p], t.band_relabel[p]
+    _, cols, rel = t.pattern(p)
     cinv = _inverse(cols)
     relinv = [0] * 10
     for x, y in enumerate(rel):
@@ -734,7 +786,7 @@ def _completion_unrank(r: int, p: int) -> list[list[int]]:
     pk, qk = t.p[c], t.q[c]
     z = _Transversals(_columns_of([pk[0][s1], pk[1][s2], pk[2][s3]])).unrank(i2)
     z += _Transversals(_columns_of([qk[0][s1], qk[1][s2], qk[2][s3]])).unrank(i3)
-    cols, rel = t.band_cols[p], t.band_relabel[p]
+    _, cols, rel = t.pattern(p)
     return _sort_bands([[rel[row[cols[j]]] for j in range(9)] for row in z])
 
 
@@ -784,7 +836,7 @@ def grid_from_number(i: int) -> Grid:
     t = tables()
     p = int(np.searchsorted(t.pattern_start, d, side="right")) - 1
     lower = _completion_unrank(d - int(t.pattern_start[p]), p)
-    top = t.bands[p]
+    top = t.pattern(p)[0]
     s = list(top) + [x for row in lower for x in row]
     box = perm_unrank(a)
     colsrc, rowsrc = ARRANGEMENTS[b], ARRANGEMENTS[c]
