@@ -9,7 +9,7 @@ Compiled against reference figures: ``bench/bench_canon.py``.
 Everything runs in this one process on one core, so rates are per core.
 
 Puzzles for the canonical-puzzle figures: random 25-given puzzles cut from uniform grids (about
-the hint count of minimal puzzles) and the 43 tdoku reference puzzles in ../shared/data.
+the hint count of minimal puzzles) and the 43 tdoku reference puzzles in tests/data.
 
     .venv/bin/python bench/bench_numbering.py [--queries 2000] [--grids 3000] [--puzzles 600]
 """
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"
+TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
 
 
 def per_call(fn, args) -> tuple[float, float]:  # type: ignore[no-untyped-def]

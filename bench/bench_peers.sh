@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS_PY=${PEERS_PY:-/tmp/peers/bin/python}
 NP="$PWD/.venv/bin/numplace"
-exec "$PEERS_PY" ../shared/bench/peer_bench.py \
+exec "$PEERS_PY" bench/peer_bench.py \
   --ours "$NP generate --count {n} --seed {seed} --symmetry rot180 --minimal --engine hybrid" --ours-name numplace-hybrid \
   --ours "$NP generate --count {n} --seed {seed} --symmetry rot180 --minimal --engine ilp" --ours-name numplace-ilp \
   --subtract-startup "$@"

@@ -18,4 +18,4 @@ args=(--ours "$NP generate --count {n} --seed {seed} --symmetry rot180 --minimal
 if [[ -n "${QQWING:-}" ]]; then
   args+=(--ours "$QQWING --generate {n} --one-line --symmetry rotate180" --ours-name qqwing)
 fi
-exec "$PEERS_PY" ../shared/bench/peer_bench.py "${args[@]}" --subtract-startup --peers hodoku,rustoku,py-sudoku "$@"
+exec "$PEERS_PY" bench/peer_bench.py "${args[@]}" --subtract-startup --peers hodoku,rustoku,py-sudoku "$@"

@@ -16,7 +16,7 @@ from pipeline.board import Grid
 from pipeline.identity import canon, numbering
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"  # golden files, each with its provenance in tests/data/README.md
 
 
 def numplace(*args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:

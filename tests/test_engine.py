@@ -11,7 +11,7 @@ from pipeline import verify
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.ilp.engine import Engine, engine_for
 
-from .conftest import ROOT, SHARED
+from .conftest import DATA, ROOT
 
 
 def _cases(path: Path) -> list[tuple[str, int, str | None]]:
@@ -24,7 +24,7 @@ def _cases(path: Path) -> list[tuple[str, int, str | None]]:
     return out
 
 
-TDOKU = _cases(SHARED / "data" / "tdoku_test_puzzles.txt")
+TDOKU = _cases(DATA / "tdoku_test_puzzles.txt")
 SMALL = _cases(ROOT / "tests" / "data" / "golden_small.txt")
 
 

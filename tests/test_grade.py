@@ -26,7 +26,7 @@ from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 
 ROOT = Path(__file__).resolve().parents[1]
-TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"
+TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
 
 # Original puzzles of HoDoKu's technique examples (hodoku.sourceforge.net, show_example.php):
 # each needs exactly the named technique beyond singles, and HoDoKu rates them Hard.

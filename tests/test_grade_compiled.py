@@ -33,7 +33,7 @@ from pipeline.generate.spec import Spec
 ROOT = Path(__file__).resolve().parents[1]
 TOP95 = ROOT / "tests" / "data" / "top95.txt"
 POSITIONS = ROOT / "tests" / "data" / "logic_positions.txt"
-TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"
+TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from pipeline.ilp.engine import engine_for
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS_FILE = ROOT / "tests" / "data" / "logic_positions.txt"
-TDOKU = ROOT.parent / "shared" / "data" / "tdoku_test_puzzles.txt"
+TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
 
 # Two generated 16x16 puzzles with their (ILP-certified) solutions, for the large-board checks.
 P16 = [

@@ -1,0 +1,88 @@
+"""Fingerprint what numplace writes, to show that a refactor changes no byte of it.
+
+Runs ``numplace run`` on each config (``--count`` set below, one worker, so every row is made in
+this process) with ``datetime.datetime.now`` frozen (run ids and ``created_at`` come from it), in a
+fresh output root, and prints the sha256 of every part file, its name relative to the root. Also
+prints the sha256 of ``numplace generate``'s stdout for a few flag sets. Two checkouts that print the
+same lines write the same bytes.
+
+Usage: python bench/fingerprint.py [--out FILE]     (a few minutes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+FROZEN = "2026-01-01T00:00:00"
+RUNS: list[tuple[str, int]] = [  # config, count
+    ("default.yaml", 200), ("small-4x4.yaml", 7), ("junior-6x6.yaml", 40), ("x-sudoku.yaml", 12),
+    ("hyper.yaml", 12), ("killer.yaml", 6), ("heart-pattern.yaml", 6), ("automorphic-rot180.yaml", 6),
+    ("target-fixed-9x9.yaml", 6),
+]
+GENERATE: list[list[str]] = [
+    ["--count", "20", "--seed", "7"],
+    ["--count", "20", "--seed", "7", "--grid", "uniform"],
+    ["--count", "5", "--seed", "3", "--engine", "ilp"],
+    ["--count", "6", "--seed", "5", "--size", "4", "--symmetry", "none", "--format", "json"],
+]
+
+
+FROZEN_NOW = f"""
+import datetime, runpy, sys
+class _Frozen(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return cls.fromisoformat("{FROZEN}").replace(tzinfo=datetime.UTC).astimezone(tz)
+datetime.datetime = _Frozen
+sys.argv = ["numplace", *sys.argv[1:]]
+runpy.run_module("pipeline", run_name="__main__")
+"""
+
+
+def _numplace(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-c", FROZEN_NOW, *args], capture_output=True, cwd=ROOT,
+                          env=dict(os.environ, PYTHONHASHSEED="0"))
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="also write the lines to this file")
+    args = parser.parse_args()
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, count in RUNS:
+            cfg = yaml.safe_load((ROOT / "configs" / name).read_text(encoding="utf-8"))
+            cfg["output"] = {**cfg.get("output", {}), "dir": f"{tmp}/out"}
+            path = Path(tmp) / name
+            path.write_text(yaml.safe_dump(cfg), encoding="utf-8")
+            proc = _numplace("run", str(path), "--count", str(count), "--workers", "1")
+            if proc.returncode != 0:
+                sys.exit(f"fingerprint: {name}: exit {proc.returncode}: {proc.stderr.decode()[-400:]}")
+        out = Path(tmp) / "out"
+        for part in sorted(out.rglob("*.parquet")):
+            lines.append(f"{part.relative_to(out)} {_sha(part.read_bytes())}")
+        for flags in GENERATE:
+            proc = _numplace("generate", *flags)
+            lines.append(f"generate {' '.join(flags)} {_sha(proc.stdout)} exit={proc.returncode}")
+        shutil.rmtree(out, ignore_errors=True)
+    print("\n".join(lines))
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
