@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from pipeline.errors import UserError
+
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 SIZES = tuple(BOX_SHAPES)
@@ -43,7 +45,7 @@ HYPER_WINDOWS_9 = tuple(tuple((r0 + r) * 9 + c0 + c for r in range(3) for c in r
                         for r0 in (1, 5) for c0 in (1, 5))
 
 
-class PuzzleFormatError(ValueError):
+class PuzzleFormatError(UserError, ValueError):
     """A puzzle text that cannot be read; the message names what and where."""
 
 

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pipeline import symmetry
 from pipeline.board import SYMBOLS, Board, Grid, PuzzleFormatError, Variant, board, make_variant, parse, variant_problem
 from pipeline.difficulty.techniques import LEVELS
+from pipeline.errors import UserError
 from pipeline.symmetry import TAGS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
@@ -52,7 +53,7 @@ def echo(value: object) -> str:
     return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError, ValueError):
     """A config mistake; ``str(err)`` is one line naming the field."""
 
 

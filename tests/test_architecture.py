@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 
 # room -> rooms it may import (besides itself). A room is a sub-package or a top-level module.
 ALLOWED: dict[str, set[str]] = {
-    "board": set(),
+    "errors": set(),  # UserError, the base of every user-facing error
+    "board": {"errors"},
     "symmetry": set(),
     "atomic": set(),
     "tablecache": {"atomic"},  # checksummed numpy tables in the user cache
@@ -21,12 +22,12 @@ ALLOWED: dict[str, set[str]] = {
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
-    "solve": {"board", "ilp", "atomic", "generate"},  # generate: the compiled counter (fastcount), lazily
-    "config": {"board", "symmetry", "difficulty"},
-    "run": {"__init__", "board", "symmetry", "atomic", "verify", "config", "generate", "identity", "difficulty"},
+    "solve": {"board", "errors", "ilp", "atomic", "generate"},  # generate: the compiled counter (fastcount), lazily
+    "config": {"board", "errors", "symmetry", "difficulty"},
+    "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity", "difficulty"},
     "solver": {"solve"},  # the README's import path, re-exported
-    "publish": {"__init__", "board", "atomic", "config", "run"},  # reads sets; writes via atomic; YAML via config
-    "cli": {"__init__", "board", "atomic", "config", "progress", "difficulty", "generate", "identity", "run", "solve",
+    "publish": {"__init__", "board", "errors", "atomic", "config", "run"},  # reads sets; writes via atomic; YAML via config
+    "cli": {"__init__", "errors", "board", "atomic", "config", "progress", "difficulty", "generate", "identity", "run", "solve",
             "publish"},
     "__main__": {"cli"},
     "__init__": set(),

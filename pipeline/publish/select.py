@@ -23,6 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipeline.errors import UserError
 from pipeline.run import store
 from pipeline.run.rows import SCHEMA
 
@@ -31,7 +32,7 @@ from pipeline.run.rows import SCHEMA
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 
 
-class PublishError(ValueError):
+class PublishError(UserError, ValueError):
     """A user mistake in a publishing command; ``str(err)`` is one line naming the flag, field or path."""
 
 

@@ -35,6 +35,7 @@ from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash, worker_count
+from pipeline.errors import UserError
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
@@ -51,7 +52,7 @@ class Log(Protocol):
     def __call__(self, message: str, /, **fields: Any) -> None: ...
 
 
-class RunError(RuntimeError):
+class RunError(UserError, RuntimeError):
     """A run that cannot start or continue, for a reason the user can fix (message names it)."""
 
 

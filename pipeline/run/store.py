@@ -27,10 +27,11 @@ from typing import Any
 import polars as pl
 
 from pipeline.atomic import atomic_write
+from pipeline.errors import UserError
 from pipeline.run.rows import SCHEMA, SCHEMA_VERSION, dedup_key
 
 
-class StoreError(ValueError):
+class StoreError(UserError, ValueError):
     """A path that is not what the command needs; the message names it."""
 
 

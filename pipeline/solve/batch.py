@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.atomic import atomic_write
 from pipeline.board import PuzzleFormatError, Variant, parse_with_rules, size_of
+from pipeline.errors import UserError
 from pipeline.solve import solver
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ BATCH_SUFFIXES = (".parquet", ".csv", ".jsonl")
 SINGLE_SUFFIXES = (".txt", ".json")
 
 
-class InputError(ValueError):
+class InputError(UserError, ValueError):
     """Input that cannot be used; the message names the file and line or position."""
 
 
