@@ -59,12 +59,9 @@ def test_canonical_grid_is_a_valid_smallest_member_of_the_orbit(grids: list[Grid
         assert all(c <= transform(g, rng) for _ in range(50))
 
 
-def test_canonical_grid_separates_inequivalent_grids(grids: list[Grid]) -> None:
-    forms = [canon.canonical_grid(g) for g in grids]
-    assert len(set(forms)) == len(grids)  # 40 uniform grids: equivalent with probability ~1e-7
-    # a grid and the same grid with one 2x2 "deadly rectangle" of digits swapped are different grids;
-    # here also inequivalent (their canonical forms say so, and the search below agrees)
-    g = grids[0]
+def _deadly_rectangle(g: Grid) -> Grid | None:
+    """``g`` with the first 2x2 "deadly rectangle" of its first band swapped (rows r1, r2 hold digits
+    a, b in columns c1, c2 of different stacks, crosswise): another valid grid; None if it has none."""
     for r1, r2 in itertools.combinations(range(3), 2):
         for c1, c2 in itertools.combinations(range(9), 2):
             if c1 // 3 == c2 // 3:
@@ -73,11 +70,18 @@ def test_canonical_grid_separates_inequivalent_grids(grids: list[Grid]) -> None:
             if g[9 * r2 + c1] == b and g[9 * r2 + c2] == a:
                 h = list(g)
                 h[9 * r1 + c1], h[9 * r1 + c2], h[9 * r2 + c1], h[9 * r2 + c2] = b, a, a, b
-                h2 = tuple(h)
-                assert is_valid_solution(h2, B9)
-                assert (canon.canonical_grid(h2) == canon.canonical_grid(g)) == (canon._search(h2) == canon._search(g))
-                return
-    pytest.skip("no deadly rectangle in the first band of this grid")
+                return tuple(h)
+    return None
+
+
+def test_canonical_grid_separates_inequivalent_grids(grids: list[Grid]) -> None:
+    forms = [canon.canonical_grid(g) for g in grids]
+    assert len(set(forms)) == len(grids)  # 40 uniform grids: equivalent with probability ~1e-7
+    # a grid and the same grid with one 2x2 "deadly rectangle" of digits swapped are different grids;
+    # here also inequivalent (their canonical forms say so, and the search below agrees)
+    g, h2 = next((g, h) for g in grids if (h := _deadly_rectangle(g)) is not None)  # the fixture has such grids
+    assert is_valid_solution(h2, B9) and h2 != g
+    assert (canon.canonical_grid(h2) == canon.canonical_grid(g)) == (canon._search(h2) == canon._search(g))
 
 
 def test_grid_table_method_agrees_with_the_exhaustive_search(grids: list[Grid]) -> None:
@@ -101,6 +105,7 @@ def test_canonical_grid_rejects_invalid_grids(grids: list[Grid]) -> None:
 def test_canonical_grid_validates_exactly_like_check_grid(grids: list[Grid]) -> None:
     """The band look-ups double as the validity check: random damage is always caught."""
     rng = random.Random(8)
+    outcomes: Counter[bool] = Counter()
     for k in range(300):
         g = list(grids[k % len(grids)])
         kind = k % 3
@@ -118,11 +123,13 @@ def test_canonical_grid_validates_exactly_like_check_grid(grids: list[Grid]) -> 
             valid = True
         except ValueError:
             valid = False
+        outcomes[valid] += 1
         if valid:
             assert canon.canonical_grid(g) == canon.canonical_grid(tuple(g))
         else:
             with pytest.raises(ValueError):
                 canon.canonical_grid(g)
+    assert outcomes[True] and outcomes[False]  # both answers were checked
     with pytest.raises(ValueError):
         canon.canonical_grid([300] * 81)
     with pytest.raises(ValueError):
@@ -339,41 +346,71 @@ def _outcome(fn: Callable[[Any], object], arg: object) -> object:
         return (type(exc), str(exc))
 
 
-def test_compiled_paths_take_the_same_inputs_and_raise_the_same_errors(grids: list[Grid]) -> None:
+@pytest.fixture
+def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of every compiled kernel (``canon9``, ``canon_small``) canon calls, in order. A
+    comparison with the reference proves something only for inputs that reached a kernel."""
+    from pipeline.identity import fastcanon
+
+    calls: list[str] = []
+    for name in ("canon9", "canon_small"):
+
+        def spy(*args: object, real: Callable[..., int] = getattr(fastcanon, name), name: str = name) -> int:
+            calls.append(name)
+            return real(*args)
+
+        monkeypatch.setattr(fastcanon, name, spy)
+    return calls
+
+
+def test_compiled_paths_take_the_same_inputs_and_raise_the_same_errors(
+    grids: list[Grid], kernel_calls: list[str]
+) -> None:
     """Input the kernels do not take (other types, out-of-range digits, wrong lengths) goes to the
-    reference, so results and messages are the reference's."""
+    reference, so results and messages are the reference's. Each input is listed with the kernel it
+    must reach (None: the reference alone answers), so the comparison is known to test the kernels."""
     p = holes(grids[2], 26, random.Random(25))
-    odd: list[object] = [
-        list(p),
-        np.array(p),
-        [float(d) for d in p],
-        "".join(str(d) for d in p),
-        [np.int64(d) for d in p],
-        [np.uint8(d) for d in p],
-        [bool(d) for d in p],  # True is 1: a conflict
-        [0] * 80,
-        [0] * 82,
-        [0, 0, 12] + [0] * 78,
-        [0, 0, 300] + [0] * 78,
-        [0, 0, -1] + [0] * 78,
-        [4, 4] + [0] * 79,
-        [4] + [0] * 8 + [4] + [0] * 71,  # column
-        [4] + [0] * 9 + [4] + [0] * 70,  # box
-        ["x"] * 81,
-        [None] * 81,
-        [0] * 256,  # 16x16: no form
-        # small boards: out-of-range digits, odd lengths and other types
-        [5] + [0] * 15,
-        [0] * 17,
-        np.zeros(36, dtype=np.int64),
-        "1" + "0" * 15,
-        [7] + [0] * 35,
-        [1, 1] + [0] * 34,  # a conflict: small boards have forms all the same
-        [],
+    rng = random.Random(27)
+    small = {n: holes(_random_small_grid(n, rng), n * n // 2, rng) for n in (4, 6)}
+    odd: list[tuple[object, str | None]] = [
+        (list(p), "canon9"),
+        (np.array(p), "canon9"),  # converted by check_puzzle, then the kernel
+        ([float(d) for d in p], "canon9"),
+        ("".join(str(d) for d in p), "canon9"),
+        ([np.int64(d) for d in p], "canon9"),
+        ([np.uint8(d) for d in p], "canon9"),
+        ([bool(d) for d in p], "canon9"),  # True is 1: a conflict
+        ([0] * 80, None),
+        ([0] * 82, None),
+        ([0, 0, 12] + [0] * 78, "canon9"),
+        ([0, 0, 300] + [0] * 78, None),
+        ([0, 0, -1] + [0] * 78, None),
+        ([4, 4] + [0] * 79, "canon9"),
+        ([4] + [0] * 8 + [4] + [0] * 71, "canon9"),  # column
+        ([4] + [0] * 9 + [4] + [0] * 70, "canon9"),  # box
+        (["x"] * 81, None),
+        ([None] * 81, None),
+        ([0] * 256, None),  # 16x16: no form
+        # small boards: puzzles of every element type the kernel takes, then out-of-range digits,
+        # odd lengths and other types
+        (list(small[4]), "canon_small"),
+        (small[6], "canon_small"),
+        ([np.int64(d) for d in small[6]], "canon_small"),
+        ([bool(d) for d in small[4]], "canon_small"),
+        ((0,) * 36, "canon_small"),
+        ([5] + [0] * 15, None),
+        ([0] * 17, None),
+        (np.zeros(36, dtype=np.int64), None),
+        ("1" + "0" * 15, None),
+        ([7] + [0] * 35, None),
+        ([1, 1] + [0] * 34, "canon_small"),  # a conflict: small boards have forms all the same
+        ([], None),
     ]
-    for x in odd:
+    for x, kernel in odd:
         ref = _outcome(canon._canonical_key_py, x)
+        kernel_calls.clear()
         assert _outcome(canon.canonical_key, x) == ref, x
+        assert kernel_calls == ([kernel] if kernel else []), x
 
 
 def _random_small_grid(n: int, rng: random.Random) -> Grid:
@@ -484,7 +521,7 @@ def test_canon_table_is_checked_against_the_band_list(monkeypatch: pytest.Monkey
         raise ValueError("numbering tables rejected twice")
 
     for numbering_tables in (lambda: other, broken):
-        monkeypatch.setattr(canon.numbering, "tables", numbering_tables)
+        monkeypatch.setattr(canon.numbering_tables, "tables", numbering_tables)
         calls.clear()
         t = canon._Tables(a)
         assert calls == [1]

@@ -14,6 +14,7 @@ import pytest
 
 from pipeline import tablecache
 from pipeline.board import board
+from pipeline.identity import bandcount, numbering_tables
 from pipeline.identity import numbering as nb
 from pipeline.verify import is_valid_solution
 
@@ -234,7 +235,26 @@ def test_invalid_input_is_rejected_with_a_clear_message() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _check_compiled_numbers(count: int, seed: int) -> None:
+@pytest.fixture
+def kernel_statuses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The status of every call :func:`nb.grid_number` makes into the compiled kernel, in order (0: the
+    kernel numbered the grid; else the reference took over). A comparison with the reference proves
+    something only for inputs that got a 0 here: the others take the Python path on both sides."""
+    from pipeline.identity import fastnumber
+
+    seen: list[int] = []
+    real = fastnumber.grid_rank
+
+    def spy(*args: object) -> int:
+        status = int(real(*args))
+        seen.append(status)
+        return status
+
+    monkeypatch.setattr(fastnumber, "grid_rank", spy)
+    return seen
+
+
+def _check_compiled_numbers(count: int, seed: int, kernel_statuses: list[int]) -> None:
     """Random grids (uniform, then a random group element, so the 72 * 72 arrangements and 9!
     relabellings all occur): the compiled number equals the reference's and numbers the grid."""
     rng = random.Random(seed)
@@ -243,26 +263,29 @@ def _check_compiled_numbers(count: int, seed: int) -> None:
         i = nb.grid_number(g)
         assert i == nb._grid_number_py(g), g
         assert nb.grid_from_number(i) == g
+    assert kernel_statuses == [0] * count  # every number came from the kernel
 
 
-def test_compiled_grid_number_matches_the_reference() -> None:
-    _check_compiled_numbers(2000, 31)
+def test_compiled_grid_number_matches_the_reference(kernel_statuses: list[int]) -> None:
+    _check_compiled_numbers(2000, 31, kernel_statuses)
 
 
 @pytest.mark.slow
-def test_compiled_grid_number_matches_the_reference_on_many_grids() -> None:
-    _check_compiled_numbers(20_000, 32)
+def test_compiled_grid_number_matches_the_reference_on_many_grids(kernel_statuses: list[int]) -> None:
+    _check_compiled_numbers(20_000, 32, kernel_statuses)
 
 
-def test_compiled_grid_number_at_the_pattern_edges() -> None:
+def test_compiled_grid_number_at_the_pattern_edges(kernel_statuses: list[int]) -> None:
     """First and last completion of sample patterns, both ends of each pattern's first split."""
     t = nb.tables()
     rng = random.Random(33)
-    for p in [0, 1, 36_287, *rng.sample(range(36_288), 40)]:
+    patterns = [0, 1, 36_287, *rng.sample(range(36_288), 40)]
+    for p in patterns:
         for d in (int(t.pattern_start[p]), int(t.pattern_start[p + 1]) - 1):
             i = rng.randrange(nb.N0 // nb.N2) * nb.N2 + d
             g = nb.grid_from_number(i)
             assert nb.grid_number(g) == nb._grid_number_py(g) == i
+    assert kernel_statuses == [0] * (2 * len(patterns))
 
 
 def _outcome(fn: Callable[[object], object], arg: object) -> object:
@@ -272,31 +295,62 @@ def _outcome(fn: Callable[[object], object], arg: object) -> object:
         return (type(exc), str(exc))
 
 
-def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors() -> None:
+def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(kernel_statuses: list[int]) -> None:
+    """Lists and tuples of 81 small ints reach the kernel: valid grids of every such element type are
+    numbered there, and every kind of broken grid is rejected there (the reference then words the
+    error). Everything else never reaches it and gets the reference's result on both sides."""
     g = list(nb.grid_from_number(987_654_321))
+    rng = random.Random(36)
     swapped = g.copy()
     swapped[0], swapped[1] = swapped[1], swapped[0]
     column = g.copy()
     column[0], column[9] = column[9], column[0]
-    odd: list[object] = [
+    band = [(10 - d if k < 27 and d in (1, 9) else d) for k, d in enumerate(g)]  # rows fine, columns not
+    numbered: list[object] = [
         g,
         tuple(g),
-        np.array(g),
         [np.int64(d) for d in g],
+        tuple(np.uint8(d) for d in g),
+        [np.int32(d) for d in g],
+        *(transform(tuple(g), rng) for _ in range(4)),
+        *(list(transform(tuple(g), rng)) for _ in range(4)),
+    ]
+    rejected: list[object] = [
+        [*g[:40], 0, *g[41:]],
+        [*g[:40], 10, *g[41:]],
+        [*g[:40], 255, *g[41:]],
+        swapped,
+        column,
+        band,
+        [(r + c) % 9 + 1 for r in range(9) for c in range(9)],  # rows and columns fine, boxes not
+        tuple([*g[:80], 0]),
+        [0] * 81,
+        [1] * 81,
+        [bool(d) for d in g],  # True is 1
+    ]
+    python_only: list[object] = [
+        np.array(g),
         "".join(map(str, g)),
         [float(d) for d in g],
         g[:80],
         [*g, 1],
-        [*g[:40], 0, *g[41:]],
         [*g[:40], 300, *g[41:]],
         [*g[:40], -3, *g[41:]],
-        swapped,
-        column,
         [None] * 81,
         [],
     ]
-    for x in odd:
+    for x in numbered + rejected + python_only:
         assert _outcome(nb.grid_number, x) == _outcome(nb._grid_number_py, x), x  # type: ignore[arg-type]
+    assert all(isinstance(_outcome(nb.grid_number, x), int) for x in numbered)  # type: ignore[arg-type]
+    assert all(isinstance(_outcome(nb.grid_number, x), tuple) for x in rejected)  # type: ignore[arg-type]
+    kernel_statuses.clear()
+    for x in numbered + rejected:
+        _outcome(nb.grid_number, x)  # type: ignore[arg-type]
+    assert kernel_statuses == [0] * len(numbered) + [-1] * len(rejected)  # all of them reached the kernel
+    kernel_statuses.clear()
+    for x in python_only:
+        _outcome(nb.grid_number, x)  # type: ignore[arg-type]
+    assert kernel_statuses == []
 
 
 def test_fill_rank_grows_its_work_space() -> None:
@@ -309,8 +363,8 @@ def test_fill_rank_grows_its_work_space() -> None:
         c = rng.randrange(len(t.p))
         s1, s2, s3 = rng.randrange(len(t.p[c][0])), rng.randrange(56), rng.randrange(56)
         pk = [t.p[c][0][s1], t.p[c][1][s2], t.p[c][2][s3]]
-        cols = nb._columns_of(pk)
-        tr = nb._Transversals(cols)
+        cols = bandcount.columns_of(pk)
+        tr = bandcount.Transversals(cols)
         i = rng.randrange(tr.total)
         rows = np.array(tr.unrank(i), dtype=np.int64)
         args = (np.array(cols, dtype=np.int64), rows)
@@ -518,8 +572,8 @@ def test_corrupted_numbering_table_is_rebuilt(
 
 def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> None:
     """Loading derives the kernel's arrays; the pure-Python views are built on first use, from the
-    same arrays, and the row reader :meth:`_Tables.pattern` agrees with them."""
-    t = nb._Tables(nb.tables().arrays)
+    same arrays, and the row reader :meth:`NumberingTables.pattern` agrees with them."""
+    t = numbering_tables.NumberingTables(nb.tables().arrays)
     lazy = {"bands", "band_cols", "band_relabel", "pattern_of", "split_index"}
     assert not lazy & vars(t).keys()
     for x, y in zip(t.kernel, nb.tables().kernel, strict=True):
@@ -533,9 +587,9 @@ def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> Non
     for p in [0, 1, 36_287, *random.Random(35).sample(range(36_288), 200)]:
         assert t.pattern(p) == (t.bands[p], t.band_cols[p], t.band_relabel[p])
     for c in range(len(t.p)):  # the splits of all classes at once equal the splits of each stack alone
-        tops = nb._tops(t.bands[int(a["class_rep"][c])])
+        tops = bandcount.tops(t.bands[int(a["class_rep"][c])])
         for k in range(3):
-            ps = nb._splits(tops[k])
+            ps = bandcount.splits(tops[k])
             if k == 0:
                 ps = ps[ps[:, 1] == 0]
             assert np.array_equal(t.p[c][k], ps) and np.array_equal(t.q[c][k], 3 - tops[k][None, :] - ps)
@@ -546,8 +600,8 @@ def test_tables_with_malformed_bands_are_rejected() -> None:
     a = dict(nb.tables().arrays)
     for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):
         with pytest.raises(ValueError, match="27 uint8 digits"):
-            nb._Tables({**a, "bands": bad})
+            numbering_tables.NumberingTables({**a, "bands": bad})
     shuffled = a["bands"].copy()
     shuffled[[5, 6]] = shuffled[[6, 5]]
     with pytest.raises(ValueError, match="pattern order"):
-        nb._Tables({**a, "bands": shuffled})
+        numbering_tables.NumberingTables({**a, "bands": shuffled})

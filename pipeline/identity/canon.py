@@ -14,7 +14,7 @@ under row/column/stack permutations and every position map that reaches it. Only
 smallest form is the overall smallest are completed; with the top band fixed the other six rows are
 forced (their column-1 digits are distinct, so rows go in ascending order of column 1 within each
 band and the band with the smaller column-1 digit comes first). The table is built from the 36,288
-standard bands of :mod:`pipeline.identity.numbering` (416 classes under row, column and stack swaps), in a
+standard bands of :mod:`pipeline.identity.bands` (416 classes under row, column and stack swaps), in a
 few seconds, and cached next to the numbering tables (``canon-v{VERSION}.npz``, checksummed); loading
 it loads the numbering tables too, whose band list it is checked against (:class:`_Tables`).
 
@@ -47,8 +47,9 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.identity import fastcanon, numbering
-from pipeline.identity.numbering import ARRANGEMENTS, BOX1, PERMS3, band_classes, check_grid, standard_bands
+from pipeline.identity import fastcanon, numbering_tables
+from pipeline.identity.bands import band_classes, standard_bands
+from pipeline.identity.standard import ARRANGEMENTS, BOX1, PERMS3, check_grid
 from pipeline.tablecache import Tables
 
 VERSION = 1
@@ -61,7 +62,7 @@ _COLPERMS = (3 * _ROWPERMS[_SP][:, :, None] + _ROWPERMS[np.stack([_W0, _W1, _W2]
 _POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
 _POW10_18 = 10 ** np.arange(17, -1, -1, dtype=np.int64)
 _TRANSPOSE = tuple(9 * (i % 9) + i // 9 for i in range(81))
-# standardization of a band whose box 1 reads 1..9: by the arrangement of row 1 (see numbering)
+# standardization of a band whose box 1 reads 1..9: by the arrangement of row 1 (see identity.standard)
 _STD_COLS = tuple(tuple(int(x) for x in np.argsort(ARRANGEMENTS[a])) for a in range(72))
 _GATHER = tuple(tuple(9 * i + cs[j] for i in range(3) for j in range(9)) for cs in _STD_COLS)
 
@@ -72,7 +73,7 @@ def _digest(bands: np.ndarray) -> np.ndarray:
 
 
 def _band_digest() -> np.ndarray:
-    """:func:`_digest` of :func:`~pipeline.identity.numbering.standard_bands`, enumerated."""
+    """:func:`_digest` of :func:`~pipeline.identity.bands.standard_bands`, enumerated."""
     return _digest(np.array(standard_bands(), dtype=np.uint8))
 
 
@@ -128,7 +129,7 @@ _Maps = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
 
 class _Tables:
     """The loaded canon table, checked against the band list it is indexed by: ``bands_sha256`` must
-    be the digest of :func:`~pipeline.identity.numbering.standard_bands`, else ``ValueError`` (the file
+    be the digest of :func:`~pipeline.identity.bands.standard_bands`, else ``ValueError`` (the file
     is then rebuilt). That list is read from the numbering tables (their checksummed, validated
     ``bands`` array) rather than enumerated again; only if those are unusable or hold another list
     is it enumerated. ``pattern_of`` and the position maps are built on first use."""
@@ -136,7 +137,7 @@ class _Tables:
     def __init__(self, a: dict[str, np.ndarray]) -> None:
         stored = a["bands_sha256"].tobytes()
         try:
-            bands: np.ndarray | None = numbering.tables().arrays["bands"]
+            bands: np.ndarray | None = numbering_tables.tables().arrays["bands"]
         except Exception:  # numbering's tables cannot be had: judge by the enumerated list alone
             bands = None
         if bands is None or _digest(bands).tobytes() != stored:
@@ -186,7 +187,7 @@ def reset_tables() -> None:
 
 
 def _arr6(v0: int, v1: int, v2: int, v3: int, v4: int, v5: int) -> int:
-    """Arrangement number (numbering's ``_arrangement_of``) of six distinct values, inlined."""
+    """Arrangement number (:func:`pipeline.identity.standard.arrangement_of`) of six distinct values, inlined."""
     a = 36 if min(v0, v1, v2) > min(v3, v4, v5) else 0
     r0 = (v0 > v1) + (v0 > v2)
     r1 = (v1 > v0) + (v1 > v2)

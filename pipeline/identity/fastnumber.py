@@ -15,8 +15,8 @@ which the tests keep as its oracle. Step by step, as there:
    (class prefix plus the third-split weights ``f(P)/6 * f(Q)/6``) and the ranks of the band-2 and
    band-3 fills among the fills with those column sets (pairs of disjoint transversals, counted).
 
-Contract: ``g`` is 81 ``uint8``; the tables are the arrays :mod:`pipeline.identity.numbering` derives
-once from its cached file; no state is kept between calls. The first call ever compiles the kernel
+Contract: ``g`` is 81 ``uint8``; the tables are the arrays :mod:`pipeline.identity.numbering_tables`
+derives once from its cached file; no state is kept between calls. The first call ever compiles the kernel
 (about 8 s on a shared 2-core machine); numba caches it on disk next to this file, and a later
 process loads it in a few hundredths of a second.
 """
@@ -53,7 +53,7 @@ def _valid_grid(g: np.ndarray) -> bool:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _arrangement(v: np.ndarray) -> int:  # pragma: no cover - compiled
-    """Arrangement number (0..71) of six distinct values (numbering's ``_arrangement_of``)."""
+    """Arrangement number (0..71) of six distinct values (:func:`pipeline.identity.standard.arrangement_of`)."""
     out = 36 if min(v[0], v[1], v[2]) > min(v[3], v[4], v[5]) else 0
     for s in range(2):
         a, b, c = v[3 * s], v[3 * s + 1], v[3 * s + 2]
@@ -69,8 +69,9 @@ def _arrangement(v: np.ndarray) -> int:  # pragma: no cover - compiled
 def _fill_count(base: np.ndarray, p3: np.ndarray, fill_keys: np.ndarray,
                 fill_counts: np.ndarray) -> int:  # pragma: no cover - compiled
     """Fills of a band whose digits sit in columns ``p1``/``p2``/``p3`` of stacks 1-3, given
-    ``base = 9*p1 + 3*p2`` per digit; -1 if the structure key (numbering's ``_keys``: the nine codes
-    ``base + p3`` ascending, base 27) is not in ``fill_keys`` (sorted, searched without branches)."""
+    ``base = 9*p1 + 3*p2`` per digit; -1 if the structure key (the nine codes ``base + p3`` ascending,
+    base 27: :func:`pipeline.identity.bandcount.structure_keys`) is not in ``fill_keys`` (sorted,
+    searched without branches)."""
     counts = np.int64(0)  # 2 bits per code 0..26: how often it occurs (at most 3: a column holds 3 digits)
     for d in range(9):
         counts += np.int64(1) << (2 * (base[d] + p3[d]))
@@ -205,7 +206,7 @@ def grid_rank(
 
     Tables: ``band_keys`` (36288,) sorted int64 keys of the standard bands (the 18 cells outside
     box 1, digits - 1, base 9, reading order); ``pattern_start`` (36289,) first D of each pattern;
-    ``band_class``, ``band_cols``, ``band_relabel`` as in the numbering file; ``split_p``/``split_q``
+    ``band_class``, ``band_cols``, ``band_relabel`` as in the numbering tables; ``split_p``/``split_q``
     (K, 3, 56, 9) int64 band-2/band-3 column of each digit per class, stack and split (stack 1 has
     28 splits, the rest of its rows unused); ``class_prefix`` (K, 28*56+1); ``fill_keys``/``fill_counts``.
     """
