@@ -1,12 +1,28 @@
-"""What a solution count returns, without the solver: :mod:`.engine` makes these, and
-``pipeline.solve`` makes them too when its exact search decides without the ILP (importing this
-module loads neither pyomo nor highspy)."""
+"""What the ILP answers, without the solver: one solve's :class:`Outcome`, a solution count's
+:class:`CountResult`, and :class:`SolverTimeout`. :mod:`.engine` makes these, and ``pipeline.solve``
+makes count results too when its exact search decides without the ILP (importing this module loads
+neither pyomo nor highspy)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pipeline.board import Grid
+
+Status = Literal["feasible", "infeasible", "timeout", "error"]
+
+
+class SolverTimeout(RuntimeError):
+    """A check hit the engine's time limit; its answer is unknown."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of one solve: ``grid`` is set iff ``status == "feasible"``."""
+
+    status: Status
+    grid: Grid | None = None
 
 
 @dataclass(frozen=True)

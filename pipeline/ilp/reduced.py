@@ -1,0 +1,163 @@
+"""The IP reduced by its givens, as HiGHS's presolve would reduce it, solved on a small model of its own.
+
+On a plain model whose rows are all "exactly one of these columns" (``sum x = 1``, every
+coefficient 1) and whose every column is in the same number ``k`` of rows (classic boards), a given
+decides its rows: a row holding a given is satisfied, so its other columns are 0 and it goes. What
+is left are the free columns and the rows they meet, taken from the engine's own (pyomo) matrix
+(:meth:`Reduction.reduce`). An optional no-good row of a grid ``S`` is reduced the same way: the
+givens' part of it moves to the right-hand side.
+
+The engine (:mod:`pipeline.ilp.engine`) uses it where it was measured to give the same answers as
+the full IP, faster: the grids of :meth:`~pipeline.ilp.engine.Engine.random_grid` on classic 4x4 and
+9x9 boards (:meth:`Reduction.grid`: the LP relaxation first, whose integral optimum is the IP's) and
+the uniqueness certificates on those boards (:func:`unique`: the same IP with the givens'
+columns substituted, which is what HiGHS's presolve does first anyway). See ``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from pipeline.board import Grid
+from pipeline.ilp import model
+from pipeline.ilp.highs import FOUND, INF, MS
+from pipeline.ilp.result import Outcome
+
+
+@dataclass(frozen=True, eq=False)
+class Reduction:
+    """The rows of each column of a partition model: ``rows_of`` is ``(ncols, k)``, ``nrows`` the
+    model's rows, ``n`` the board side."""
+
+    rows_of: np.ndarray
+    nrows: int
+    n: int
+
+    @classmethod
+    def of(cls, mat: model.Matrix, n: int, plain: bool) -> Reduction | None:
+        """The reduction of ``mat`` when ``plain`` and every row of it is ``sum x = 1`` with
+        coefficients 1 and every column is in equally many rows; None otherwise."""
+        if not plain or not all(lo == hi == 1.0 and all(a == 1.0 for a in coefs) for _, coefs, lo, hi in mat.rows):
+            return None
+        rows_of: list[list[int]] = [[] for _ in range(mat.ncols)]
+        for r, (cols, _, _, _) in enumerate(mat.rows):
+            for j in cols:
+                rows_of[j].append(r)
+        if len({len(r) for r in rows_of}) != 1:
+            return None
+        return cls(np.array(rows_of, dtype=np.int64), len(mat.rows), n)
+
+    def reduce(self, fixed: Grid, nogood: Grid | None = None) -> tuple[highspy.HighsLp, np.ndarray] | Outcome:
+        """The IP reduced by the givens of ``fixed``: the reduced model (objective zero, all columns
+        continuous) and the engine columns of its columns; or the :class:`Outcome` when the givens
+        decide it: ``infeasible`` (two givens in one row, or a row no free column can satisfy) or
+        ``feasible`` (nothing left free: ``fixed`` is the grid). With ``nogood`` (a grid S), the
+        no-good row ``sum x[i, S_i] <= n*n - 1`` is added, reduced the same way."""
+        rows_of, n = self.rows_of, self.n
+        digits = np.asarray(fixed, dtype=np.int64)
+        cells = np.flatnonzero(digits)
+        given = cells * n + digits[cells] - 1  # the givens' columns (HighsModel._col)
+        held = np.bincount(rows_of[given].ravel(), minlength=self.nrows)
+        if held.max(initial=0) > 1:
+            return Outcome("infeasible")  # two givens in one row (e.g. a digit twice in a unit)
+        done = held == 1
+        free = np.flatnonzero(~done[rows_of].any(axis=1))
+        met = np.zeros(self.nrows, dtype=bool)  # the rows free columns meet: all of them open
+        met[rows_of[free].ravel()] = True
+        if np.any(~done & ~met):
+            return Outcome("infeasible")  # a row no free column can satisfy
+        left = int(met.sum())
+        inv = (np.cumsum(met) - 1)[rows_of[free]]  # each free column's rows, numbered among ``met``'s
+        rhs = 0.0
+        on_s = np.zeros(free.size, dtype=bool)
+        if nogood is not None:
+            s_mask = np.zeros(rows_of.shape[0], dtype=bool)
+            s_mask[np.arange(n * n) * n + np.asarray(nogood, dtype=np.int64) - 1] = True
+            on_s = s_mask[free]
+            rhs = len(nogood) - 1.0 - float(s_mask[given].sum())
+            if free.size == 0:
+                return Outcome("infeasible" if rhs < 0 else "feasible", fixed)
+        if free.size == 0:
+            return Outcome("feasible", fixed)
+        return _lp(inv, on_s, left, nogood is not None, rhs), free
+
+    def grid(self, h: highspy.Highs, reduced: tuple[highspy.HighsLp, np.ndarray], weights: np.ndarray,
+             fixed: Grid, options: Mapping[str, float]) -> Outcome:
+        """The grid of ``max weights . x`` with ``fixed``'s givens, from ``reduced`` (:meth:`reduce` of
+        ``fixed``), solved on ``h`` with ``options`` set: the reduced LP relaxation first; when its
+        optimum is integral it is the IP's optimum and the grid, otherwise the reduced IP is solved
+        (with HiGHS's presolve)."""
+        lp, free = reduced
+        lp.col_cost_ = weights[free]
+        lp.sense_ = highspy.ObjSense.kMaximize
+        for key, value in options.items():  # every option set on every call
+            h.setOptionValue(key, value)
+        status = run(h, lp, integer=False, presolve="off")
+        if status == MS.kInfeasible:
+            return Outcome("infeasible")
+        vals = np.asarray(h.getSolution().col_value) if status == MS.kOptimal else None
+        if vals is None or not np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7):
+            status = run(h, lp, integer=True, presolve="choose")
+            if status == MS.kInfeasible:
+                return Outcome("infeasible")
+            if status == MS.kTimeLimit:
+                return Outcome("timeout")
+            if status not in FOUND and h.getInfo().primal_solution_status != 2:
+                return Outcome("error")
+            vals = np.asarray(h.getSolution().col_value)
+        out = list(fixed)
+        for j in free[vals > 0.5]:
+            out[int(j) // self.n] = int(j) % self.n + 1
+        if not all(out):
+            raise RuntimeError("HiGHS returned a non-integral solution")
+        return Outcome("feasible", tuple(out))
+
+
+def unique(h: highspy.Highs, lp: highspy.HighsLp) -> Outcome:
+    """The certificate's reduced IP ``lp`` (:meth:`Reduction.reduce` of the puzzle with the no-good row)
+    solved as an IP on ``h`` without presolve (the reduced model is what presolve would leave):
+    ``infeasible`` means unique, the same verdict as the full IP."""
+    status = run(h, lp, integer=True, presolve="off")
+    if status == MS.kInfeasible:
+        return Outcome("infeasible")
+    if status == MS.kTimeLimit:
+        return Outcome("timeout")
+    if status in FOUND or h.getInfo().primal_solution_status == 2:
+        return Outcome("feasible")
+    return Outcome("error")
+
+
+def _lp(inv: np.ndarray, on_s: np.ndarray, left: int, extra: bool, rhs: float) -> highspy.HighsLp:
+    """The reduced model: a column per free column, meeting its rows ``inv`` (numbered among the
+    ``left`` rows that are left) and, where ``on_s`` and ``extra``, the no-good row ``<= rhs`` after them."""
+    ncols, k = inv.shape
+    index = np.full((ncols, k + 1), left, dtype=np.int32)  # last slot: the no-good row
+    index[:, :k] = np.sort(inv, axis=1)
+    keep = np.ones((ncols, k + 1), dtype=bool)
+    keep[:, k] = on_s
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = int(ncols), left + extra
+    lp.col_cost_ = np.zeros(ncols)
+    lp.col_lower_, lp.col_upper_ = np.zeros(ncols), np.ones(ncols)
+    lp.row_lower_ = np.concatenate([np.ones(left), [-INF] * extra])
+    lp.row_upper_ = np.concatenate([np.ones(left), [rhs] * extra])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int32)
+    lp.a_matrix_.index_ = index[keep]
+    lp.a_matrix_.value_ = np.ones(int(keep.sum()))
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
+    return lp
+
+
+def run(h: highspy.Highs, lp: highspy.HighsLp, integer: bool, presolve: str) -> highspy.HighsModelStatus:
+    """Solve ``lp`` (as an IP when ``integer``) on ``h``, a reduced models' solver, from a clean state."""
+    h.clearModel()
+    h.setOptionValue("presolve", presolve)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * lp.num_col_ if integer else []
+    h.passModel(lp)
+    h.run()
+    return h.getModelStatus()
