@@ -49,33 +49,22 @@ def _popcount(x: np.uint32) -> int:  # pragma: no cover - compiled
 @nb.njit(cache=True, nogil=True)
 def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray,
            mask_off: np.ndarray, work: np.ndarray) -> int:  # pragma: no cover - compiled
-    """One pass of the killer rule over every cage, in place: -1 on a contradiction, else 1 if a
-    candidate went, 0 if none. ``work`` (2 x cage cells) is the per-cell scratch (row 0) and the
-    candidates of each cage's cells when the rule last left that cage unchanged (row 1; zeros at
-    first): a cage whose cells still hold exactly those is skipped, the rule being a function of them.
-
-    A cage's *placed* digits are those of its cells with one candidate; a mask (a digit set of the
-    cage's size and sum) *fits* when it holds the placed digits and its remaining digits ``rem``
-    can still be spread over the open cells: every open cell has a candidate in ``rem`` and together
-    they cover ``rem``. An open cell keeps the candidates that some fitting ``rem`` gives it; a digit
-    in every fitting ``rem`` that only one open cell can take goes there."""
-    changed = 0
-    zero = np.uint32(0)
-    one = np.uint32(1)
-    keep = work[0]
-    last = work[1]
+    """One pass of the killer rule (module docstring) over every cage, in place: -1 on a contradiction,
+    else 1 if a candidate went, 0 if none. A cage's *placed* digits are those of its single cells; a
+    mask *fits* when it holds them and its other digits ``rem`` can be spread over the open cells
+    (each has a candidate in ``rem``, together they cover it). ``work`` (2 x cage cells) is the
+    per-cell scratch (row 0) and the candidates of each cage's cells when the rule last left that cage
+    unchanged (row 1; zeros at first): a cage whose cells still hold exactly those is skipped."""
+    changed, zero, one = 0, np.uint32(0), np.uint32(1)
+    keep, last = work[0], work[1]
     for g in range(cage_off.shape[0] - 1):
-        a = cage_off[g]
-        b = cage_off[g + 1]
-        same = True
+        a, b = cage_off[g], cage_off[g + 1]
         for k in range(a, b):
             if cand[cage_cells[k]] != last[k]:
-                same = False
                 break
-        if same:
+        else:  # the cells hold what they held when the rule last left this cage unchanged
             continue
-        placed = zero
-        nopen = 0
+        placed, nopen = zero, 0
         for k in range(a, b):
             v = cand[cage_cells[k]]
             if v == zero:
@@ -87,15 +76,12 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
             else:
                 nopen += 1
             keep[k] = zero
-        fits = False
-        need = ~zero
+        fits, need = False, ~zero  # keep: the candidates some fitting mask gives each open cell
         for t in range(mask_off[g], mask_off[g + 1]):
             m = cage_masks[t]
             if m & placed != placed:
                 continue
-            rem = m ^ placed
-            cover = zero
-            ok = True
+            rem, cover, ok = m ^ placed, zero, True
             for k in range(a, b):
                 v = cand[cage_cells[k]]
                 if v & (v - one):
@@ -106,16 +92,13 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
                     cover |= h
             if not ok or cover != rem:
                 continue
-            fits = True
-            need &= rem
+            fits, need = True, need & rem
             for k in range(a, b):
                 keep[k] |= cand[cage_cells[k]] & rem
         if not fits:
             return -1
-        moved = False
-        if nopen:
-            seen = zero
-            twice = zero
+        moved, seen, twice = False, zero, zero
+        if nopen:  # each open cell keeps what some fitting mask gives it; a needed digit one cell can take goes there
             for k in range(a, b):
                 i = cage_cells[k]
                 v = cand[i]
@@ -131,13 +114,12 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
                 for k in range(a, b):
                     i = cage_cells[k]
                     v = cand[i]
-                    if v & (v - one):
+                    if v & (v - one) and v & once:
                         h = v & once
-                        if h:
-                            if h & (h - one):
-                                return -1  # one cell is the only place of two needed digits
-                            cand[i] = h
-                            moved = True
+                        if h & (h - one):
+                            return -1  # one cell is the only place of two needed digits
+                        cand[i] = h
+                        moved = True
         if moved:
             changed = 1
         else:  # a fixpoint of this cage: skip it until one of its cells changes
@@ -244,6 +226,7 @@ def _mark(cells: np.ndarray, cell_units: np.ndarray, dirty: np.ndarray) -> None:
             dirty[cell_units[cells[k], q]] = True
 
 
+# Repeats _propagate's loops on purpose: one kernel with a ``tracked`` flag ran the classic 9x9 search ~3% slower.
 @nb.njit(cache=True, nogil=True)
 def _propagate_tracked(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
                        queue: np.ndarray, top: int, cell_units: np.ndarray,
@@ -332,6 +315,34 @@ def _propagate_cages(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, ful
 
 
 @nb.njit(cache=True, nogil=True)
+def _branch_cell(cur: np.ndarray) -> int:  # pragma: no cover - compiled
+    """The first cell with the fewest candidates among those with two or more; -1 if every cell is
+    single (a solution)."""
+    best = -1
+    best_k = 99
+    for i in range(cur.shape[0]):
+        k = _popcount(cur[i])
+        if 1 < k < best_k:
+            best = i
+            best_k = k
+            if k == 2:  # none fewer: the first such cell is the one the full scan keeps
+                break
+    return best
+
+
+@nb.njit(cache=True, nogil=True)
+def _write_digits(cur: np.ndarray, row: np.ndarray) -> None:  # pragma: no cover - compiled
+    """The digit (1..n) of each single cell of ``cur`` into ``row``."""
+    for i in range(cur.shape[0]):
+        d = 0
+        v = cur[i]
+        while v:
+            v >>= np.uint32(1)
+            d += 1
+        row[i] = d
+
+
+@nb.njit(cache=True, nogil=True)
 def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32,
             limit: int, node_limit: int, out: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray,
             cage_masks: np.ndarray, mask_off: np.ndarray) -> int:  # pragma: no cover - compiled
@@ -381,24 +392,10 @@ def _search(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
                     else _propagate(cur, peers, units, full, queue, top)):
                 depth -= 1
                 continue
-            best = -1
-            best_k = 99
-            for i in range(ncells):
-                k = _popcount(cur[i])
-                if 1 < k < best_k:
-                    best = i
-                    best_k = k
-                    if k == 2:  # none fewer: the first such cell is the one the full scan keeps
-                        break
+            best = _branch_cell(cur)
             if best < 0:
                 if found < out.shape[0]:
-                    for i in range(ncells):
-                        d = 0
-                        v = cur[i]
-                        while v:
-                            v >>= np.uint32(1)
-                            d += 1
-                        out[found, i] = d
+                    _write_digits(cur, out[found])
                 found += 1
                 if found >= limit:
                     return found

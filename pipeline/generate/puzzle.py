@@ -238,22 +238,10 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
     goal = hint_goal(spec, rng) if removing else None
     t2 = time.perf_counter()
     try:
-        if no_givens:
-            puzzle, proven = (0,) * len(grid), set[tuple[int, ...]]()
-        elif spec.pattern is not None:
-            # Steps 2-4 for a clue pattern: the pattern's cells of this grid, if they make a unique puzzle.
-            fitted = pattern.fits(job.unique, grid, spec.pattern)
-            if fitted is None:
-                job.why = "no grid tried gave the pattern's givens a unique solution"
-                return None
-            puzzle, proven = fitted, set[tuple[int, ...]]()
-        else:
-            # Steps 3-4, try each orbit once under the stop rule.
-            puzzle, proven = remove(job.unique, grid, order, job.locked, goal)
-            k = sum(1 for d in puzzle if d)
-            if goal is not None and not (goal[0] <= k <= goal[2]):
-                job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
-                return None
+        given = _givens(job, grid, order, goal, no_givens)
+        if given is None:
+            return None
+        puzzle, proven = given
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
         rate = _rater(grid, variant)
         graded = rate(puzzle)
@@ -284,6 +272,29 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         if spec.killer:
             eng.set_cages(())
     return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant)
+
+
+def _givens(job: _Puzzle, grid: Grid, order: list[tuple[int, ...]], goal: tuple[int, int, int] | None,
+            no_givens: bool) -> tuple[Grid, set[tuple[int, ...]]] | None:
+    """Steps 2-4 of an attempt on ``grid``: the puzzle and the orbits proven necessary on the way;
+    None, with the reason in ``job``, when this grid gives no puzzle. Makes no random draw."""
+    spec = job.spec
+    if no_givens:
+        return (0,) * len(grid), set()
+    if spec.pattern is not None:
+        # Steps 2-4 for a clue pattern: the pattern's cells of this grid, if they make a unique puzzle.
+        fitted = pattern.fits(job.unique, grid, spec.pattern)
+        if fitted is None:
+            job.why = "no grid tried gave the pattern's givens a unique solution"
+            return None
+        return fitted, set()
+    # Steps 3-4, try each orbit once under the stop rule.
+    puzzle, proven = remove(job.unique, grid, order, job.locked, goal)
+    k = sum(1 for d in puzzle if d)
+    if goal is not None and not (goal[0] <= k <= goal[2]):
+        job.why = f"grid could not go below {k} givens (target {goal[0]}-{goal[2]})"
+        return None
+    return puzzle, proven
 
 
 class _LooseCages(Exception):

@@ -160,15 +160,8 @@ def _map_allowed(cols: np.ndarray, colblank: np.ndarray) -> bool:  # pragma: no 
 
 
 @nb.njit(cache=True, nogil=True)
-def canon9(
-    p: np.ndarray,
-    out: np.ndarray,
-    colperms: np.ndarray,
-    minkey: np.ndarray,
-    arg_off: np.ndarray,
-    arg_flat: np.ndarray,
-    search_complete: bool,
-) -> int:  # pragma: no cover - compiled
+def canon9(p: np.ndarray, out: np.ndarray, colperms: np.ndarray, minkey: np.ndarray, arg_off: np.ndarray,
+           arg_flat: np.ndarray, search_complete: bool) -> int:  # pragma: no cover - compiled
     """Canonical form of the 9x9 puzzle ``p`` (81 ``uint8``, 0 = blank) into ``out`` (81 ``uint8``).
 
     Returns 0 when ``out`` holds the form; -1 when ``p`` is not a puzzle (a cell above 9, or a digit

@@ -187,20 +187,10 @@ def _fill_rank(cols: np.ndarray, rows: np.ndarray, scratch: np.ndarray) -> int: 
 
 
 @nb.njit(cache=True, nogil=True)
-def grid_rank(
-    g: np.ndarray,
-    out: np.ndarray,
-    band_keys: np.ndarray,
-    pattern_start: np.ndarray,
-    band_class: np.ndarray,
-    band_cols: np.ndarray,
-    band_relabel: np.ndarray,
-    split_p: np.ndarray,
-    split_q: np.ndarray,
-    class_prefix: np.ndarray,
-    fill_keys: np.ndarray,
-    fill_counts: np.ndarray,
-) -> int:  # pragma: no cover - compiled
+def grid_rank(g: np.ndarray, out: np.ndarray, band_keys: np.ndarray, pattern_start: np.ndarray,
+              band_class: np.ndarray, band_cols: np.ndarray, band_relabel: np.ndarray, split_p: np.ndarray,
+              split_q: np.ndarray, class_prefix: np.ndarray, fill_keys: np.ndarray,
+              fill_counts: np.ndarray) -> int:  # pragma: no cover - compiled
     """``out[:] = (A, B, C, D)`` of the grid ``g`` (81 ``uint8``); returns 0, or -1 if ``g`` is not a
     complete valid grid, or -2 if a table has no entry for it (inconsistent tables; never expected).
 
