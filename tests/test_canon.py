@@ -15,7 +15,7 @@ import pytest
 
 from pipeline import tablecache
 from pipeline.board import Grid, board, format_line, parse
-from pipeline.identity import canon
+from pipeline.identity import canon, canon_tables
 from pipeline.identity import numbering as nb
 from pipeline.verify import is_valid_solution
 
@@ -503,15 +503,15 @@ def test_canon_table_is_checked_against_the_band_list(monkeypatch: pytest.Monkey
     another list is rejected either way."""
     a = canon.tables()._arrays
     expected = [canon.canonical_grid(g) for g in grids[:3]]
-    assert a["bands_sha256"].tobytes() == canon._band_digest().tobytes()
+    assert a["bands_sha256"].tobytes() == canon_tables.band_digest().tobytes()
 
     def enumerate_bands() -> tuple[nb.Band, ...]:
         calls.append(1)
         return nb.standard_bands()
 
     calls: list[int] = []
-    monkeypatch.setattr(canon, "standard_bands", enumerate_bands)
-    t = canon._Tables(a)
+    monkeypatch.setattr(canon_tables, "standard_bands", enumerate_bands)
+    t = canon_tables.CanonTables(a)
     assert not calls  # numbering's bands matched
     assert t.pattern_of == {bytes(b): i for i, b in enumerate(nb.standard_bands())}
 
@@ -521,12 +521,12 @@ def test_canon_table_is_checked_against_the_band_list(monkeypatch: pytest.Monkey
         raise ValueError("numbering tables rejected twice")
 
     for numbering_tables in (lambda: other, broken):
-        monkeypatch.setattr(canon.numbering_tables, "tables", numbering_tables)
+        monkeypatch.setattr(canon_tables.numbering_tables, "tables", numbering_tables)
         calls.clear()
-        t = canon._Tables(a)
+        t = canon_tables.CanonTables(a)
         assert calls == [1]
         assert t.pattern_of == {bytes(b): i for i, b in enumerate(nb.standard_bands())}
         monkeypatch.setattr(canon, "tables", lambda t=t: t)
         assert [canon.canonical_grid(g) for g in grids[:3]] == expected
         with pytest.raises(ValueError, match="another band list"):
-            canon._Tables({**a, "bands_sha256": np.zeros(32, dtype=np.uint8)})
+            canon_tables.CanonTables({**a, "bands_sha256": np.zeros(32, dtype=np.uint8)})

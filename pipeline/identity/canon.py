@@ -16,7 +16,8 @@ forced (their column-1 digits are distinct, so rows go in ascending order of col
 band and the band with the smaller column-1 digit comes first). The table is built from the 36,288
 standard bands of :mod:`pipeline.identity.bands` (416 classes under row, column and stack swaps), in a
 few seconds, and cached next to the numbering tables (``canon-v{VERSION}.npz``, checksummed); loading
-it loads the numbering tables too, whose band list it is checked against (:class:`_Tables`).
+it loads the numbering tables too, whose band list it is checked against
+(:mod:`pipeline.identity.canon_tables`).
 
 Puzzles (:func:`canonical_puzzle`). Branch and bound, row by row, with every surviving partial map
 kept (the search is exact): level 0 picks the first row and the column arrangement from the
@@ -37,8 +38,6 @@ to the reference).
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import itertools
 import operator
 from collections.abc import Sequence
@@ -47,138 +46,19 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.identity import fastcanon, numbering_tables
-from pipeline.identity.bands import band_classes, standard_bands
+from pipeline.identity import fastcanon
+from pipeline.identity.canon_tables import COLPERMS as _COLPERMS
+from pipeline.identity.canon_tables import VERSION, reset_tables, tables
 from pipeline.identity.standard import ARRANGEMENTS, BOX1, PERMS3, check_grid
-from pipeline.tablecache import Tables
 
-VERSION = 1
+__all__ = ["VERSION", "canonical_grid", "canonical_key", "canonical_puzzle", "canonical_puzzles", "canonical_small",
+           "check_puzzle", "dedup_key", "reset_tables", "tables"]
 
-# all column maps respecting stacks: c[3s + i] = 3 * stackperm[s] + withinperm_s[i], in the order of
-# (stackperm, withinperm_0, withinperm_1, withinperm_2) with each running through PERMS3
-_ROWPERMS = np.array(PERMS3, dtype=np.int64)
-_SP, _W0, _W1, _W2 = np.indices((6, 6, 6, 6)).reshape(4, -1)
-_COLPERMS = (3 * _ROWPERMS[_SP][:, :, None] + _ROWPERMS[np.stack([_W0, _W1, _W2], axis=1)]).reshape(-1, 9)
 _POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
-_POW10_18 = 10 ** np.arange(17, -1, -1, dtype=np.int64)
 _TRANSPOSE = tuple(9 * (i % 9) + i // 9 for i in range(81))
 # standardization of a band whose box 1 reads 1..9: by the arrangement of row 1 (see identity.standard)
 _STD_COLS = tuple(tuple(int(x) for x in np.argsort(ARRANGEMENTS[a])) for a in range(72))
 _GATHER = tuple(tuple(9 * i + cs[j] for i in range(3) for j in range(9)) for cs in _STD_COLS)
-
-
-def _digest(bands: np.ndarray) -> np.ndarray:
-    """SHA-256 of a band list given as a (n, 27) uint8 array (what ``bands_sha256`` holds)."""
-    return np.frombuffer(hashlib.sha256(np.ascontiguousarray(bands).tobytes()).digest(), np.uint8)
-
-
-def _band_digest() -> np.ndarray:
-    """:func:`_digest` of :func:`~pipeline.identity.bands.standard_bands`, enumerated."""
-    return _digest(np.array(standard_bands(), dtype=np.uint8))
-
-
-def build_tables() -> dict[str, np.ndarray]:
-    """Per standard band: the key of its smallest form and the position maps reaching it.
-
-    ``min_key`` (36288,) int64: rows 2-3 of the smallest form read as an 18-digit decimal (row 1 is
-    always 123456789); ``offsets`` (36289,) int32 into ``min_rows`` (M, 3) / ``min_cols`` (M, 9) uint8:
-    the form is ``band[min_rows[i]][min_cols[j]]`` relabelled by row 1. ``bands_sha256`` identifies the
-    band list the table is indexed by.
-    """
-    bands = standard_bands()
-    bc = band_classes(column_sets=False)
-    # smallest form of each class representative over the 6 * 1296 position maps
-    rep_min: list[tuple[int, np.ndarray]] = []
-    ridx = _ROWPERMS[:, None, :, None] * 9 + _COLPERMS[None, :, None, :]  # (6, 1296, 3, 9)
-    ridx = ridx.reshape(-1, 27)
-    ar = np.arange(len(ridx))[:, None]
-    for r in bc.reps:
-        band = np.array(bands[r], dtype=np.int64)
-        cand = band[ridx]
-        lab = np.zeros((len(cand), 10), dtype=np.int64)
-        lab[ar, cand[:, :9]] = np.arange(1, 10)
-        rel = lab[ar, cand]
-        keys = rel[:, 9:] @ _POW10_18
-        best = keys.min()
-        rep_min.append((int(best), np.flatnonzero(keys == best)))
-    min_key = np.empty(len(bands), dtype=np.int64)
-    offsets = [0]
-    rows_out: list[tuple[int, ...]] = []
-    cols_out: list[tuple[int, ...]] = []
-    for v in range(len(bands)):
-        key, elems = rep_min[bc.cls[v]]
-        min_key[v] = key
-        rinv = np.argsort(bc.rows[v])
-        cinv = np.argsort(bc.cols[v])
-        for e in elems.tolist():
-            rm, cm = _ROWPERMS[e // 1296], _COLPERMS[e % 1296]
-            rows_out.append(tuple(rinv[rm].tolist()))
-            cols_out.append(tuple(cinv[cm].tolist()))
-        offsets.append(len(rows_out))
-    return {
-        "min_key": min_key,
-        "offsets": np.array(offsets, dtype=np.int32),
-        "min_rows": np.array(rows_out, dtype=np.uint8),
-        "min_cols": np.array(cols_out, dtype=np.uint8),
-        "bands_sha256": _band_digest(),
-    }
-
-
-_Maps = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
-
-
-class _Tables:
-    """The loaded canon table, checked against the band list it is indexed by: ``bands_sha256`` must
-    be the digest of :func:`~pipeline.identity.bands.standard_bands`, else ``ValueError`` (the file
-    is then rebuilt). That list is read from the numbering tables (their checksummed, validated
-    ``bands`` array) rather than enumerated again; only if those are unusable or hold another list
-    is it enumerated. ``pattern_of`` and the position maps are built on first use."""
-
-    def __init__(self, a: dict[str, np.ndarray]) -> None:
-        stored = a["bands_sha256"].tobytes()
-        try:
-            bands: np.ndarray | None = numbering_tables.tables().arrays["bands"]
-        except Exception:  # numbering's tables cannot be had: judge by the enumerated list alone
-            bands = None
-        if bands is None or _digest(bands).tobytes() != stored:
-            bands = np.array(standard_bands(), dtype=np.uint8)
-            if _digest(bands).tobytes() != stored:
-                raise ValueError("canon table was built for another band list")
-        self._bands = bands
-        self.min_key = a["min_key"].tolist()
-        self._arrays = a
-        self._maps: dict[int, _Maps] = {}
-
-    @functools.cached_property
-    def pattern_of(self) -> dict[bytes, int]:
-        """Index of each standard band, keyed by its 27 digits as bytes (built on first use)."""
-        raw, width = np.ascontiguousarray(self._bands).tobytes(), self._bands.shape[1]
-        return {raw[i * width : (i + 1) * width]: i for i in range(len(self._bands))}
-
-    def maps(self, p: int) -> _Maps:
-        """The (row map, column map) pairs of the smallest form of standard band ``p`` (read from the
-        arrays on first use per band; only the pure-Python grid form reads them)."""
-        out = self._maps.get(p)
-        if out is None:
-            a = self._arrays
-            lo, hi = int(a["offsets"][p]), int(a["offsets"][p + 1])
-            rows = [tuple(r) for r in a["min_rows"][lo:hi].tolist()]
-            cols = [tuple(c) for c in a["min_cols"][lo:hi].tolist()]
-            out = self._maps[p] = tuple(zip(rows, cols, strict=True))
-        return out
-
-
-_TABLES = Tables(f"canon-v{VERSION}.npz", build_tables, _Tables)
-
-
-def tables() -> _Tables:
-    """The canonical-band tables (cached on disk like the numbering tables)."""
-    return _TABLES.get()
-
-
-def reset_tables() -> None:
-    """Forget the loaded tables (for tests)."""
-    _TABLES.reset()
 
 
 # ---------------------------------------------------------------------------------------------
