@@ -113,8 +113,9 @@ def run(
     from pipeline.run import runner
     from pipeline.run.lock import SetLocked
     from pipeline.run.manifest import manifest_path
+    from pipeline.run.workers import parse_workers
 
-    w = cfgmod.parse_workers(workers) if workers is not None else None
+    w = parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None,
                  **cfgmod.executor_overrides(executor, scheduler)}
     cfg = cfgmod.load(config, overrides)
@@ -238,6 +239,7 @@ def generate(
     from pipeline import config as cfgmod
     from pipeline.run import runner
     from pipeline.run.work import Made
+    from pipeline.run.workers import parse_workers
 
     if minimal and hints:
         raise _fail("choose --minimal or --hints, not both")
@@ -250,7 +252,7 @@ def generate(
             raise _fail(f"--hints: {hints!r} is not N or A-B")
         removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
     data: dict[str, Any] = {"name": "generate", "seed": seed, "count": count, "board": {"size": size},
-                            "removal": removal, "workers": cfgmod.parse_workers(workers), "engine": engine,
+                            "removal": removal, "workers": parse_workers(workers), "engine": engine,
                             "grid": {"method": grid}}
     levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
     if levels:
@@ -367,10 +369,10 @@ def solve(
         else:
             typer.echo(rendered)
         raise typer.Exit(code)
-    from pipeline import config as cfgmod
     from pipeline import progress
+    from pipeline.run.workers import parse_workers, worker_count
 
-    n = cfgmod.worker_count(cfgmod.parse_workers(workers))
+    n = worker_count(parse_workers(workers))
     with progress.reporter("solve") as tick:
         rows = batch.solve_batch(source.items, mode, limit, n, tick, rules)
     bad = [r for r in rows if r["status"] == "invalid"]

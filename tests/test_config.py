@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from pipeline import config
+from pipeline.config import strict_yaml
 
 from .conftest import ROOT, numplace, tiny
 
@@ -141,7 +142,7 @@ def test_loader_keeps_safe_load_rules(tmp_path: Path) -> None:
                       "dedup: {catalog: false}\n", encoding="utf-8")
     assert config.load(merged).output.shard_size == 3  # a lone anchor is harmless
     assert yaml.load("dedup: {<<: {catalog: true, max_redraws: 5}, max_redraws: 7}\n",
-                     Loader=config._UniqueKeyLoader)["dedup"] == {"catalog": True, "max_redraws": 7}
+                     Loader=strict_yaml._UniqueKeyLoader)["dedup"] == {"catalog": True, "max_redraws": 7}
     evil = tmp_path / "evil.yaml"
     evil.write_text("name: !!python/object/apply:os.system ['echo owned']\nseed: 1\ncount: 2\n", encoding="utf-8")
     with pytest.raises(config.ConfigError, match=r"evil\.yaml: line 1"):

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
-from pipeline.config import CagesCfg, Config, ConfigError, config_hash, worker_count
+from pipeline.config import CagesCfg, Config, ConfigError, config_hash
 from pipeline.errors import UserError
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
@@ -43,6 +43,7 @@ from pipeline.run import capacity, stock, store
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import Manifest, runs_of
 from pipeline.run.work import Job
+from pipeline.run.workers import worker_count
 
 
 class Log(Protocol):
