@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-LOCK = "_lock"
+from pipeline.run.layout import LOCK
 
 
 class SetLocked(RuntimeError):
