@@ -16,8 +16,8 @@ ALLOWED: dict[str, set[str]] = {
     "atomic": set(),
     "tablecache": {"atomic"},  # checksummed numpy tables in the user cache
     "progress": set(),
-    "verify": {"board", "verify_fast"},  # independent on purpose: no ilp, generate or symmetry
-    "verify_fast": {"board"},  # the verifier's compiled counter (dancing links), written apart from generate's
+    # the independent checker and its compiled counter (count_jit); independent on purpose: no ilp, generate or symmetry
+    "verify": {"board"},
     "ilp": {"board", "tablecache"},  # tablecache: the IP's matrix, cached
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},

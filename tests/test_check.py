@@ -16,7 +16,7 @@ import pytest
 
 from pipeline import config
 from pipeline.generate.spec import puzzle_seed
-from pipeline.run import runner, store
+from pipeline.run import layout, runner, store
 from pipeline.run.audit import audit, config_digest
 
 from .conftest import numplace, tiny
@@ -98,7 +98,7 @@ def _one(problems: list[str], *fragments: str) -> str:
 
 
 def _part(run_dir: Path, k: int) -> Path:
-    return run_dir / store.part_name(k)
+    return run_dir / layout.part_name(k)
 
 
 # --- the clean sets pass, in both modes, and the manifest holds each part's row count and sha256 ---------------
@@ -127,7 +127,7 @@ def test_write_part_records_its_stats_before_the_part_appears(tmp_path: Path, ru
     seen: list[dict] = []
 
     def record(stats: dict) -> None:
-        assert not (tmp_path / store.part_name(7)).exists()  # manifest first, then the part
+        assert not (tmp_path / layout.part_name(7)).exists()  # manifest first, then the part
         seen.append(stats)
 
     path = store.write_part(tmp_path, 7, rows, "tiny", before_rename=record)

@@ -14,7 +14,7 @@ from pipeline import config
 from pipeline.board import parse
 from pipeline.generate.grid import random_transform
 from pipeline.identity import canon, numbering
-from pipeline.run import runner, store
+from pipeline.run import layout, runner, store
 from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
@@ -110,7 +110,7 @@ def _keys(run_dir: Path) -> set[str]:
 
 def _killed(summary: runner.RunSummary, root: Path) -> None:
     """Make a finished run look killed after its parts were written: no catalog entry, running."""
-    (root / store.CATALOG / store.catalog_name(summary.run_dir.parent.name, summary.run_dir.name)).unlink()
+    (root / layout.CATALOG / layout.catalog_name(summary.run_dir.parent.name, summary.run_dir.name)).unlink()
     data = read_manifest(summary.run_dir)
     data["status"] = "running"
     (summary.run_dir / "_manifest.json").write_text(json.dumps(data), encoding="utf-8")
@@ -142,7 +142,7 @@ def test_a_catalog_file_deleted_before_a_resume_is_read_from_its_runs_parts(tmp_
     cfg_b = config.validate(tiny(root, name="other", count=4))
     p = planmod.plan(cfg_b, None, lambda _m, **_k: None)  # B's run folder exists, nothing made: as if killed
     p.lock.release()
-    (root / store.CATALOG / store.catalog_name(a.run_dir.parent.name, a.run_dir.name)).unlink()
+    (root / layout.CATALOG / layout.catalog_name(a.run_dir.parent.name, a.run_dir.name)).unlink()
     said: list[str] = []
     b = runner.run(cfg_b, resume=p.run_dir, log=lambda m, **_k: said.append(m))
     assert b.ok and not _keys(a.run_dir) & _keys(b.run_dir)
@@ -160,4 +160,4 @@ def test_resuming_a_copy_of_a_run_folder_is_refused(tmp_path: Path) -> None:
     assert res.returncode == 2, res.stderr
     assert res.stderr.strip() == (f"numplace: error: {copy}: a copy of run {a.run_dir.name} (its manifest says so); "
                                   "resume the run folder it was made in, or its puzzles would be published twice")
-    assert not (root / store.CATALOG / store.catalog_name("tiny", copy.name)).exists()
+    assert not (root / layout.CATALOG / layout.catalog_name("tiny", copy.name)).exists()

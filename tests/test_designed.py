@@ -402,13 +402,13 @@ def test_check_catches_a_broken_area_and_an_unreadable_design(made_sets: dict[st
 
 def test_the_audit_reads_the_design_on_its_own() -> None:
     """The audit's parser against a row made by hand (no generator, no config code)."""
-    from pipeline.run.audit import _Design
+    from pipeline.run.audit.design import RunDesign
 
     grid = parse("495623871271895364863147259526478193384951627719236485158369742647512938932784516")
-    design = _Design.of({"board": {"size": 9}, "grid": {"solution_symmetry": {"map": "rot180", "digits": "reverse"},
-                                                        "areas": [{"cells": "#........" + "." * 72, "digits": [4],
-                                                                   "rule": "only"}]},
-                         "removal": {"pattern": None}})
+    design = RunDesign.of({"board": {"size": 9}, "grid": {"solution_symmetry": {"map": "rot180", "digits": "reverse"},
+                                                           "areas": [{"cells": "#........" + "." * 72, "digits": [4],
+                                                                      "rule": "only"}]},
+                            "removal": {"pattern": None}})
     assert design is not None
     row = {"size": 9, "solution": format_line(grid), "puzzle": format_line(grid)}
     assert design.problems(row) == ["solution breaks grid.areas.0 (only): digit 4 at r2c9, outside the area"]

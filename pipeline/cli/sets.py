@@ -37,6 +37,7 @@ def run(
     from pipeline import progress
     from pipeline.atomic import DiskFull
     from pipeline.run import runner
+    from pipeline.run.layout import MANIFEST
     from pipeline.run.lock import SetLocked
     from pipeline.run.manifest import manifest_path
     from pipeline.run.workers import parse_workers
@@ -85,7 +86,7 @@ def run(
         raise typer.Exit(ExitCode.PARTIAL)
     if not summary.ok:
         typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed and were not written (--resume does not "
-                   f"retry them); see {summary.run_dir}/_manifest.json", err=True)
+                   f"retry them); see {summary.run_dir / MANIFEST}", err=True)
         raise typer.Exit(ExitCode.PROBLEMS)
 
 

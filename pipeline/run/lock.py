@@ -20,8 +20,7 @@ from pathlib import Path
 from types import TracebackType
 
 from pipeline.errors import UserError
-
-LOCK = "_lock"
+from pipeline.run.layout import LOCK
 
 
 class SetLocked(UserError, RuntimeError):
