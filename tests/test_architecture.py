@@ -22,7 +22,8 @@ ALLOWED: dict[str, set[str]] = {
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
-    "solve": {"board", "errors", "ilp", "atomic", "generate"},  # generate: the compiled counter (fastcount), lazily
+    # generate: the compiled counter (fastcount), lazily; difficulty: the singles propagation (trial.settle)
+    "solve": {"board", "errors", "ilp", "atomic", "generate", "difficulty"},
     "config": {"board", "errors", "symmetry", "difficulty"},
     "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity",
             "difficulty"},

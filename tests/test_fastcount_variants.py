@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.board import CLASSIC, Cage, Grid, Variant, make_variant, parse
 from pipeline.generate import fastcount
-from pipeline.solve import fast
+from pipeline.solve import search
 
 from .conftest import ROOT
 from .test_engine import SMALL, TDOKU
@@ -380,12 +380,12 @@ def test_solve_fast_takes_the_variant() -> None:
         for _ in range(3):
             puzzle = holes(grid, rng.randrange(28, 36), rng)
             ref = ref_solutions(puzzle, 9, units, cages, 5)
-            python = fast.search(puzzle, 5, 10**6, variant)
-            found = fast.find(puzzle, 5, variant=variant)
+            python = search.search(puzzle, 5, 10**6, variant)
+            found = search.find(puzzle, 5, variant=variant)
             assert python is not None and found is not None
             assert sorted(python) == sorted(found) == sorted(ref)
     p = parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    assert fast.search(p, 2) == fast.search(p, 2, variant=CLASSIC) == fast.find(p, 2, variant=None)
+    assert search.search(p, 2) == search.search(p, 2, variant=CLASSIC) == search.find(p, 2, variant=None)
 
 
 # ---------------------------------------------------------------------------------------------

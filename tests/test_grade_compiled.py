@@ -1,7 +1,7 @@
-"""The compiled solver path (issue 15) gives exactly the pure-Python path's results.
+"""The compiled solver path (docs/difficulty.md) gives exactly the pure-Python path's results.
 
 ``solve_logically(..., compiled=True)`` places singles and probes the techniques in numba kernels
-(:mod:`pipeline.difficulty.fastlogic`); ``compiled=False`` is the reference. Here both run on the same
+(:mod:`pipeline.difficulty.logic_jit`); ``compiled=False`` is the reference. Here both run on the same
 puzzles and must agree on everything: the whole step list (technique, cells, placements,
 eliminations, digits, units, wording), the final grid and flags, the grade and the explanation.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.board import BOX_SHAPES, Grid, parse
-from pipeline.difficulty import fastlogic
+from pipeline.difficulty import logic_jit
 from pipeline.difficulty.grade import explain, grade, grade_result
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logically
 from pipeline.generate import fastcount
@@ -103,10 +103,10 @@ def assert_same(puzzle: Grid, solution: Grid | None = None, max_technique: str |
 
 def test_probe_codes_follow_the_solver_order() -> None:
     """The probed techniques are technique names, and the driver hands them over in solver order."""
-    assert set(fastlogic.PROBED) <= set(TECHNIQUE_ORDER)
-    codes = fastlogic.codes_for(TECHNIQUE_ORDER[2:])
+    assert set(logic_jit.PROBED) <= set(TECHNIQUE_ORDER)
+    codes = logic_jit.codes_for(TECHNIQUE_ORDER[2:])
     probed = [TECHNIQUE_ORDER[2 + p] for p, c in enumerate(codes) if c >= 0]
-    assert probed == list(fastlogic.PROBED)
+    assert probed == list(logic_jit.PROBED)
     assert codes[-1] == -1  # trial and error is always Python's
 
 
