@@ -18,7 +18,7 @@ import pytest
 from pipeline import verify, verify_fast
 from pipeline.board import Grid, board, parse, size_of
 
-from .conftest import ROOT, SHARED
+from .conftest import DATA, ROOT
 
 
 def _cases(path: Path) -> list[tuple[str, int, str | None]]:
@@ -32,7 +32,7 @@ def _cases(path: Path) -> list[tuple[str, int, str | None]]:
     return out
 
 
-GOLDEN = _cases(SHARED / "data" / "tdoku_test_puzzles.txt") + _cases(ROOT / "tests" / "data" / "golden_small.txt")
+GOLDEN = _cases(DATA / "tdoku_test_puzzles.txt") + _cases(DATA / "golden_small.txt")
 
 
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
