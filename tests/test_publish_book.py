@@ -195,6 +195,7 @@ def test_digits_are_in_their_cells(tmp_path: Path, run_dir: Path) -> None:
     image = page.render(scale=scale).to_pil().convert("L")
     height_pt = page.get_height()
     assert image.size == (round(page.get_width() * scale), round(height_pt * scale))
+    assert {row["puzzle"][i] == "." for i in range(0, 81, 7)} == {True, False}  # cropped: blanks and givens
     for i, ch in enumerate(row["puzzle"]):
         r, c = divmod(i, n)
         left, top = slot.x + c * cell, slot.y_top - r * cell
@@ -226,11 +227,14 @@ def test_page_sizes_bleed_and_a_16x16_page(tmp_path: Path, run_dir: Path) -> Non
     slot = book.slots(book.Geometry.of(cfg.page), 1, 2, book.CAPTION)[0]
     texts = pdfium.PdfDocument(out)[0].get_textpage()
     cell = slot.side / 16
+    letters = 0
     for i, ch in enumerate(row["puzzle"]):
         if ch in "ABCDEFG":  # the letters of 16x16 land in their cells (the page is shifted by the bleed)
             r, c = divmod(i, 16)
             left, top = 3 * mm + slot.x + c * cell, 3 * mm + slot.y_top - r * cell
             assert texts.get_text_bounded(left + 1, top - cell + 1, left + cell - 1, top - 1).strip() == ch
+            letters += 1
+    assert letters > 0  # the loop checked some letters
     for size, (w, h) in book.PAGE_MM.items():
         g = book.Geometry.of(book.PageCfg(size=size))  # type: ignore[arg-type]
         assert (g.width, g.height) == pytest.approx((w * mm, h * mm))

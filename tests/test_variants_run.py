@@ -122,6 +122,7 @@ def test_show_solve_and_rate_read_variant_rows(sets: dict[str, Path], tmp_path: 
     assert plain.stdout.startswith("multiple")
     # a part file keeps every row's rules
     batch = numplace("solve", str(sorted(run_dir.glob("part-*.parquet"))[0]), "--format", "json")
+    assert len(batch.stdout.splitlines()) == SETS["killer6"]["count"]  # all() below is over every row
     assert batch.returncode == 0 and all(json.loads(ln)["status"] == "unique" for ln in batch.stdout.splitlines())
     rated = numplace("rate", line)
     levels = ("unrated", "easy", "medium", "hard", "expert", "extreme")
