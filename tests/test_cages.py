@@ -289,6 +289,7 @@ def test_cage_stats() -> None:
 # refine
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "policy", "rank"), [
     (4, CagePolicy(2, 4), "random"), (6, CagePolicy(), "random"), (6, CagePolicy(), "information"),
     (6, CagePolicy(2, 4, True), "random"), (6, CagePolicy(2, 3), "information"), (9, CagePolicy(2, 4), "random"),

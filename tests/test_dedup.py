@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
 import yaml
 
 from pipeline import config
@@ -18,6 +19,8 @@ from pipeline.run import runner, store
 from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
+
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
 
 CONTENT = ["index", "seed", "puzzle", "solution", "attempts", "canonical_puzzle"]
 

@@ -298,6 +298,7 @@ KILLERS = [(9, "killer"), (6, "killer"), (9, "killer+x"), (9, "hyper+killer"), (
            (6, "jigsaw+killer")]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "kinds"), KILLERS, ids=lambda v: str(v))
 def test_killer_counts_match_reference(n: int, kinds: str) -> None:
     """Cages inside boxes and cages along a snake (across box lines), all or some of them, with
@@ -321,6 +322,7 @@ def test_killer_counts_match_reference(n: int, kinds: str) -> None:
     assert min(counts) < 12  # agree compared some solution sets, not only counts at the limit
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "turn"), [(9, 1), (9, 4), (9, 5), (6, 0), (6, 1), (6, 2)])
 def test_killer_zero_givens_match_reference(n: int, turn: int) -> None:
     """Only cages (2-4 cells each, covering the board), no givens: counts to 2 as the reference does

@@ -246,6 +246,7 @@ def test_tdoku_unique_puzzles_are_solved_soundly() -> None:
     assert "trial_and_error" in used  # these include very hard puzzles
 
 
+@pytest.mark.heavy
 def test_tdoku_multi_and_no_solution_puzzles() -> None:
     b = board(9)
     for puzzle, count, _ in tdoku_rows():
@@ -274,6 +275,7 @@ def generated(size: int, count: int) -> tuple[tuple[Grid, Grid], ...]:
     return tuple(out)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size,count", [(9, 20), (6, 20), (4, 20)])
 def test_generated_puzzles_are_solved_soundly(size: int, count: int) -> None:
     for puzzle, solution in generated(size, count):

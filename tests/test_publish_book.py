@@ -144,6 +144,7 @@ def test_exclusion(run_dir: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_the_pdf(tmp_path: Path, run_dir: Path) -> None:
     cfg = book.load_config(None, {"title": TITLE})
     sections = book.plan([run_dir], cfg)
@@ -245,6 +246,7 @@ def test_page_sizes_bleed_and_a_16x16_page(tmp_path: Path, run_dir: Path) -> Non
                 assert s.y_top <= y0 + ch_ and s.y_top - s.side - book.CAPTION >= y0 - 0.01
 
 
+@pytest.mark.heavy
 def test_cli_book_and_exclude(tmp_path: Path, run_dir: Path) -> None:
     cfg = _write_yaml(tmp_path / "book.yaml", "sections:\n  - {title: 初級, levels: [easy], count: 4}\n"
                                               "  - {title: 上級, levels: [hard, expert, extreme]}\n")
@@ -269,6 +271,7 @@ def test_cli_book_and_exclude(tmp_path: Path, run_dir: Path) -> None:
     assert not (tmp_path / "bad.pdf").exists() and not (tmp_path / "book.txt").exists()
 
 
+@pytest.mark.heavy
 def test_on_a_real_run(tmp_path: Path, write_config) -> None:  # type: ignore[no-untyped-def]
     """The three commands on a set that ``numplace run`` made (its manifest and parts as written)."""
     cfg = write_config(tiny(tmp_path / "out", count=6, board={"size": 6}))  # 6x6: no 9x9 tables to build

@@ -108,6 +108,7 @@ def test_svg_one_text_per_given_in_its_cell(tmp_path: Path, sets: tuple[Path, Pa
         assert sum(t.get("font-weight") == "bold" for t in answer) == row["hints"]
 
 
+@pytest.mark.heavy
 def test_png_per_puzzle(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
     *_, frame = sets
     export(frame, "png", tmp_path / "png")
@@ -141,6 +142,7 @@ def test_bad_targets_are_one_line(tmp_path: Path, sets: tuple[Path, Path, pl.Dat
         export(frame.head(0), "csv", tmp_path / "e.csv")
 
 
+@pytest.mark.heavy
 def test_cli_export(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
     a, *_ = sets
     res = numplace("export", str(a), "--format", "csv", "--out", str(tmp_path / "h.csv"), "--level", "hard")

@@ -207,6 +207,7 @@ def _lum(img: Image.Image) -> Callable[[float, float], int]:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind", ["x", "hyper", "jigsaw", "killer", "x+killer", "hyper+jigsaw"])
 def test_rows_are_valid_grids_of_their_variant(kind: str) -> None:
     row = variant_row(kind)
@@ -446,6 +447,7 @@ def test_answers_of_variants_keep_the_variant() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_export_svg_and_png_of_variant_rows(tmp_path: Path) -> None:
     rows = [variant_row(k, i) for i, k in enumerate(("x", "hyper", "jigsaw", "killer"))]
     frame = pl.DataFrame(rows, schema={**SCHEMA, **VARIANT_TYPES}, strict=False)

@@ -19,6 +19,7 @@ def test_golden_set_is_broad() -> None:
     assert {size_of(p) for p, _, _ in CASES} == {4, 6, 9, 16}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), CASES, ids=lambda v: str(v)[:12])
 def test_solve_status(puzzle: str, count: int, solution: str | None) -> None:
     result = solver.solve(parse(puzzle))
@@ -72,6 +73,7 @@ def _corrupt(puzzle: tuple[int, ...], k: int, seed: int) -> tuple[int, ...] | No
     return tuple(out) if len(touched) == k else None
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n_cases", "k"), [(0, 1), (1, 2), (2, 3)])
 def test_repair_finds_the_fewest_changes(n_cases: int, k: int) -> None:
     uniques = [(parse(p), parse(s)) for p, c, s in CASES if c == 1 and s and size_of(p) in (4, 6, 9)]

@@ -21,6 +21,7 @@ def _obeys(grid: tuple[int, ...], kinds: str, regions: str | None = None) -> boo
     return all(sorted(grid[i] for i in u) == list(range(1, 10)) for u in b.units)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("kinds", "regions"), [("x", None), ("hyper", None), ("x+hyper", None),
                                                 ("jigsaw", JIGSAW)])
 def test_random_grid_obeys_variant_units(kinds: str, regions: str | None) -> None:

@@ -19,6 +19,8 @@ from pipeline.run.audit import audit
 from .conftest import numplace, tiny
 from .test_check import _edit, _one, _set
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 JIGSAW = "112223333111222236141122336145555336444456666447559996477559996777888899777888889"
 SETS = {
     "x": {"board": {"size": 9, "variant": "x"}, "count": 3},
