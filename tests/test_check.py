@@ -183,6 +183,7 @@ def test_a_wrong_recorded_row_count(run_dir: Path) -> None:
 
 # --- 3. minimal / orbit_minimal flipped to true on a puzzle that is not --------------------------------------
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("column", ["minimal", "orbit_minimal"])
 def test_minimality_flags_flipped_to_true(loose: Path, tmp_path: Path, column: str) -> None:
     run_dir = _copy(loose, tmp_path)
@@ -221,6 +222,7 @@ def test_canonical_puzzle_changed(run_dir: Path) -> None:
     _one(_problems(run_dir), "tiny-0000001: canonical_puzzle is not the puzzle's canonical form (")
 
 
+@pytest.mark.heavy
 def test_grid_number_changed_and_identity_columns_of_9x9(tmp_path: Path) -> None:
     run_dir = runner.run(config.validate(tiny(tmp_path / "out", count=2))).run_dir  # 9x9
     assert audit(run_dir).ok
@@ -231,6 +233,7 @@ def test_grid_number_changed_and_identity_columns_of_9x9(tmp_path: Path) -> None
     _one(_problems(run_dir), "tiny-0000001: grid_number is null for a 9x9 grid")
 
 
+@pytest.mark.heavy
 def test_16x16_has_no_canonical_form(tmp_path: Path) -> None:
     run_dir = runner.run(config.validate(tiny(tmp_path / "out", count=1, board={"size": 16}))).run_dir
     assert pl.read_parquet(_part(run_dir, 0))["canonical_puzzle"].to_list() == [None]
@@ -417,6 +420,7 @@ def test_a_byte_flipped_part(run_dir: Path) -> None:
     _one(_problems(run_dir), f"{run_dir.name}/part-00002.parquet: ")
 
 
+@pytest.mark.heavy
 def test_check_exit_codes(run_dir: Path, tmp_path: Path) -> None:
     part = _part(run_dir, 0)
     part.write_bytes(part.read_bytes()[:100])

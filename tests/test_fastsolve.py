@@ -66,6 +66,7 @@ def test_top95_is_norvigs_file() -> None:
     assert all(len(p) == 81 for p in TOP95)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", ["python", "compiled"])
 def test_top95_matches_the_ilp(path: str) -> None:
     """Every top95 puzzle is unique, with the ILP's solution, on both tiers of the fast path."""
@@ -74,6 +75,7 @@ def test_top95_matches_the_ilp(path: str) -> None:
         _agrees_with_ilp(puzzle, PATHS[path](puzzle, 2), 2)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
 def test_golden_cases_match_the_ilp(path: str, puzzle: str, count: int, solution: str | None) -> None:
@@ -87,6 +89,7 @@ def test_golden_cases_match_the_ilp(path: str, puzzle: str, count: int, solution
         assert found[0] == parse(solution)
 
 
+@pytest.mark.heavy
 def test_budgets_run_out_into_the_next_tier(monkeypatch: pytest.MonkeyPatch) -> None:
     """Undecided is reported (``None``), never guessed; the solver then asks the next tier, and the
     ILP last, with the same answers."""
@@ -132,6 +135,7 @@ def test_one_worker_batch_runs_in_process_with_the_same_rows() -> None:
 HEAVY = ("numba", "numpy", "pyomo", "highspy", "joblib", "polars")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("args", [["--help"], ["solve", P], ["solve", P, "--count"], ["rate", P]],
                          ids=lambda a: " ".join(a)[:20])
 def test_one_puzzle_commands_load_no_solver_stack(args: list[str]) -> None:

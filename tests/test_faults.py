@@ -26,6 +26,8 @@ from pipeline.run.manifest import read_manifest
 
 from .conftest import ROOT, numplace, tiny
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 
 def run_dirs(out: Path, name: str = "tiny") -> list[Path]:
     """Every folder in the set folder except ``_``-names (lock, stock): runs and temp folders."""

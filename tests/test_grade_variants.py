@@ -208,6 +208,7 @@ def test_variant_grades_are_sound(kind: str, seed: int) -> None:
 HARD = [("x", 110), ("hyper", 110), ("jigsaw", 116), ("jigsaw", 119)]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind,seed", HARD)
 def test_every_technique_sound_along_the_path(kind: str, seed: int) -> None:
     """Every finder (not only the first that applies) in every non-singles state of a hard path
@@ -250,6 +251,7 @@ def test_x_puzzle_needs_the_diagonals() -> None:
     pytest.fail("no x puzzle among the seeds needs the diagonals")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind,word", [("x", "diagonal"), ("hyper", "window"), ("jigsaw", "region")])
 def test_extra_units_and_regions_are_used_and_named(kind: str, word: str) -> None:
     lines: list[str] = []
@@ -288,6 +290,7 @@ def test_jigsaw_locked_candidates_use_regions() -> None:
     assert step2 is not None and step2.detail == "on 1 in box 1, confined to row 1"
 
 
+@pytest.mark.heavy
 def test_finned_fish_on_regions_matches_the_classic_search() -> None:
     """The finned-fish search, which reads the fin box by its cells (a region), finds a finned and a
     sashimi fish exactly where the classic band search (a box as the block of its rows and columns,

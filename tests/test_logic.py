@@ -254,12 +254,14 @@ def test_tdoku_has_no_solution_and_multi_solution_rows() -> None:
     assert len(TDOKU_NONE) >= 5 and len(TDOKU_MULTI) >= 10
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("puzzle", TDOKU_NONE)
 def test_tdoku_no_solution_puzzles(puzzle: Grid) -> None:
     res = solve_logically(puzzle)
     assert not res.solved and res.stuck and res.contradiction
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("puzzle", TDOKU_MULTI)
 def test_tdoku_multi_solution_puzzles(puzzle: Grid) -> None:
     """Several solutions: the solver still ends on a valid one that keeps the givens."""
@@ -284,6 +286,7 @@ def generated(size: int, count: int) -> tuple[tuple[Grid, Grid], ...]:
     return tuple(out)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size,count", [(9, 20), (6, 20), (4, 20)])
 def test_generated_puzzles_are_solved_soundly(size: int, count: int) -> None:
     for puzzle, solution in generated(size, count):

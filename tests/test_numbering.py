@@ -68,6 +68,7 @@ def test_standard_bands_are_the_36288_patterns() -> None:
         assert b[3] < b[4] < b[5] and b[6] < b[7] < b[8] and b[3] < b[6]
 
 
+@pytest.mark.heavy
 def test_band_table_sums_to_n2_with_44_distinct_counts() -> None:
     table = nb.band_table()
     assert len(table) == 36_288
@@ -79,6 +80,7 @@ def test_band_table_sums_to_n2_with_44_distinct_counts() -> None:
     assert dict(table)[pure] == 108_374_976
 
 
+@pytest.mark.heavy
 def test_table_counts_match_direct_counts_for_sample_bands() -> None:
     table = nb.band_table()
     rng = random.Random(3)
@@ -108,6 +110,7 @@ def test_count_grids_from_scratch() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_round_trip_at_the_ends_and_block_edges() -> None:
     t = nb.tables()
     starts = [int(x) for x in t.pattern_start[[1, 2, 17, 18_000, 36_287]]]
@@ -123,6 +126,7 @@ def test_round_trip_at_the_ends_and_block_edges() -> None:
     assert len(grids) == len(set(edges))
 
 
+@pytest.mark.heavy
 def test_round_trip_random_numbers() -> None:
     rng = random.Random(2024)
     seen = set()
@@ -135,6 +139,7 @@ def test_round_trip_random_numbers() -> None:
     assert len(seen) == 400
 
 
+@pytest.mark.heavy
 def test_round_trip_through_many_patterns() -> None:
     """A number inside each of 300 random patterns (every pattern maps through its class)."""
     t = nb.tables()
@@ -159,6 +164,7 @@ def test_round_trip_in_every_pattern() -> None:
         assert nb.grid_number(g) == d
 
 
+@pytest.mark.heavy
 def test_round_trip_grids() -> None:
     rng = random.Random(99)
     base = [nb.grid_from_number(rng.randrange(nb.N0)) for _ in range(5)]
@@ -170,6 +176,7 @@ def test_round_trip_grids() -> None:
     assert len(set(numbers)) == len(set(grids))
 
 
+@pytest.mark.heavy
 def test_round_trip_grids_from_the_ilp_engine() -> None:
     from pipeline.ilp.engine import Engine
 
@@ -180,6 +187,7 @@ def test_round_trip_grids_from_the_ilp_engine() -> None:
         assert nb.grid_from_number(nb.grid_number(g)) == g
 
 
+@pytest.mark.heavy
 def test_number_decomposes_as_in_the_thesis() -> None:
     """index = A*N1 + (72*B + C)*N2 + D with A = box-1 permutation rank; D < N2 means standardized."""
     rng = random.Random(5)
@@ -208,6 +216,7 @@ def test_perm_rank_round_trip() -> None:
         assert nb.perm_rank(nb.perm_unrank(r)) == r
 
 
+@pytest.mark.heavy
 def test_invalid_input_is_rejected_with_a_clear_message() -> None:
     g = list(nb.grid_from_number(12345))
     with pytest.raises(ValueError, match="81 cells"):
@@ -245,6 +254,7 @@ def _check_compiled_numbers(count: int, seed: int) -> None:
         assert nb.grid_from_number(i) == g
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_matches_the_reference() -> None:
     _check_compiled_numbers(2000, 31)
 
@@ -254,6 +264,7 @@ def test_compiled_grid_number_matches_the_reference_on_many_grids() -> None:
     _check_compiled_numbers(20_000, 32)
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_at_the_pattern_edges() -> None:
     """First and last completion of sample patterns, both ends of each pattern's first split."""
     t = nb.tables()
@@ -272,6 +283,7 @@ def _outcome(fn: Callable[[object], object], arg: object) -> object:
         return (type(exc), str(exc))
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors() -> None:
     g = list(nb.grid_from_number(987_654_321))
     swapped = g.copy()
@@ -299,6 +311,7 @@ def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors()
         assert _outcome(nb.grid_number, x) == _outcome(nb._grid_number_py, x), x  # type: ignore[arg-type]
 
 
+@pytest.mark.heavy
 def test_fill_rank_grows_its_work_space() -> None:
     """A band with more transversals than the work space holds is ranked all the same."""
     from pipeline.identity import fastnumber
@@ -323,6 +336,7 @@ def test_fill_rank_grows_its_work_space() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_uniform_grid_is_deterministic_and_valid() -> None:
     assert nb.uniform_grid(1) == nb.uniform_grid(1)
     assert nb.uniform_grid(1) != nb.uniform_grid(2)
@@ -382,6 +396,7 @@ def _uniformity(sample: Callable[[random.Random], int], n: int = 2500, seed: int
     }
 
 
+@pytest.mark.heavy
 def test_uniform_grid_passes_chi_square_and_biased_samplers_fail() -> None:
     # the real sampler: uniform_grid draws random.Random(seed).randrange(N0)
     seeds = iter(range(10**6))
@@ -402,6 +417,7 @@ def test_uniform_grid_passes_chi_square_and_biased_samplers_fail() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_tables_are_small_and_cached_with_a_checksum(numplace_cache: Path) -> None:
     t = nb.tables()
     assert sum(a.nbytes for a in t.arrays.values()) <= 5_000_000
@@ -491,6 +507,7 @@ def test_tables_memo_loads_once_and_rebuilds_a_rejected_file_once(
         assert int(z["v"][0]) == 7
 
 
+@pytest.mark.heavy
 def test_corrupted_numbering_table_is_rebuilt(
     numplace_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -516,6 +533,7 @@ def test_corrupted_numbering_table_is_rebuilt(
         nb.reset_tables()
 
 
+@pytest.mark.heavy
 def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> None:
     """Loading derives the kernel's arrays; the pure-Python views are built on first use, from the
     same arrays, and the row reader :meth:`_Tables.pattern` agrees with them."""
@@ -542,6 +560,7 @@ def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> Non
             assert len(t.split_index[c][k]) == len(ps) == (28 if k == 0 else 56)
 
 
+@pytest.mark.heavy
 def test_tables_with_malformed_bands_are_rejected() -> None:
     a = dict(nb.tables().arrays)
     for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):

@@ -33,9 +33,10 @@ def _cases(path: Path) -> list[tuple[str, int, str | None]]:
     return out
 
 
-GOLDEN = _cases(DATA / "tdoku_test_puzzles.txt") + _cases(ROOT / "tests" / "data" / "golden_small.txt")
+GOLDEN = _cases(DATA / "tdoku_test_puzzles.txt") + _cases(DATA / "golden_small.txt")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
 def test_golden_counts(puzzle: str, count: int, solution: str | None) -> None:
     """The file's count at every limit, and the exact count (every solution enumerated)."""
@@ -52,6 +53,7 @@ def _oracle_limits(count: int, n: int) -> list[int]:
     return [2, 10] if count > 2 and n < 16 else [2]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
 def test_golden_counts_agree_with_the_oracle(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
@@ -113,6 +115,7 @@ def _random_puzzles(n: int, k: int, most: int, seed: int) -> list[Grid]:
     return out
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "k", "most"), RANDOM)
 def test_random_puzzles_agree_with_the_oracle(n: int, k: int, most: int) -> None:
     b = board(n)

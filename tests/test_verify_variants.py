@@ -470,6 +470,7 @@ RANDOM = [("x", 4, 25, 16), ("x", 6, 25, 36), ("x", 9, 25, 64), ("hyper", 9, 25,
           ("hyper+x", 9, 15, 64), ("killer+x", 6, 20, 36), ("jigsaw+killer", 6, 15, 36)]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("kind", "n", "k", "most"), RANDOM, ids=lambda v: str(v))
 def test_random_variant_puzzles_agree_with_the_oracle(kind: str, n: int, k: int, most: int) -> None:
     """Blanked solutions (and, about one time in three, a wrong given or a wrong cage sum) counted by
@@ -502,6 +503,7 @@ def test_random_variant_puzzles_agree_with_the_oracle(kind: str, n: int, k: int,
     assert seen == {0, 1, 2}, seen
 
 
+@pytest.mark.heavy
 def test_zero_given_9x9_killers_count_fast() -> None:
     """Zero-given 9x9 killers with random cages of 2-5 cells covering the board: each counts (limit 2)
     in well under a second of CPU time; a few are checked against the oracle too."""
