@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean-venv lock browser
+.PHONY: run test test-fast lint bench clean-venv lock browser
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ test: $(STAMP) browser  ## lint, then the test suite (pytest's "no tests collect
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy pipeline
 	$(BIN)/python -m pytest; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or browser (see pyproject.toml)
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/python -m pytest -q -m "not slow and not heavy and not browser"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 browser:  ## Debian's Chromium for the report page test (skipped, with a note, where it cannot be installed)

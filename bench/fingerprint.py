@@ -1,7 +1,8 @@
 """Fingerprint what numplace writes, to show that a refactor changes no byte of it.
 
 Runs ``numplace run`` on each config (``--count`` set below, one worker, so every row is made in
-this process) with ``datetime.datetime.now`` frozen (run ids and ``created_at`` come from it), in a
+this process) with ``datetime.datetime.now`` frozen (run ids and ``created_at`` come from it) and
+``time.perf_counter`` frozen (``gen_ms`` and the run's seconds are measured with it), in a
 fresh output root, and prints the sha256 of every part file, its name relative to the root. Also
 prints the sha256 of ``numplace generate``'s stdout for a few flag sets. Two checkouts that print the
 same lines write the same bytes.
@@ -38,7 +39,8 @@ GENERATE: list[list[str]] = [
 
 
 FROZEN_NOW = f"""
-import datetime, runpy, sys
+import datetime, runpy, sys, time
+time.perf_counter = lambda: 1000.0  # gen_ms and the run's seconds are measured with it: frozen, they are 0
 class _Frozen(datetime.datetime):
     @classmethod
     def now(cls, tz=None):

@@ -13,7 +13,7 @@ is measured in child processes.
 The 16x16 block (rot180, minimal rule, hybrid engine) times each phase in wall and CPU seconds (CPU =
 this process's `time.process_time`, the steadier figure on a shared machine): grid, removal pass,
 grade, minimality checks (each by wrapping the function `generate.puzzle` calls), certify (the rest
-of `make_puzzle`), and `verify_row` (its uniqueness count is the compiled `verify_fast` counter).
+of `make_puzzle`), and `verify_row` (its uniqueness count is the compiled `verify.count_jit` counter).
 `--oracle` also times the pure-Python counter `verify.count_solutions` on each 16x16 puzzle, the
 verifier's count before issue 15.
 """

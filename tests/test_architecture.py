@@ -16,13 +16,14 @@ ALLOWED: dict[str, set[str]] = {
     "atomic": set(),
     "tablecache": {"atomic"},  # checksummed numpy tables in the user cache
     "progress": set(),
-    "verify": {"board", "verify_fast"},  # independent on purpose: no ilp, generate or symmetry
-    "verify_fast": {"board"},  # the verifier's compiled counter (dancing links), written apart from generate's
+    # the independent checker and its compiled counter (count_jit); independent on purpose: no ilp, generate or symmetry
+    "verify": {"board"},
     "ilp": {"board", "tablecache"},  # tablecache: the IP's matrix, cached
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
-    "solve": {"board", "errors", "ilp", "atomic", "generate"},  # generate: the compiled counter (fastcount), lazily
+    # generate: the compiled counter (fastcount), lazily; difficulty: the singles propagation (trial.settle)
+    "solve": {"board", "errors", "ilp", "atomic", "generate", "difficulty"},
     "config": {"board", "errors", "symmetry", "difficulty"},
     "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity",
             "difficulty"},
@@ -82,17 +83,42 @@ def test_each_room_imports_only_what_is_below_it() -> None:
     assert crossings == []
 
 
-def test_only_the_executor_imports_dask() -> None:
+def _libraries(path: Path) -> set[str]:
+    """Top-level names of the absolute imports in ``path``: ``from typer.testing import x`` -> ``typer``."""
     found = set()
-    for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            found |= {(n.split(".")[0], path.relative_to(PACKAGE).as_posix()) for n in names}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+        found |= {n.split(".")[0] for n in names}
+    return found
+
+
+def test_only_the_executor_imports_dask() -> None:
+    found = {(lib, path.relative_to(PACKAGE).as_posix()) for path in PACKAGE.rglob("*.py") for lib in _libraries(path)}
     crossings = [f"{where} imports {lib}" for lib, where in found if lib in EXECUTOR_LIBS
                  and where not in EXECUTOR_LIBS[lib]]
     assert crossings == []
     assert ("distributed", "run/execute.py") in found  # the check reads what it should
+
+
+def _typer_outside_cli(package: Path) -> list[str]:
+    """The modules of ``package`` outside its ``cli/`` that import typer."""
+    return sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                  if p.relative_to(package).parts[0] != "cli" and "typer" in _libraries(p))
+
+
+def test_nothing_below_the_cli_imports_typer() -> None:
+    assert _typer_outside_cli(PACKAGE) == []
+    assert "typer" in _libraries(PACKAGE / "cli" / "base.py")  # the check reads what it should
+
+
+def test_the_typer_check_sees_a_crossing(tmp_path: Path) -> None:
+    """The guard can fail: typer imported in any form outside ``cli/`` is found; inside it is not."""
+    for where, text in {"cli/app.py": "import typer\n", "run/x.py": "from typer.testing import CliRunner\n",
+                        "board.py": "import typer.core as core\n"}.items():
+        (tmp_path / where).parent.mkdir(exist_ok=True)
+        (tmp_path / where).write_text(text, encoding="utf-8")
+    assert _typer_outside_cli(tmp_path) == ["board.py", "run/x.py"]
 
 
 def test_the_check_sees_a_crossing(tmp_path: Path) -> None:

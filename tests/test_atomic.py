@@ -121,6 +121,9 @@ def test_the_umask_is_read_without_changing_it(tmp_path: Path, umask_of) -> None
     umask_of(0o027)
     if atomic._STATUS.exists():  # Linux: from /proc/self/status
         assert atomic._read_umask() == 0o027
+    status = tmp_path / "status"  # the Umask: line is parsed (the fallback would give 027, not 077)
+    status.write_bytes(b"Name:\tpython\nUmask:\t0077\nState:\tR (running)\n")
+    assert atomic._read_umask(status) == 0o077
     assert atomic._read_umask(tmp_path / "no-proc") == 0o027  # the os.umask round trip
     assert atomic.current_umask() == 0o027
     probe = tmp_path / "probe"

@@ -22,6 +22,8 @@ from pipeline.verify import is_valid_solution
 from .conftest import transform
 
 B9 = board(9)
+#: A grid with a deadly rectangle in its first band (uniform grid 0 of the numbering tables).
+DEADLY = parse("162538749589476123374192586935784612426319875718265934693821457241657398857943261")
 TABLE = f"canon-v{canon.VERSION}.npz"
 
 
@@ -40,6 +42,7 @@ def grids() -> list[Grid]:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_canonical_grid_is_invariant_under_the_group(grids: list[Grid]) -> None:
     rng = random.Random(1)
     for g in grids[:15]:
@@ -48,6 +51,7 @@ def test_canonical_grid_is_invariant_under_the_group(grids: list[Grid]) -> None:
             assert canon.canonical_grid(transform(g, rng)) == c
 
 
+@pytest.mark.heavy
 def test_canonical_grid_is_a_valid_smallest_member_of_the_orbit(grids: list[Grid]) -> None:
     rng = random.Random(2)
     for g in grids[:10]:
@@ -59,36 +63,30 @@ def test_canonical_grid_is_a_valid_smallest_member_of_the_orbit(grids: list[Grid
         assert all(c <= transform(g, rng) for _ in range(50))
 
 
-def _deadly_rectangle(g: Grid) -> Grid | None:
-    """``g`` with the first 2x2 "deadly rectangle" of its first band swapped (rows r1, r2 hold digits
-    a, b in columns c1, c2 of different stacks, crosswise): another valid grid; None if it has none."""
-    for r1, r2 in itertools.combinations(range(3), 2):
-        for c1, c2 in itertools.combinations(range(9), 2):
-            if c1 // 3 == c2 // 3:
-                continue
-            a, b = g[9 * r1 + c1], g[9 * r1 + c2]
-            if g[9 * r2 + c1] == b and g[9 * r2 + c2] == a:
-                h = list(g)
-                h[9 * r1 + c1], h[9 * r1 + c2], h[9 * r2 + c1], h[9 * r2 + c2] = b, a, a, b
-                return tuple(h)
-    return None
-
-
+@pytest.mark.heavy
 def test_canonical_grid_separates_inequivalent_grids(grids: list[Grid]) -> None:
     forms = [canon.canonical_grid(g) for g in grids]
     assert len(set(forms)) == len(grids)  # 40 uniform grids: equivalent with probability ~1e-7
     # a grid and the same grid with one 2x2 "deadly rectangle" of digits swapped are different grids;
     # here also inequivalent (their canonical forms say so, and the search below agrees)
-    g, h2 = next((g, h) for g in grids if (h := _deadly_rectangle(g)) is not None)  # the fixture has such grids
-    assert is_valid_solution(h2, B9) and h2 != g
+    g = DEADLY
+    r1, r2, c1, c2 = 0, 1, 1, 5  # r1c2 r1c6 / r2c2 r2c6 hold 6 8 / 8 6: across boxes 1 and 2
+    a, b = g[9 * r1 + c1], g[9 * r1 + c2]
+    assert is_valid_solution(g, B9) and g[9 * r2 + c1] == b and g[9 * r2 + c2] == a
+    h = list(g)
+    h[9 * r1 + c1], h[9 * r1 + c2], h[9 * r2 + c1], h[9 * r2 + c2] = b, a, a, b
+    h2 = tuple(h)
+    assert is_valid_solution(h2, B9)
     assert (canon.canonical_grid(h2) == canon.canonical_grid(g)) == (canon._search(h2) == canon._search(g))
 
 
+@pytest.mark.heavy
 def test_grid_table_method_agrees_with_the_exhaustive_search(grids: list[Grid]) -> None:
     for g in grids[:4]:
         assert canon._search(g) == canon.canonical_grid(g)
 
 
+@pytest.mark.heavy
 def test_canonical_grid_rejects_invalid_grids(grids: list[Grid]) -> None:
     g = list(grids[0])
     g[10] = 0
@@ -102,6 +100,7 @@ def test_canonical_grid_rejects_invalid_grids(grids: list[Grid]) -> None:
         canon.canonical_grid(grids[0][:-1])
 
 
+@pytest.mark.heavy
 def test_canonical_grid_validates_exactly_like_check_grid(grids: list[Grid]) -> None:
     """The band look-ups double as the validity check: random damage is always caught."""
     rng = random.Random(8)
@@ -141,6 +140,7 @@ def test_canonical_grid_validates_exactly_like_check_grid(grids: list[Grid]) -> 
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_canonical_puzzle_is_invariant_under_the_group(grids: list[Grid]) -> None:
     rng = random.Random(3)
     for k, g in enumerate(grids[:24]):
@@ -155,6 +155,7 @@ def test_canonical_puzzle_is_invariant_under_the_group(grids: list[Grid]) -> Non
             assert canon.canonical_puzzle(transform(p, rng)) == c
 
 
+@pytest.mark.heavy
 def test_canonical_puzzle_relabels_by_first_appearance(grids: list[Grid]) -> None:
     rng = random.Random(4)
     c = canon.canonical_puzzle(holes(grids[1], 22, rng))
@@ -166,6 +167,7 @@ def test_canonical_puzzle_relabels_by_first_appearance(grids: list[Grid]) -> Non
     assert c[:9].count(0) >= 6  # blanks come first: the sparsest row leads
 
 
+@pytest.mark.heavy
 def test_canonical_puzzle_separates_inequivalent_puzzles(grids: list[Grid]) -> None:
     rng = random.Random(5)
     puzzles = [holes(g, 24, rng) for g in grids]
@@ -180,11 +182,13 @@ def test_canonical_puzzle_separates_inequivalent_puzzles(grids: list[Grid]) -> N
     assert canon.canonical_puzzle(fewer) != canon.canonical_puzzle(p1)
 
 
+@pytest.mark.heavy
 def test_puzzle_and_grid_forms_agree_on_complete_grids(grids: list[Grid]) -> None:
     for g in grids[:3]:
         assert canon.canonical_puzzle(g) == canon.canonical_grid(g) == canon._search(g)
 
 
+@pytest.mark.heavy
 def test_batched_puzzles_match_single_ones(grids: list[Grid]) -> None:
     rng = random.Random(6)
     puzzles = [holes(g, rng.choice((0, 2, 17, 25, 35, 81)), rng) for g in grids]
@@ -250,6 +254,7 @@ def _brute_force(p: Grid) -> Grid:
     return best
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_brute_force_agrees_on_a_grid_and_a_puzzle(grids: list[Grid]) -> None:
     rng = random.Random(7)
@@ -289,6 +294,7 @@ def _check_9(puzzles: list[Grid], rng: random.Random) -> None:
     assert [canon._canonical_key_py(p) for p in puzzles[::20]] == compiled[::20]  # batched reference = single
 
 
+@pytest.mark.heavy
 def test_compiled_9x9_matches_the_reference_on_random_puzzles(grids: list[Grid]) -> None:
     rng = random.Random(21)
     _check_9(_puzzles_9(grids, rng), rng)
@@ -300,6 +306,7 @@ def test_compiled_9x9_matches_the_reference_on_many_random_puzzles() -> None:
     _check_9(_puzzles_9([nb.uniform_grid(s) for s in range(1000, 1400)], rng, scale=10), rng)
 
 
+@pytest.mark.heavy
 def test_compiled_9x9_search_agrees_with_the_grid_method_on_complete_grids(grids: list[Grid]) -> None:
     """The kernel can search complete grids too (the public functions use the faster table method):
     two independent exact methods, one answer."""
@@ -314,6 +321,7 @@ def test_compiled_9x9_search_agrees_with_the_grid_method_on_complete_grids(grids
     assert canon.canonical_key(blank) == canon._canonical_key_py(blank) == "." * 81
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     "cells",
     [
@@ -363,6 +371,7 @@ def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+@pytest.mark.heavy
 def test_compiled_paths_take_the_same_inputs_and_raise_the_same_errors(
     grids: list[Grid], kernel_calls: list[str]
 ) -> None:
@@ -453,6 +462,7 @@ def _check_small(n: int, count: int, rng: random.Random) -> None:
         assert canon.canonical_key(_small_transform(p, n, rng)) == key
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "count"), [(4, 3000), (6, 1000)])
 def test_compiled_small_boards_match_the_reference(n: int, count: int) -> None:
     _check_small(n, count, random.Random(26 + n))
@@ -483,6 +493,7 @@ def test_golden_keys() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid]) -> None:
     expected = [canon.canonical_grid(g) for g in grids[:5]]
     path = numplace_cache / TABLE
@@ -497,6 +508,7 @@ def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid
     assert digest.tobytes() == tablecache.digest(arrays)
 
 
+@pytest.mark.heavy
 def test_canon_table_is_checked_against_the_band_list(monkeypatch: pytest.MonkeyPatch, grids: list[Grid]) -> None:
     """``bands_sha256`` is compared with the digest of numbering's cached bands (no enumeration); if
     numbering's tables are unusable or hold another list, with the enumerated list; a table built for

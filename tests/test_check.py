@@ -16,7 +16,7 @@ import pytest
 
 from pipeline import config
 from pipeline.generate.spec import puzzle_seed
-from pipeline.run import runner, store
+from pipeline.run import layout, runner, store
 from pipeline.run.audit import audit, config_digest
 
 from .conftest import numplace, tiny
@@ -98,7 +98,7 @@ def _one(problems: list[str], *fragments: str) -> str:
 
 
 def _part(run_dir: Path, k: int) -> Path:
-    return run_dir / store.part_name(k)
+    return run_dir / layout.part_name(k)
 
 
 # --- the clean sets pass, in both modes, and the manifest holds each part's row count and sha256 ---------------
@@ -127,7 +127,7 @@ def test_write_part_records_its_stats_before_the_part_appears(tmp_path: Path, ru
     seen: list[dict] = []
 
     def record(stats: dict) -> None:
-        assert not (tmp_path / store.part_name(7)).exists()  # manifest first, then the part
+        assert not (tmp_path / layout.part_name(7)).exists()  # manifest first, then the part
         seen.append(stats)
 
     path = store.write_part(tmp_path, 7, rows, "tiny", before_rename=record)
@@ -183,6 +183,7 @@ def test_a_wrong_recorded_row_count(run_dir: Path) -> None:
 
 # --- 3. minimal / orbit_minimal flipped to true on a puzzle that is not --------------------------------------
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("column", ["minimal", "orbit_minimal"])
 def test_minimality_flags_flipped_to_true(loose: Path, tmp_path: Path, column: str) -> None:
     run_dir = _copy(loose, tmp_path)
@@ -221,6 +222,7 @@ def test_canonical_puzzle_changed(run_dir: Path) -> None:
     _one(_problems(run_dir), "tiny-0000001: canonical_puzzle is not the puzzle's canonical form (")
 
 
+@pytest.mark.heavy
 def test_grid_number_changed_and_identity_columns_of_9x9(tmp_path: Path) -> None:
     run_dir = runner.run(config.validate(tiny(tmp_path / "out", count=2))).run_dir  # 9x9
     assert audit(run_dir).ok
@@ -231,6 +233,7 @@ def test_grid_number_changed_and_identity_columns_of_9x9(tmp_path: Path) -> None
     _one(_problems(run_dir), "tiny-0000001: grid_number is null for a 9x9 grid")
 
 
+@pytest.mark.heavy
 def test_16x16_has_no_canonical_form(tmp_path: Path) -> None:
     run_dir = runner.run(config.validate(tiny(tmp_path / "out", count=1, board={"size": 16}))).run_dir
     assert pl.read_parquet(_part(run_dir, 0))["canonical_puzzle"].to_list() == [None]
@@ -417,6 +420,7 @@ def test_a_byte_flipped_part(run_dir: Path) -> None:
     _one(_problems(run_dir), f"{run_dir.name}/part-00002.parquet: ")
 
 
+@pytest.mark.heavy
 def test_check_exit_codes(run_dir: Path, tmp_path: Path) -> None:
     part = _part(run_dir, 0)
     part.write_bytes(part.read_bytes()[:100])

@@ -17,6 +17,8 @@ from pipeline import verify
 
 from .conftest import ROOT, numplace, tiny
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 CONTENT = ["puzzle_id", "index", "seed", "puzzle", "solution", "hints", "symmetry", "symmetry_requested",
            "minimal", "orbit_minimal", "attempts"]
 

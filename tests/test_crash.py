@@ -28,6 +28,8 @@ from pipeline.identity import canon, numbering
 
 from .conftest import ROOT
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 
 def _script() -> ModuleType:
     spec = importlib.util.spec_from_file_location("crash_test", ROOT / "bench" / "crash_test.py")

@@ -33,6 +33,8 @@ from pipeline.run.manifest import read_manifest
 
 from .conftest import tiny
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 TIMING = ["gen_ms", "created_at"]  # the only columns that may differ between two makings of a set
 BIN = Path(sys.executable).parent
 

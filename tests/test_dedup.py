@@ -8,16 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
 import yaml
 
 from pipeline import config
 from pipeline.board import parse
 from pipeline.generate.grid import random_transform
 from pipeline.identity import canon, numbering
-from pipeline.run import runner, store
+from pipeline.run import layout, runner, store
 from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
+
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
 
 CONTENT = ["index", "seed", "puzzle", "solution", "attempts", "canonical_puzzle"]
 
@@ -30,6 +33,7 @@ def test_columns_and_uniform_grids(tmp_path: Path) -> None:
     for method in ("weighted-ilp", "uniform"):
         data = tiny(tmp_path / method, count=4, grid={"method": method})
         frame = _frame(runner.run(config.validate(data)))
+        assert frame.height == 4  # the loop below checks every row, not none
         for row in frame.iter_rows(named=True):
             assert numbering.grid_from_number(int(row["grid_number"])) == parse(row["solution"])
             assert row["canonical_puzzle"] == canon.canonical_key(parse(row["puzzle"]))
@@ -68,6 +72,7 @@ def test_second_run_of_the_same_config_gets_new_puzzles_same_for_1_and_2_workers
         sets.append(_frame(summary).select(CONTENT))
     assert sets[0].equals(sets[1])
     a = set(pl.read_parquet(base / "book-a" / "*" / "part-*.parquet")["canonical_puzzle"])
+    assert len(a) == 6 and sets[0].height == 6  # disjoint sets of keys, not empty ones
     assert not a & set(sets[0]["canonical_puzzle"])
     res = numplace("catalog", "--out", str(tmp_path / "w2"))
     assert res.returncode == 0 and "12 puzzles, 12 distinct keys, 2 run(s)" in res.stdout
@@ -110,7 +115,7 @@ def _keys(run_dir: Path) -> set[str]:
 
 def _killed(summary: runner.RunSummary, root: Path) -> None:
     """Make a finished run look killed after its parts were written: no catalog entry, running."""
-    (root / store.CATALOG / store.catalog_name(summary.run_dir.parent.name, summary.run_dir.name)).unlink()
+    (root / layout.CATALOG / layout.catalog_name(summary.run_dir.parent.name, summary.run_dir.name)).unlink()
     data = read_manifest(summary.run_dir)
     data["status"] = "running"
     (summary.run_dir / "_manifest.json").write_text(json.dumps(data), encoding="utf-8")
@@ -129,6 +134,7 @@ def test_parts_of_a_killed_never_resumed_run_count_as_published(tmp_path: Path) 
     assert sorted(manifest["published_parts"]) == sorted(str(p.relative_to(root))
                                                         for p in a.run_dir.glob("part-*.parquet"))
     assert manifest["totals"]["duplicates_replaced"] == 4
+    assert len(_keys(a.run_dir)) == len(_keys(b.run_dir)) == 4  # disjoint sets of keys, not empty ones
     assert not _keys(a.run_dir) & _keys(b.run_dir)
 
 
@@ -142,9 +148,10 @@ def test_a_catalog_file_deleted_before_a_resume_is_read_from_its_runs_parts(tmp_
     cfg_b = config.validate(tiny(root, name="other", count=4))
     p = planmod.plan(cfg_b, None, lambda _m, **_k: None)  # B's run folder exists, nothing made: as if killed
     p.lock.release()
-    (root / store.CATALOG / store.catalog_name(a.run_dir.parent.name, a.run_dir.name)).unlink()
+    (root / layout.CATALOG / layout.catalog_name(a.run_dir.parent.name, a.run_dir.name)).unlink()
     said: list[str] = []
     b = runner.run(cfg_b, resume=p.run_dir, log=lambda m, **_k: said.append(m))
+    assert len(_keys(a.run_dir)) == len(_keys(b.run_dir)) == 4  # disjoint sets of keys, not empty ones
     assert b.ok and not _keys(a.run_dir) & _keys(b.run_dir)
     assert any("has gone; its keys are read from" in m for m in said)
 
@@ -160,4 +167,4 @@ def test_resuming_a_copy_of_a_run_folder_is_refused(tmp_path: Path) -> None:
     assert res.returncode == 2, res.stderr
     assert res.stderr.strip() == (f"numplace: error: {copy}: a copy of run {a.run_dir.name} (its manifest says so); "
                                   "resume the run folder it was made in, or its puzzles would be published twice")
-    assert not (root / store.CATALOG / store.catalog_name("tiny", copy.name)).exists()
+    assert not (root / layout.CATALOG / layout.catalog_name("tiny", copy.name)).exists()

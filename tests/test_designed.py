@@ -188,6 +188,7 @@ def test_designs_the_integer_program_refuses_are_named_before_the_run(change: di
     assert str(err.value).startswith(message) and "\n" not in str(err.value), str(err.value)
 
 
+@pytest.mark.heavy
 def test_cli_refuses_an_impossible_design_before_any_output(tmp_path: Path, write_config) -> None:
     out = tmp_path / "out"
     cfg = write_config(tiny(out) | {"board": {"size": 6}, "grid": {"solution_symmetry": {"map": "rot180"}}})
@@ -230,6 +231,7 @@ def test_automorphic_config_is_symmetric_deterministic_and_varied() -> None:
     assert (again.puzzle, again.solution) == (made[3].puzzle, made[3].solution)
 
 
+@pytest.mark.heavy
 def test_areas_are_honoured_alone_and_with_a_symmetry() -> None:
     areas = [
         {"cells": BOX_DIAGONALS, "digits": [1, 2, 3], "rule": "only"},
@@ -341,12 +343,14 @@ def _copy(run_dir: Path, tmp_path: Path) -> Path:
     return dest
 
 
+@pytest.mark.heavy
 def test_check_accepts_designed_and_pattern_sets(made_sets: dict[str, Path]) -> None:
     for run_dir in made_sets.values():
         result = audit(run_dir, fast=True)
         assert result.ok, result.problems
 
 
+@pytest.mark.heavy
 def test_check_catches_a_solution_that_is_not_its_own_image(made_sets: dict[str, Path], tmp_path: Path) -> None:
     """Row 0 gets a sound puzzle whose grid is not automorphic (a classic one): verify_row has nothing to
     say against it, the design check does."""
@@ -368,6 +372,7 @@ def test_check_catches_a_solution_that_is_not_its_own_image(made_sets: dict[str,
     assert not any("has more than one solution" in p or "disagrees" in p for p in problems)
 
 
+@pytest.mark.heavy
 def test_check_catches_givens_that_are_not_the_pattern(made_sets: dict[str, Path], tmp_path: Path) -> None:
     """The manifest's pattern is redrawn (one given moved): every row's givens now differ from it."""
     run_dir = _copy(made_sets["heart"], tmp_path)
@@ -383,6 +388,7 @@ def test_check_catches_givens_that_are_not_the_pattern(made_sets: dict[str, Path
                "blank)" in p for p in problems), problems
 
 
+@pytest.mark.heavy
 def test_check_catches_a_broken_area_and_an_unreadable_design(made_sets: dict[str, Path], tmp_path: Path) -> None:
     run_dir = _copy(made_sets["auto"], tmp_path)
     path = run_dir / "_manifest.json"
@@ -402,13 +408,13 @@ def test_check_catches_a_broken_area_and_an_unreadable_design(made_sets: dict[st
 
 def test_the_audit_reads_the_design_on_its_own() -> None:
     """The audit's parser against a row made by hand (no generator, no config code)."""
-    from pipeline.run.audit import _Design
+    from pipeline.run.audit.design import RunDesign
 
     grid = parse("495623871271895364863147259526478193384951627719236485158369742647512938932784516")
-    design = _Design.of({"board": {"size": 9}, "grid": {"solution_symmetry": {"map": "rot180", "digits": "reverse"},
-                                                        "areas": [{"cells": "#........" + "." * 72, "digits": [4],
-                                                                   "rule": "only"}]},
-                         "removal": {"pattern": None}})
+    design = RunDesign.of({"board": {"size": 9}, "grid": {"solution_symmetry": {"map": "rot180", "digits": "reverse"},
+                                                           "areas": [{"cells": "#........" + "." * 72, "digits": [4],
+                                                                      "rule": "only"}]},
+                            "removal": {"pattern": None}})
     assert design is not None
     row = {"size": 9, "solution": format_line(grid), "puzzle": format_line(grid)}
     assert design.problems(row) == ["solution breaks grid.areas.0 (only): digit 4 at r2c9, outside the area"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from pipeline import config
 from pipeline.difficulty.grade import LEVELS, TECHNIQUES
@@ -13,6 +14,8 @@ from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
 from .test_engine import TDOKU
+
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
 
 P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 

@@ -36,6 +36,7 @@ def test_golden_files_cover_0_1_many_for_each_size() -> None:
         assert kinds[n] == {"none", "unique", "many"}, (n, kinds.get(n))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
 def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
     grid = parse(puzzle)
@@ -50,12 +51,14 @@ def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
         assert format_line(result.solutions[0]) == solution
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
 def test_independent_counter(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
     assert verify.count_solutions(parse(puzzle), board(n), limit=3) == min(count, 3)
 
 
+@pytest.mark.heavy
 def test_empty_4x4_has_288_grids() -> None:
     assert engine_for(4).count_solutions((0,) * 16, limit=300).count == 288
     assert verify.count_solutions((0,) * 16, board(4), limit=300) == 288
@@ -76,6 +79,7 @@ def test_nogood_check_matches_counting() -> None:
     eng.set_nogood(None)
 
 
+@pytest.mark.heavy
 def test_random_grids_are_valid_distinct_and_reproducible() -> None:
     for n in (4, 6, 9):
         eng = Engine(n)
@@ -95,6 +99,7 @@ def test_time_limit_is_reported_not_guessed() -> None:
     assert result.status == "timeout" and not result.complete
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("n", [4, 9])
 def test_reduced_grid_solve_gives_the_full_ips_grid(n: int) -> None:
     """The reduced grid solve (LP relaxation first) returns the grid the full IP returns for the same
@@ -179,6 +184,7 @@ def test_damaged_cached_matrix_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Mo
     assert model.compiled(b) == fresh
 
 
+@pytest.mark.heavy
 def test_an_engine_from_a_warm_cache_does_not_import_pyomo() -> None:
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""Issue 15 (speed): `solve` and `count` decide by exact search (pure Python, then the compiled
+"""Speed (docs/benchmarks.md): `solve` and `count` decide by exact search (pure Python, then the compiled
 counter) and answer exactly as the ILP does; one-puzzle commands load no solver stack."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pipeline import verify
 from pipeline.board import Grid, board, parse, size_of_grid
 from pipeline.generate import fastcount
 from pipeline.ilp.engine import CountResult, engine_for
-from pipeline.solve import batch, fast, solver
+from pipeline.solve import batch, search, solver
 
 from .conftest import ROOT
 from .test_engine import SMALL, TDOKU
@@ -24,7 +24,7 @@ P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5...
 
 
 def _python(puzzle: Grid, limit: int) -> tuple[Grid, ...] | None:
-    return fast.search(puzzle, limit, node_limit=10**6)
+    return search.search(puzzle, limit, node_limit=10**6)
 
 
 def _compiled(puzzle: Grid, limit: int) -> tuple[Grid, ...] | None:
@@ -66,6 +66,7 @@ def test_top95_is_norvigs_file() -> None:
     assert all(len(p) == 81 for p in TOP95)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", ["python", "compiled"])
 def test_top95_matches_the_ilp(path: str) -> None:
     """Every top95 puzzle is unique, with the ILP's solution, on both tiers of the fast path."""
@@ -74,6 +75,7 @@ def test_top95_matches_the_ilp(path: str) -> None:
         _agrees_with_ilp(puzzle, PATHS[path](puzzle, 2), 2)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
 def test_golden_cases_match_the_ilp(path: str, puzzle: str, count: int, solution: str | None) -> None:
@@ -87,18 +89,19 @@ def test_golden_cases_match_the_ilp(path: str, puzzle: str, count: int, solution
         assert found[0] == parse(solution)
 
 
+@pytest.mark.heavy
 def test_budgets_run_out_into_the_next_tier(monkeypatch: pytest.MonkeyPatch) -> None:
     """Undecided is reported (``None``), never guessed; the solver then asks the next tier, and the
     ILP last, with the same answers."""
     hard = parse(TOP95[0])  # needs search: propagation alone does not solve it
     many = parse(next(p for p, c, _ in TDOKU if c == 13))
-    assert fast.search(hard, 2, node_limit=1) is None
+    assert search.search(hard, 2, node_limit=1) is None
     assert fastcount.solutions(hard, 2, node_limit=1) is None
-    monkeypatch.setattr(fast, "PY_WORK", 1)  # Python tier: no node at all
-    assert fast.search(hard, 2) is None
+    monkeypatch.setattr(search, "PY_WORK", 1)  # Python tier: no node at all
+    assert search.search(hard, 2) is None
     assert solver.count_solutions(hard).solutions == engine_for(9).count_solutions(hard, 2).solutions
-    monkeypatch.setattr(fast, "COMPILED_NODES", 1)  # both tiers undecided: the ILP answers
-    assert fast.find(hard, 2) is None
+    monkeypatch.setattr(search, "COMPILED_NODES", 1)  # both tiers undecided: the ILP answers
+    assert search.find(hard, 2) is None
     for puzzle, limit in ((hard, 2), (many, 20), (parse("55" + P[2:]), 2)):
         _agrees_with_ilp(puzzle, solver.count_solutions(puzzle, limit).solutions, limit)
     result = solver.solve(parse("55" + P[2:]))
@@ -111,7 +114,7 @@ def test_clashing_givens_have_no_solution_on_every_path() -> None:
         assert path(clash, 2) == ()
     assert fastcount.count(clash) == 0
     with pytest.raises(ValueError, match="limit"):
-        fast.search(clash, 0)
+        search.search(clash, 0)
 
 
 def test_batch_columns_and_schema_agree() -> None:
@@ -132,10 +135,11 @@ def test_one_worker_batch_runs_in_process_with_the_same_rows() -> None:
 HEAVY = ("numba", "numpy", "pyomo", "highspy", "joblib", "polars")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("args", [["--help"], ["solve", P], ["solve", P, "--count"], ["rate", P]],
                          ids=lambda a: " ".join(a)[:20])
 def test_one_puzzle_commands_load_no_solver_stack(args: list[str]) -> None:
-    """Start-up (issue 15): help, solving and rating one ordinary puzzle import none of numba, numpy,
+    """Start-up (docs/benchmarks.md): help, solving and rating one ordinary puzzle import none of numba, numpy,
     pyomo, highspy, joblib or polars (each costs a tenth of a second to a second to import)."""
     probe = ("import atexit, sys\n"
              f"atexit.register(lambda: print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules], "

@@ -26,6 +26,8 @@ from pipeline.run.manifest import read_manifest
 
 from .conftest import ROOT, numplace, tiny
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 
 def run_dirs(out: Path, name: str = "tiny") -> list[Path]:
     """Every folder in the set folder except ``_``-names (lock, stock): runs and temp folders."""
@@ -151,7 +153,7 @@ def test_disk_full_gives_one_line_exit_4_and_a_resumable_run(how: str, tmp_path:
         monkeypatch.setattr(atomic.shutil, "disk_usage", lambda _p: usage._replace(free=512))
     code, output = _invoke("run", str(cfg))
     monkeypatch.undo()
-    assert code == cli.EXIT_DISK_FULL, output
+    assert code == cli.ExitCode.DISK_FULL, output
     (run_dir,) = run_dirs(out)
     lines = plain_lines(output)
     assert len(lines) == 1, output
@@ -174,7 +176,7 @@ def test_solve_out_on_a_full_disk_gives_one_line(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(Path, "write_text", full)
     code, output = _invoke("solve", puzzle, "--out", str(tmp_path / "x.txt"))
     monkeypatch.undo()
-    assert code == cli.EXIT_DISK_FULL, output
+    assert code == cli.ExitCode.DISK_FULL, output
     assert output.strip() == f"numplace: error: no space left on {tmp_path / 'x.txt'}"
     assert list(tmp_path.iterdir()) == []
 

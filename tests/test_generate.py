@@ -26,6 +26,7 @@ def _sound(made: dict, n: int, requested: str) -> None:
         assert made.symmetry_requested == requested
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "tag"), [(4, "rot180"), (6, "mirror-v"), (9, "rot180"), (9, "full"), (9, "none")])
 def test_minimal_rule_makes_orbit_minimal_puzzles(n: int, tag: str) -> None:
     for i in range(3):
@@ -35,6 +36,7 @@ def test_minimal_rule_makes_orbit_minimal_puzzles(n: int, tag: str) -> None:
         assert made.ilp_solves >= len(symmetry.orbits(tag, n)) // 2
 
 
+@pytest.mark.heavy
 def test_flags_are_honest_against_the_independent_counter() -> None:
     """minimal / orbit_minimal agree with brute-force removal checked by verify's counter."""
     b = board(9)
@@ -95,6 +97,7 @@ def test_same_seed_same_puzzle() -> None:
 FIXED = ("1........" ".2......." "..3......" "...4....." "....5...." ".....6..." "......7.." ".......8." "........9")
 
 
+@pytest.mark.heavy
 def test_fixed_cells_are_in_every_grid_and_kept_when_asked() -> None:
     fixed = parse(FIXED)
     for keep in (False, True):
@@ -118,6 +121,7 @@ def test_random_transform_preserves_validity() -> None:
         assert len(moved) > 1
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("spec", "puzzle", "solution", "requested"),
     [

@@ -142,6 +142,7 @@ def check_grade(g: Grade) -> None:
     assert g.logic_steps + g.guesses == len(g.steps)
 
 
+@pytest.mark.heavy
 def test_generated_puzzles_grades_are_consistent() -> None:
     grades = []
     for seed in range(20):

@@ -1,7 +1,7 @@
-"""The compiled solver path (issue 15) gives exactly the pure-Python path's results.
+"""The compiled solver path (docs/difficulty.md) gives exactly the pure-Python path's results.
 
 ``solve_logically(..., compiled=True)`` places singles and probes the techniques in numba kernels
-(:mod:`pipeline.difficulty.fastlogic`); ``compiled=False`` is the reference. Here both run on the same
+(:mod:`pipeline.difficulty.logic_jit`); ``compiled=False`` is the reference. Here both run on the same
 puzzles and must agree on everything: the whole step list (technique, cells, placements,
 eliminations, digits, units, wording), the final grid and flags, the grade and the explanation.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.board import BOX_SHAPES, Grid, parse
-from pipeline.difficulty import fastlogic
+from pipeline.difficulty import logic_jit
 from pipeline.difficulty.grade import explain, grade, grade_result
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logically
 from pipeline.generate import fastcount
@@ -103,10 +103,10 @@ def assert_same(puzzle: Grid, solution: Grid | None = None, max_technique: str |
 
 def test_probe_codes_follow_the_solver_order() -> None:
     """The probed techniques are technique names, and the driver hands them over in solver order."""
-    assert set(fastlogic.PROBED) <= set(TECHNIQUE_ORDER)
-    codes = fastlogic.codes_for(TECHNIQUE_ORDER[2:])
+    assert set(logic_jit.PROBED) <= set(TECHNIQUE_ORDER)
+    codes = logic_jit.codes_for(TECHNIQUE_ORDER[2:])
     probed = [TECHNIQUE_ORDER[2 + p] for p, c in enumerate(codes) if c >= 0]
-    assert probed == list(fastlogic.PROBED)
+    assert probed == list(logic_jit.PROBED)
     assert codes[-1] == -1  # trial and error is always Python's
 
 
@@ -116,6 +116,7 @@ def test_grade_entry_point_in_every_mode() -> None:
         assert grade(puzzle) == grade(puzzle, compiled=True) == grade(puzzle, compiled=False)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("n,count", [(4, 100), (6, 100), (9, 150)])
 def test_minimal_puzzles(n: int, count: int) -> None:
     for puzzle, solution in generated(n, count, 1500 + n):
@@ -123,6 +124,7 @@ def test_minimal_puzzles(n: int, count: int) -> None:
         assert_same(puzzle)  # without the solution hint: the search
 
 
+@pytest.mark.heavy
 def test_puzzles_with_several_solutions() -> None:
     rng = random.Random(77)
     for n, givens, count in [(4, 3, 20), (6, 8, 20), (9, 17, 8), (9, 22, 8), (9, 26, 8), (16, 90, 1)]:
@@ -138,6 +140,7 @@ def test_16x16() -> None:
         assert_same(puzzle, solution)
 
 
+@pytest.mark.heavy
 def test_hard_and_unsolvable_puzzles() -> None:
     for line in data_lines(TOP95)[:30]:
         assert_same(parse(line))
@@ -146,6 +149,7 @@ def test_hard_and_unsolvable_puzzles() -> None:
         assert_same(parse(parts[0]), parse(parts[2]) if len(parts) > 2 and parts[2] else None)
 
 
+@pytest.mark.heavy
 def test_positions_with_eliminations_and_every_cut_off() -> None:
     cuts = [None, *TECHNIQUE_ORDER]
     for line in data_lines(POSITIONS):
@@ -163,6 +167,7 @@ def test_positions_with_eliminations_and_every_cut_off() -> None:
             assert_same(grid, max_technique=cut, eliminated=rem)
 
 
+@pytest.mark.heavy
 def test_cut_offs_on_hard_puzzles() -> None:
     for line in data_lines(TOP95)[30:45]:
         for cut in ("naked_single", "hidden_single", "pointing", "hidden_quad", "jellyfish", "remote_pair",
@@ -170,6 +175,7 @@ def test_cut_offs_on_hard_puzzles() -> None:
             assert_same(parse(line), max_technique=cut)
 
 
+@pytest.mark.heavy
 def test_generator_puzzles() -> None:
     for seed in range(6):
         for size, symmetry in [(9, "rot180"), (9, "none"), (6, "random"), (4, "none")]:

@@ -15,19 +15,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from pipeline.board import CLASSIC, Board, Cage, Grid, Variant, board, make_variant, parse, regions_problem
-from pipeline.difficulty import logic
+from pipeline.difficulty import fish_jit, logic, logic_jit
+from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.fish import _finned_search
 from pipeline.difficulty.grade import KILLER_UNRATED, UNRATED, Grade, explain, grade
 from pipeline.difficulty.logic import (
     _FINDERS,
     TECHNIQUE_ORDER,
     Candidates,
     Step,
-    _Ctx,
-    _finned_search,
-    _finned_search_regions,
     solve_logically,
     unit_name,
 )
@@ -208,6 +208,7 @@ def test_variant_grades_are_sound(kind: str, seed: int) -> None:
 HARD = [("x", 110), ("hyper", 110), ("jigsaw", 116), ("jigsaw", 119)]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind,seed", HARD)
 def test_every_technique_sound_along_the_path(kind: str, seed: int) -> None:
     """Every finder (not only the first that applies) in every non-singles state of a hard path
@@ -250,6 +251,7 @@ def test_x_puzzle_needs_the_diagonals() -> None:
     pytest.fail("no x puzzle among the seeds needs the diagonals")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind,word", [("x", "diagonal"), ("hyper", "window"), ("jigsaw", "region")])
 def test_extra_units_and_regions_are_used_and_named(kind: str, word: str) -> None:
     lines: list[str] = []
@@ -288,19 +290,26 @@ def test_jigsaw_locked_candidates_use_regions() -> None:
     assert step2 is not None and step2.detail == "on 1 in box 1, confined to row 1"
 
 
+@pytest.mark.heavy
 def test_finned_fish_on_regions_matches_the_classic_search() -> None:
-    """The region version of the finned-fish search finds exactly the classic one's steps on classic
-    boxes (so on jigsaw boards it is the same technique with the box read as a region)."""
+    """The finned-fish search, which reads the fin box by its cells (a region), finds a finned and a
+    sashimi fish exactly where the classic band search (a box as the block of its rows and columns,
+    :func:`pipeline.difficulty.fish_jit._fish`) does on classic boxes (so on jigsaw boards it is
+    the same technique with the box read as a region)."""
     compared = found = 0
     lines = [t for t in (ROOT / "tests" / "data" / "top95.txt").read_text().splitlines() if t and t[0] != "#"]
+    (_, _, _, _, _, _, _, row_band, col_band), width = logic_jit._tables(9)
     for line in lines[:8]:
         puzzle = parse(line)
         st = Candidates.from_grid(puzzle)
         for s in solve_logically(puzzle, compiled=False).steps:
             if s.technique not in ("naked_single", "hidden_single"):
+                cand = np.array(st.cand, dtype=np.int64)
                 for size in (2, 3):
                     a = _finned_search(st, _Ctx(st), size)
-                    assert a == _finned_search_regions(st, _Ctx(st), size)
+                    for sashimi in (False, True):
+                        band = fish_jit._fish(cand, row_band, col_band, width, 9, size, True, sashimi)
+                        assert (a[(size, sashimi)] is not None) == band
                     compared += 1
                     found += sum(v is not None for v in a.values())
             st.apply(s)

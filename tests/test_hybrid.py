@@ -31,6 +31,7 @@ def test_fast_counter_exact_beyond_two_and_node_budget() -> None:
     assert fastcount.count(parse(many), limit=10_000, node_limit=5) == -1  # undecided, not guessed
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "tag"), [(4, "full"), (6, "rot180"), (9, "rot180"), (9, "none")])
 def test_hybrid_and_ilp_make_identical_puzzles(n: int, tag: str) -> None:
     for i in range(3):
@@ -45,6 +46,7 @@ def test_hybrid_and_ilp_make_identical_puzzles(n: int, tag: str) -> None:
         assert b.ilp_solves > a.ilp_solves
 
 
+@pytest.mark.heavy
 def test_certification_really_runs(tmp_path, monkeypatch) -> None:
     """If the ILP disagreed with the fast path, the puzzle must not be written."""
     calls = []
@@ -79,6 +81,7 @@ def test_prefill_is_a_valid_start_for_every_size() -> None:
             assert fastcount.count(start, limit=1) == 1  # has a completion
 
 
+@pytest.mark.heavy
 def test_generate_command_prints_verified_lines() -> None:
     res = numplace("generate", "--count", "4", "--seed", "3", "--size", "6", "--symmetry", "full")
     assert res.returncode == 0, res.stderr
@@ -92,6 +95,7 @@ def test_generate_command_prints_verified_lines() -> None:
     assert bad.returncode == 2 and "board.size: 7 is not allowed" in bad.stderr
 
 
+@pytest.mark.heavy
 def test_generate_hints_range() -> None:
     res = numplace("generate", "--count", "3", "--hints", "28-30")
     assert res.returncode == 0, res.stderr
@@ -99,6 +103,7 @@ def test_generate_hints_range() -> None:
     assert format_line(parse(res.stdout.split()[0])) == res.stdout.split()[0]
 
 
+@pytest.mark.heavy
 def test_generate_grid_method_and_levels() -> None:
     """``--grid uniform`` and ``--level`` reach the config (the speed benchmarks use them): rows say
     which levels they are, and uniform grids need one ILP solve only (the certificate)."""

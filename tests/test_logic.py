@@ -246,18 +246,30 @@ def test_tdoku_unique_puzzles_are_solved_soundly() -> None:
     assert "trial_and_error" in used  # these include very hard puzzles
 
 
-def test_tdoku_multi_and_no_solution_puzzles() -> None:
+TDOKU_NONE = [p for p, c, _ in tdoku_rows() if c == 0]
+TDOKU_MULTI = [p for p, c, _ in tdoku_rows() if c > 1]
+
+
+def test_tdoku_has_no_solution_and_multi_solution_rows() -> None:
+    assert len(TDOKU_NONE) >= 5 and len(TDOKU_MULTI) >= 10
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("puzzle", TDOKU_NONE)
+def test_tdoku_no_solution_puzzles(puzzle: Grid) -> None:
+    res = solve_logically(puzzle)
+    assert not res.solved and res.stuck and res.contradiction
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("puzzle", TDOKU_MULTI)
+def test_tdoku_multi_solution_puzzles(puzzle: Grid) -> None:
+    """Several solutions: the solver still ends on a valid one that keeps the givens."""
     b = board(9)
-    for puzzle, count, _ in tdoku_rows():
-        if count == 1:
-            continue
-        res = solve_logically(puzzle)
-        if count == 0:
-            assert not res.solved and res.stuck and res.contradiction
-        else:  # several solutions: the solver still ends on a valid one that keeps the givens
-            assert res.solved
-            assert all({res.grid[i] for i in u} == set(range(1, 10)) for u in b.units)
-            assert all(res.grid[i] == d for i, d in enumerate(puzzle) if d)
+    res = solve_logically(puzzle)
+    assert res.solved
+    assert all({res.grid[i] for i in u} == set(range(1, 10)) for u in b.units)
+    assert all(res.grid[i] == d for i, d in enumerate(puzzle) if d)
 
 
 @cache
@@ -274,6 +286,7 @@ def generated(size: int, count: int) -> tuple[tuple[Grid, Grid], ...]:
     return tuple(out)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size,count", [(9, 20), (6, 20), (4, 20)])
 def test_generated_puzzles_are_solved_soundly(size: int, count: int) -> None:
     for puzzle, solution in generated(size, count):
@@ -330,6 +343,7 @@ def test_easiest_technique_first() -> None:
     puzzle, _ = hard_puzzle()
     res = solve_logically(puzzle)
     st = Candidates.from_grid(puzzle)
+    assert any(TECHNIQUE_ORDER.index(step.technique) for step in res.steps[:60])  # not only naked singles
     for step in res.steps[:60]:
         k = TECHNIQUE_ORDER.index(step.technique)
         if k:

@@ -69,6 +69,7 @@ def test_standard_bands_are_the_36288_patterns() -> None:
         assert b[3] < b[4] < b[5] and b[6] < b[7] < b[8] and b[3] < b[6]
 
 
+@pytest.mark.heavy
 def test_band_table_sums_to_n2_with_44_distinct_counts() -> None:
     table = nb.band_table()
     assert len(table) == 36_288
@@ -80,6 +81,7 @@ def test_band_table_sums_to_n2_with_44_distinct_counts() -> None:
     assert dict(table)[pure] == 108_374_976
 
 
+@pytest.mark.heavy
 def test_table_counts_match_direct_counts_for_sample_bands() -> None:
     table = nb.band_table()
     rng = random.Random(3)
@@ -109,6 +111,7 @@ def test_count_grids_from_scratch() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_round_trip_at_the_ends_and_block_edges() -> None:
     t = nb.tables()
     starts = [int(x) for x in t.pattern_start[[1, 2, 17, 18_000, 36_287]]]
@@ -124,6 +127,7 @@ def test_round_trip_at_the_ends_and_block_edges() -> None:
     assert len(grids) == len(set(edges))
 
 
+@pytest.mark.heavy
 def test_round_trip_random_numbers() -> None:
     rng = random.Random(2024)
     seen = set()
@@ -136,6 +140,7 @@ def test_round_trip_random_numbers() -> None:
     assert len(seen) == 400
 
 
+@pytest.mark.heavy
 def test_round_trip_through_many_patterns() -> None:
     """A number inside each of 300 random patterns (every pattern maps through its class)."""
     t = nb.tables()
@@ -160,6 +165,7 @@ def test_round_trip_in_every_pattern() -> None:
         assert nb.grid_number(g) == d
 
 
+@pytest.mark.heavy
 def test_round_trip_grids() -> None:
     rng = random.Random(99)
     base = [nb.grid_from_number(rng.randrange(nb.N0)) for _ in range(5)]
@@ -171,6 +177,7 @@ def test_round_trip_grids() -> None:
     assert len(set(numbers)) == len(set(grids))
 
 
+@pytest.mark.heavy
 def test_round_trip_grids_from_the_ilp_engine() -> None:
     from pipeline.ilp.engine import Engine
 
@@ -181,6 +188,7 @@ def test_round_trip_grids_from_the_ilp_engine() -> None:
         assert nb.grid_from_number(nb.grid_number(g)) == g
 
 
+@pytest.mark.heavy
 def test_number_decomposes_as_in_the_thesis() -> None:
     """index = A*N1 + (72*B + C)*N2 + D with A = box-1 permutation rank; D < N2 means standardized."""
     rng = random.Random(5)
@@ -209,6 +217,7 @@ def test_perm_rank_round_trip() -> None:
         assert nb.perm_rank(nb.perm_unrank(r)) == r
 
 
+@pytest.mark.heavy
 def test_invalid_input_is_rejected_with_a_clear_message() -> None:
     g = list(nb.grid_from_number(12345))
     with pytest.raises(ValueError, match="81 cells"):
@@ -266,6 +275,7 @@ def _check_compiled_numbers(count: int, seed: int, kernel_statuses: list[int]) -
     assert kernel_statuses == [0] * count  # every number came from the kernel
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_matches_the_reference(kernel_statuses: list[int]) -> None:
     _check_compiled_numbers(2000, 31, kernel_statuses)
 
@@ -275,6 +285,7 @@ def test_compiled_grid_number_matches_the_reference_on_many_grids(kernel_statuse
     _check_compiled_numbers(20_000, 32, kernel_statuses)
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_at_the_pattern_edges(kernel_statuses: list[int]) -> None:
     """First and last completion of sample patterns, both ends of each pattern's first split."""
     t = nb.tables()
@@ -295,6 +306,7 @@ def _outcome(fn: Callable[[object], object], arg: object) -> object:
         return (type(exc), str(exc))
 
 
+@pytest.mark.heavy
 def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(kernel_statuses: list[int]) -> None:
     """Lists and tuples of 81 small ints reach the kernel: valid grids of every such element type are
     numbered there, and every kind of broken grid is rejected there (the reference then words the
@@ -353,6 +365,7 @@ def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(k
     assert kernel_statuses == []
 
 
+@pytest.mark.heavy
 def test_fill_rank_grows_its_work_space() -> None:
     """A band with more transversals than the work space holds is ranked all the same."""
     from pipeline.identity import fastnumber
@@ -377,6 +390,7 @@ def test_fill_rank_grows_its_work_space() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_uniform_grid_is_deterministic_and_valid() -> None:
     assert nb.uniform_grid(1) == nb.uniform_grid(1)
     assert nb.uniform_grid(1) != nb.uniform_grid(2)
@@ -436,6 +450,7 @@ def _uniformity(sample: Callable[[random.Random], int], n: int = 2500, seed: int
     }
 
 
+@pytest.mark.heavy
 def test_uniform_grid_passes_chi_square_and_biased_samplers_fail() -> None:
     # the real sampler: uniform_grid draws random.Random(seed).randrange(N0)
     seeds = iter(range(10**6))
@@ -456,6 +471,7 @@ def test_uniform_grid_passes_chi_square_and_biased_samplers_fail() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_tables_are_small_and_cached_with_a_checksum(numplace_cache: Path) -> None:
     t = nb.tables()
     assert sum(a.nbytes for a in t.arrays.values()) <= 5_000_000
@@ -545,6 +561,7 @@ def test_tables_memo_loads_once_and_rebuilds_a_rejected_file_once(
         assert int(z["v"][0]) == 7
 
 
+@pytest.mark.heavy
 def test_corrupted_numbering_table_is_rebuilt(
     numplace_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -570,6 +587,7 @@ def test_corrupted_numbering_table_is_rebuilt(
         nb.reset_tables()
 
 
+@pytest.mark.heavy
 def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> None:
     """Loading derives the kernel's arrays; the pure-Python views are built on first use, from the
     same arrays, and the row reader :meth:`NumberingTables.pattern` agrees with them."""
@@ -596,6 +614,7 @@ def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> Non
             assert len(t.split_index[c][k]) == len(ps) == (28 if k == 0 else 56)
 
 
+@pytest.mark.heavy
 def test_tables_with_malformed_bands_are_rejected() -> None:
     a = dict(nb.tables().arrays)
     for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):

@@ -41,6 +41,7 @@ def test_chunks_are_the_plain_list(skip: set[int]) -> None:
             got[len(want)]
 
 
+@pytest.mark.heavy
 def test_ten_million_puzzles_plan_in_bounded_memory(tmp_path: Path) -> None:
     """``count: 10000000`` with parts of 1,000 plans without listing ten million indices: the
     plan's memory grows with its parts (10,000), not its puzzles."""

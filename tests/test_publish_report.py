@@ -104,6 +104,7 @@ def test_png_summary(tmp_path: Path, set_dir: Path) -> None:
         report.make_report([set_dir], tmp_path / "x.pdf", "pdf")
 
 
+@pytest.mark.heavy
 def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
     res = numplace("report", str(set_dir / "20261122T010000Z-aaaaaaaa"), "--out", str(tmp_path / "one.html"))
     assert res.returncode == 0, res.stderr
@@ -114,6 +115,7 @@ def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.browser
 def test_in_a_headless_browser(tmp_path: Path, set_dir: Path) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if browser is None:

@@ -24,6 +24,7 @@ def _cfg(root: Path, workers: int = 1) -> config.Config:
                             "output": {"dir": str(root), "shard_size": 4}})
 
 
+@pytest.mark.heavy
 def test_quota_runs_make_the_mix_keep_the_surplus_and_use_it_next(tmp_path: Path) -> None:
     root = tmp_path / "out"
     first = runner.run(_cfg(root))
@@ -52,6 +53,7 @@ def test_quota_runs_make_the_mix_keep_the_surplus_and_use_it_next(tmp_path: Path
     assert audit(root / "mix").ok
 
 
+@pytest.mark.heavy
 def test_a_quota_run_is_the_same_on_one_and_two_workers(tmp_path: Path) -> None:
     sets = []
     for workers in (1, 2):

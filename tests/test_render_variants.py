@@ -207,6 +207,7 @@ def _lum(img: Image.Image) -> Callable[[float, float], int]:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind", ["x", "hyper", "jigsaw", "killer", "x+killer", "hyper+jigsaw"])
 def test_rows_are_valid_grids_of_their_variant(kind: str) -> None:
     row = variant_row(kind)
@@ -214,6 +215,7 @@ def test_rows_are_valid_grids_of_their_variant(kind: str) -> None:
     assert list(v.kinds) == sorted(kind.split("+"))
     b = board(9, v)
     sol = row["solution"]
+    assert bool(v.cages) == ("killer" in kind)  # the cage loop below runs for the killer rows
     for unit in b.units:
         assert sorted(sol[i] for i in unit) == list("123456789")
     for cage in v.cages:
@@ -445,6 +447,7 @@ def test_answers_of_variants_keep_the_variant() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_export_svg_and_png_of_variant_rows(tmp_path: Path) -> None:
     rows = [variant_row(k, i) for i, k in enumerate(("x", "hyper", "jigsaw", "killer"))]
     frame = pl.DataFrame(rows, schema={**SCHEMA, **VARIANT_TYPES}, strict=False)
@@ -472,6 +475,7 @@ def test_a_book_of_variant_puzzles(tmp_path: Path) -> None:
     assert [p.kind for p in pages] == ["puzzles"] * 7 + ["answers"] * 2
     pdf = pdfium.PdfDocument(out)
     geo = book.Geometry.of(cfg.page)
+    sums = shades = 0
     for page in pages[:7]:
         row, _ = page.items[0]
         art = render.art_of(row)
@@ -483,14 +487,17 @@ def test_a_book_of_variant_puzzles(tmp_path: Path) -> None:
             left, top = slot.x + c * cell, slot.y_top - r * cell
             found = texts.get_text_bounded(left, top - cell * 0.27, left + cell * 0.45, top).strip()
             assert found == text, (row["puzzle_id"], r, c, found)
+            sums += 1
         scale = 1.0
         at = _lum(pdf_page.render(scale=scale).to_pil())
         height = pdf_page.get_height()
         for r, c, grey in art.shading():  # shaded cells are grey on the page (a corner, clear of digits)
             x, y = slot.x + (c + 0.2) * cell, height - (slot.y_top - (r + 0.8) * cell)
             assert abs(at(x * scale, y * scale) - 255 * grey) < 8
+            shades += 1
         if not art.variant.kinds:
             assert not art.shading() and not art.cage_sums()
+    assert sums > 0 and shades > 0  # the page checks ran for the killer and the shaded rows
     again = tmp_path / "again.pdf"
     book.write_book(sections, cfg, again)
     assert again.read_bytes() == out.read_bytes()

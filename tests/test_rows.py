@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import polars as pl
+import pytest
 
 from pipeline import verify
 from pipeline.board import parse
@@ -13,6 +14,7 @@ from pipeline.generate.spec import Spec, puzzle_seed
 from pipeline.run import rows
 
 
+@pytest.mark.heavy
 def test_a_row_built_from_a_made_puzzle_is_the_schema() -> None:
     for size in (9, 16):
         seed = puzzle_seed(3, size)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import pytest
 import yaml
 
 from pipeline import config, verify
@@ -14,6 +15,7 @@ from pipeline.run.manifest import read_manifest
 from .conftest import tiny
 
 
+@pytest.mark.heavy
 def test_failures_are_counted_and_never_written(tmp_path: Path, monkeypatch) -> None:
     real = verify.verify_row
 
@@ -32,6 +34,7 @@ def test_failures_are_counted_and_never_written(tmp_path: Path, monkeypatch) -> 
     assert manifest["shards"]["0"]["failures"][0]["failure"] == "injected fault"
 
 
+@pytest.mark.heavy
 def test_unreachable_target_is_a_counted_generation_failure(tmp_path: Path) -> None:
     cfg = config.validate(tiny(tmp_path / "out", count=2, removal={
         "symmetry": "full", "hints": {"target": 17}, "max_attempts": 2}))
@@ -41,6 +44,7 @@ def test_unreachable_target_is_a_counted_generation_failure(tmp_path: Path) -> N
     assert totals["generation_failures"] == 2 and totals["attempts"] == 4
 
 
+@pytest.mark.heavy
 def test_an_interrupt_while_the_run_starts_or_closes_marks_it_interrupted(tmp_path: Path) -> None:
     """Found by bench/crash_test.py: a SIGTERM (raised as KeyboardInterrupt) outside the loop over
     results left the manifest ``running`` and exited without naming the run. Now any moment of the

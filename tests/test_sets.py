@@ -19,6 +19,8 @@ from pipeline.run.manifest import read_manifest
 
 from .conftest import numplace, tiny
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 CONTENT = ["puzzle_id", "index", "seed", "puzzle", "solution"]
 
 

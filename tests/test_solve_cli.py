@@ -16,6 +16,8 @@ from pipeline.solve import batch
 from .conftest import ROOT, numplace
 from .test_engine import TDOKU
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 S = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 CLASH = "55" + P[2:]

@@ -84,6 +84,7 @@ def test_climb_never_blanks_a_locked_cell() -> None:
     assert verify.count_solutions(puzzle, B9, limit=2) == 1
 
 
+@pytest.mark.heavy
 def test_steered_puzzles_are_in_range_certified_and_the_same_on_every_run() -> None:
     spec = Spec(size=9, symmetry="rot180", minimal=True, levels=("expert",), steer=True, max_attempts=50)
     first = [make_puzzle(spec, puzzle_seed(3, i)) for i in range(4)]
@@ -96,6 +97,7 @@ def test_steered_puzzles_are_in_range_certified_and_the_same_on_every_run() -> N
         assert _orbit_minimal(made.puzzle)
 
 
+@pytest.mark.heavy
 def test_steering_reaches_the_range_on_fewer_grids_than_filtering() -> None:
     """The point of steering, counted in grids (never in seconds): the same seeds need fewer attempts."""
     plain = Spec(size=9, symmetry="rot180", minimal=True, levels=("expert",), max_attempts=400)
@@ -106,12 +108,14 @@ def test_steering_reaches_the_range_on_fewer_grids_than_filtering() -> None:
     assert grids_steered < grids_plain
 
 
+@pytest.mark.heavy
 def test_steer_without_a_level_is_one_line() -> None:
     res = numplace("generate", "--steer", "--count", "1")
     assert res.returncode == 2 and res.stderr.strip() == "numplace: error: --steer: needs --level (the difficulty " \
                                                          "to steer toward)"
 
 
+@pytest.mark.heavy
 def test_generate_steer_prints_expert_puzzles_only() -> None:
     res = numplace("generate", "--count", "2", "--level", "expert", "--steer", "--seed", "4")
     assert res.returncode == 0, res.stderr

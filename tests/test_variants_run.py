@@ -19,6 +19,8 @@ from pipeline.run.audit import audit
 from .conftest import numplace, tiny
 from .test_check import _edit, _one, _set
 
+pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+
 JIGSAW = "112223333111222236141122336145555336444456666447559996477559996777888899777888889"
 SETS = {
     "x": {"board": {"size": 9, "variant": "x"}, "count": 3},
@@ -122,6 +124,7 @@ def test_show_solve_and_rate_read_variant_rows(sets: dict[str, Path], tmp_path: 
     assert plain.stdout.startswith("multiple")
     # a part file keeps every row's rules
     batch = numplace("solve", str(sorted(run_dir.glob("part-*.parquet"))[0]), "--format", "json")
+    assert len(batch.stdout.splitlines()) == SETS["killer6"]["count"]  # all() below is over every row
     assert batch.returncode == 0 and all(json.loads(ln)["status"] == "unique" for ln in batch.stdout.splitlines())
     rated = numplace("rate", line)
     levels = ("unrated", "easy", "medium", "hard", "expert", "extreme")

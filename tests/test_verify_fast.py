@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from pipeline import verify, verify_fast
+from pipeline import verify
 from pipeline.board import Grid, board, parse, size_of
+from pipeline.verify import count_jit
 
-from .conftest import ROOT, SHARED
+from .conftest import DATA, ROOT
 
 
 def _cases(path: Path) -> list[tuple[str, int, str | None]]:
@@ -32,16 +33,17 @@ def _cases(path: Path) -> list[tuple[str, int, str | None]]:
     return out
 
 
-GOLDEN = _cases(SHARED / "data" / "tdoku_test_puzzles.txt") + _cases(ROOT / "tests" / "data" / "golden_small.txt")
+GOLDEN = _cases(DATA / "tdoku_test_puzzles.txt") + _cases(DATA / "golden_small.txt")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
 def test_golden_counts(puzzle: str, count: int, solution: str | None) -> None:
     """The file's count at every limit, and the exact count (every solution enumerated)."""
     grid, b = parse(puzzle), board(size_of(puzzle))
     for limit in (1, 2, 3, 40):
-        assert verify_fast.count_solutions(grid, b, limit) == min(count, limit), limit
-    assert verify_fast.count_solutions(grid, b, count + 1) == count
+        assert count_jit.count_solutions(grid, b, limit) == min(count, limit), limit
+    assert count_jit.count_solutions(grid, b, count + 1) == count
 
 
 def _oracle_limits(count: int, n: int) -> list[int]:
@@ -51,12 +53,13 @@ def _oracle_limits(count: int, n: int) -> list[int]:
     return [2, 10] if count > 2 and n < 16 else [2]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
 def test_golden_counts_agree_with_the_oracle(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
     grid, b = parse(puzzle), board(n)
     for limit in _oracle_limits(count, n):
-        assert verify_fast.count_solutions(grid, b, limit) == verify.count_solutions(grid, b, limit), limit
+        assert count_jit.count_solutions(grid, b, limit) == verify.count_solutions(grid, b, limit), limit
 
 
 @pytest.mark.slow
@@ -65,7 +68,7 @@ def test_golden_counts_agree_with_the_oracle(puzzle: str, count: int, solution: 
 def test_golden_16x16_agree_with_the_oracle_at_larger_limits(puzzle: str, count: int, solution: str | None) -> None:
     grid, b = parse(puzzle), board(16)
     for limit in (3, 40):
-        assert verify_fast.count_solutions(grid, b, limit) == verify.count_solutions(grid, b, limit), limit
+        assert count_jit.count_solutions(grid, b, limit) == verify.count_solutions(grid, b, limit), limit
 
 
 def _shuffled(solution: Grid, n: int, rng: random.Random) -> Grid:
@@ -112,13 +115,14 @@ def _random_puzzles(n: int, k: int, most: int, seed: int) -> list[Grid]:
     return out
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("n", "k", "most"), RANDOM)
 def test_random_puzzles_agree_with_the_oracle(n: int, k: int, most: int) -> None:
     b = board(n)
     seen = set()
     for puzzle in _random_puzzles(n, k, most, seed=15 * n):
         for limit in (1, 2, 7):
-            fast = verify_fast.count_solutions(puzzle, b, limit)
+            fast = count_jit.count_solutions(puzzle, b, limit)
             assert fast == verify.count_solutions(puzzle, b, limit), (limit, puzzle)
             seen.add(min(fast, 2))
     assert seen == {0, 1, 2}  # the sample has none, unique and many
@@ -131,38 +135,38 @@ def test_shuffled_solutions_are_grids() -> None:
 
 
 def test_counts_whole_boards() -> None:
-    assert verify_fast.count_solutions((0,) * 16, board(4), limit=300) == 288
+    assert count_jit.count_solutions((0,) * 16, board(4), limit=300) == 288
     solved = SOLUTIONS[16]
-    assert verify_fast.count_solutions(solved, board(16), limit=2) == 1
+    assert count_jit.count_solutions(solved, board(16), limit=2) == 1
     wrong = (solved[1], solved[0], *solved[2:])  # two digits swapped: rows still fine, columns not
-    assert verify_fast.count_solutions(wrong, board(16), limit=2) == 0
+    assert count_jit.count_solutions(wrong, board(16), limit=2) == 0
 
 
 def test_contract_edges() -> None:
     b = board(9)
-    assert verify_fast.count_solutions((0,) * 81, b, limit=0) == 0
-    assert verify_fast.count_solutions((0,) * 81, b, limit=5) == 5
-    assert verify_fast.count_solutions((1, 1, *(0,) * 79), b) == 0  # two 1s in row 1
+    assert count_jit.count_solutions((0,) * 81, b, limit=0) == 0
+    assert count_jit.count_solutions((0,) * 81, b, limit=5) == 5
+    assert count_jit.count_solutions((1, 1, *(0,) * 79), b) == 0  # two 1s in row 1
     with pytest.raises(ValueError, match="80 cells"):
-        verify_fast.count_solutions((0,) * 80, b)
+        count_jit.count_solutions((0,) * 80, b)
     with pytest.raises(ValueError, match=r"outside 0\.\.9"):
-        verify_fast.count_solutions((10, *(0,) * 80), b)
+        count_jit.count_solutions((10, *(0,) * 80), b)
 
 
 def test_the_verifier_counts_with_the_compiled_counter(monkeypatch: pytest.MonkeyPatch) -> None:
-    """verify_puzzle asks verify_fast, so a wrong count there is reported (the guard can fail)."""
+    """verify_puzzle asks count_jit, so a wrong count there is reported (the guard can fail)."""
     sol = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
     puz = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     args: dict[str, Any] = {"size": 9, "puzzle": puz, "solution": sol, "hints": 30, "symmetry": "rot180",
             "symmetry_requested": "rot180"}
     assert verify.verify_puzzle(**args) == []
-    monkeypatch.setattr(verify_fast, "count_solutions", lambda puzzle, b, limit=2: 2)
+    monkeypatch.setattr(count_jit, "count_solutions", lambda puzzle, b, limit=2: 2)
     assert verify.verify_puzzle(**args) == ["puzzle has more than one solution"]
 
 
 def test_written_apart_from_the_counters_it_checks() -> None:
-    """verify_fast imports nothing of ours but the board vocabulary (no ilp, no generate.fastcount)."""
-    tree = ast.parse((ROOT / "pipeline" / "verify_fast.py").read_text(encoding="utf-8"))
+    """count_jit imports nothing of ours but the board vocabulary (no ilp, no generate.fastcount)."""
+    tree = ast.parse((ROOT / "pipeline" / "verify" / "count_jit.py").read_text(encoding="utf-8"))
     ours = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
             and node.module and node.module.startswith("pipeline")}
     ours |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names

@@ -5,7 +5,7 @@
   solution, which the classic rules alone do not give.
 * Each kind of tampering is a problem named in one line: a cage sum, a region string, a diagonal, a
   window, a digit twice in a cage, and the variant columns themselves.
-* The compiled counter (:mod:`pipeline.verify_fast`) agrees with the pure-Python oracle
+* The compiled counter (:mod:`pipeline.verify.count_jit`) agrees with the pure-Python oracle
   (:func:`pipeline.verify.count_solutions`) on seeded random puzzles of every variant, at several limits;
   zero-given 9x9 killers with cages of 2-5 cells count in well under a second.
 * The verifier builds its units itself: a bug in board.py's windows does not move it.
@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from pipeline import board as board_module
-from pipeline import verify, verify_fast
+from pipeline import verify
 from pipeline.board import SYMBOLS, Grid, Variant, board, format_line, parse
-from pipeline.verify import Rules, rules_for, verify_row
+from pipeline.verify import Rules, count_jit, rules_for, verify_row
 
 from .conftest import ROOT
 
@@ -51,7 +51,7 @@ def _rules(p: dict[str, Any]) -> Rules:
 
 
 def _fast(puzzle: Grid, rules: Rules, limit: int) -> int:
-    return verify_fast.count_solutions(puzzle, board(rules.n), limit, boxes=rules.boxes, extra=rules.extra,
+    return count_jit.count_solutions(puzzle, board(rules.n), limit, boxes=rules.boxes, extra=rules.extra,
                                        cages=rules.cages)
 
 
@@ -86,7 +86,7 @@ def test_published_puzzles_are_sound_and_unique(p: dict[str, Any]) -> None:
 @pytest.mark.parametrize("p", GOLDEN, ids=lambda p: p["name"])
 def test_published_puzzles_need_their_variant(p: dict[str, Any]) -> None:
     """Under the classic rules alone none has exactly one solution (the variant's units are used)."""
-    assert verify_fast.count_solutions(parse(p["puzzle"], 9), board(9), 2) != 1
+    assert count_jit.count_solutions(parse(p["puzzle"], 9), board(9), 2) != 1
 
 
 @pytest.mark.parametrize("p", GOLDEN, ids=lambda p: p["name"])
@@ -306,8 +306,8 @@ def test_a_bug_in_boards_windows_does_not_move_the_verifier(monkeypatch: pytest.
 def test_the_verifier_imports_no_variant_machinery() -> None:
     import ast
 
-    for name in ("verify.py", "verify_fast.py"):
-        tree = ast.parse((ROOT / "pipeline" / name).read_text(encoding="utf-8"))
+    for name in sorted(p.name for p in (ROOT / "pipeline" / "verify").glob("*.py")):
+        tree = ast.parse((ROOT / "pipeline" / "verify" / name).read_text(encoding="utf-8"))
         names = {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                  and node.module == "pipeline.board" for a in node.names}
         assert names <= {"SYMBOLS", "Board", "Grid", "PuzzleFormatError", "board", "parse"}, (name, names)
@@ -316,7 +316,7 @@ def test_the_verifier_imports_no_variant_machinery() -> None:
 def test_a_variant_board_without_rules_is_refused_by_the_compiled_counter() -> None:
     b = board(9, Variant(("x",)))
     with pytest.raises(ValueError, match="has a variant"):
-        verify_fast.count_solutions((0,) * 81, b, 2)
+        count_jit.count_solutions((0,) * 81, b, 2)
     rules = _rules(BY_NAME["x-aind-diagonal"])
     assert verify.count_solutions((0,) * 81, b, 2) == 2  # the oracle builds the rules from b's raw data
     assert _fast((0,) * 81, rules, 2) == 2
@@ -335,7 +335,7 @@ def test_a_variant_board_without_rules_is_refused_by_the_compiled_counter() -> N
 )
 def test_the_compiled_counters_statement_is_checked(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        verify_fast.count_solutions((0,) * 81, board(9), 2, **kwargs)
+        count_jit.count_solutions((0,) * 81, board(9), 2, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,7 +349,7 @@ def test_small_killer_counts_by_hand() -> None:
     {2,3}) 288 * 4/12."""
     b = board(4)
     for total, count in ((3, 48), (4, 48), (5, 96), (6, 48), (7, 48), (2, 0), (8, 0)):
-        assert verify_fast.count_solutions((0,) * 16, b, 300, cages=[((0, 1), total)]) == count, total
+        assert count_jit.count_solutions((0,) * 16, b, 300, cages=[((0, 1), total)]) == count, total
         rules = Rules(4, verify.classic_rules(4).units, (((0, 1), total),))
         assert verify.count_solutions((0,) * 16, b, 300, rules=rules) == count, total
 
@@ -470,6 +470,7 @@ RANDOM = [("x", 4, 25, 16), ("x", 6, 25, 36), ("x", 9, 25, 64), ("hyper", 9, 25,
           ("hyper+x", 9, 15, 64), ("killer+x", 6, 20, 36), ("jigsaw+killer", 6, 15, 36)]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("kind", "n", "k", "most"), RANDOM, ids=lambda v: str(v))
 def test_random_variant_puzzles_agree_with_the_oracle(kind: str, n: int, k: int, most: int) -> None:
     """Blanked solutions (and, about one time in three, a wrong given or a wrong cage sum) counted by
@@ -502,6 +503,7 @@ def test_random_variant_puzzles_agree_with_the_oracle(kind: str, n: int, k: int,
     assert seen == {0, 1, 2}, seen
 
 
+@pytest.mark.heavy
 def test_zero_given_9x9_killers_count_fast() -> None:
     """Zero-given 9x9 killers with random cages of 2-5 cells covering the board: each counts (limit 2)
     in well under a second of CPU time; a few are checked against the oracle too."""
@@ -514,7 +516,7 @@ def test_zero_given_9x9_killers_count_fast() -> None:
         assert solution is not None
         cages = _random_cages(solution, 9, rng)
         t0 = time.process_time()
-        count = verify_fast.count_solutions((0,) * 81, board(9), 2, cages=cages)
+        count = count_jit.count_solutions((0,) * 81, board(9), 2, cages=cages)
         slowest = max(slowest, time.process_time() - t0)
         assert count >= 1  # the drawn grid is a solution
         counts.add(count)

@@ -40,10 +40,10 @@ units or a killer cage. Every technique is a deduction from "each unit holds eac
 * ``x_wing``, ``swordfish``, ``jellyfish``: on rows and columns only, which stay units in every variant.
   Sound.
 * ``finned_*`` / ``sashimi_*`` fish: rows/columns as base and cover; the fins must lie in one box and
-  only cells of that box lose the digit. On boards with the classic boxes (x, hyper, killer) the
-  classic search is sound unchanged. On jigsaw boards the classic search (which treats a box as the
-  block of its rows and columns) would not be, so a region version runs instead: fins in one region,
-  targets in that region (they see every fin through it). Sound.
+  only cells of that box lose the digit. The search reads the box by its cells: on boards with the
+  classic boxes (x, hyper, killer) that is the classic search unchanged; on jigsaw boards (where a
+  box taken as the block of its rows and columns would be unsound) it is the region: fins in one
+  region, targets in that region (they see every fin through it). Sound.
 * ``empty_rectangle``: kept, also on jigsaw. Argument: a box/region's candidates of ``d`` lie in row
   ``r`` or column ``c``; a column strong link ``P = Q`` with ``P`` in row ``r``; target ``T`` in ``Q``'s
   row and column ``c``. If ``T`` held ``d``, ``Q`` would not, so ``P`` would, and the region would have no

@@ -3,7 +3,7 @@
 ``count(puzzle, limit, node_limit, variant)`` returns the number of solutions of ``puzzle`` capped at
 ``limit``, or ``-1`` when the search visited more than ``node_limit`` nodes (the caller then asks the
 ILP). ``solutions(puzzle, limit, node_limit, variant)`` is the same search returning the solutions
-found (``None`` for ``-1``); ``numplace solve`` uses it (:mod:`pipeline.solve.fast`). Exact, not
+found (``None`` for ``-1``); ``numplace solve`` uses it (:mod:`pipeline.solve.search`). Exact, not
 heuristic: bitmask candidates per cell, naked and hidden singles to a fixpoint, then branch on the
 cell with the fewest candidates; the search stops at ``limit`` solutions. Both run the one kernel
 :func:`_search`. Works for every board of :mod:`pipeline.board` (n <= 25, candidates fit in 32 bits).

@@ -26,22 +26,18 @@ Contracts
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
 import math
-import re
-import types
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline import __version__
-from pipeline.config import ConfigError, read_yaml
+from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
 from pipeline.publish import render
 from pipeline.publish.export import write_file
 from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, read_sets
@@ -85,17 +81,10 @@ class PageCfg(_Strict):
     bleed: float = Field(default=0.0, ge=0, le=10)  # mm added around the trim size on every side
 
 
-class RangeCfg(_Strict):
-    min: float | None = None
-    max: float | None = None
+class RangeCfg(MinMaxCfg):
+    """``score`` or ``hints`` of a section: ``min`` and/or ``max``."""
 
-    @model_validator(mode="after")
-    def _order(self) -> RangeCfg:
-        if self.min is None and self.max is None:
-            raise ValueError("give min, max or both")
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min ({self.min:g}) is greater than max ({self.max:g})")
-        return self
+    number_format = "g"
 
 
 class SectionCfg(_Strict):
@@ -149,50 +138,6 @@ class BookConfig(_Strict):
         return self.labels.levels.get(level, DEFAULT_LEVEL_NAMES.get(level, level))  # type: ignore[call-overload]
 
 
-def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
-    """The config model at the path ``loc`` (for "did you mean" hints), or None."""
-    model: type[BaseModel] | None = BookConfig
-    for part in loc:
-        if model is None or isinstance(part, int):
-            continue
-        info = model.model_fields.get(part)
-        if info is None:
-            return None
-        model = _inner_model(info.annotation)
-    return model
-
-
-def _inner_model(tp: Any) -> type[BaseModel] | None:
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return tp
-    if isinstance(tp, types.UnionType) or typing.get_origin(tp) in (typing.Union, list):
-        for arg in typing.get_args(tp):
-            found = _inner_model(arg)
-            if found is not None:
-                return found
-    return None
-
-
-def _message(err: ValidationError) -> str:
-    """One line for the first error: ``field.path: what is wrong`` (list items as ``sections[1]``)."""
-    e = err.errors()[0]
-    loc = [p for p in e["loc"] if isinstance(p, int)  # drop pydantic's union and key markers
-           or not (p in ("[key]", "int", "str", "float", "bool") or p.startswith(("function-", "literal[")))]
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-    if e["type"] == "extra_forbidden":
-        parent = _model_at(loc[:-1])
-        fields = list(parent.model_fields) if parent is not None else []
-        near = difflib.get_close_matches(str(loc[-1]), fields, n=1)
-        hint = f" (did you mean {near[0]}?)" if near else (f" (known keys: {', '.join(fields)})" if fields else "")
-        return f"{path}: unknown key{hint}"
-    if e["type"] == "missing":
-        return f"{path}: required key is missing"
-    msg = re.sub(r"^(Value error|Assertion failed), ", "", e["msg"])
-    if e["type"] == "literal_error":
-        return f"{path}: {e.get('input')!r} is not allowed; {msg[0].lower()}{msg[1:]}"
-    return f"{path}: {msg}" if path else msg
-
-
 def validate_config(data: Any) -> BookConfig:
     """Validate a parsed book config; raises :class:`PublishError` with one line naming the field."""
     if data is None:
@@ -202,7 +147,7 @@ def validate_config(data: Any) -> BookConfig:
     try:
         return BookConfig.model_validate(data)
     except ValidationError as err:
-        raise PublishError(_message(err)) from None
+        raise PublishError(error_line(err, BookConfig, items=True, show=repr)) from None
 
 
 def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> BookConfig:

@@ -62,9 +62,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from pipeline.config import Config, worker_count
+from pipeline.config import Config
 from pipeline.run.plan import Log, RunError
 from pipeline.run.work import Item, Job, make_items
+from pipeline.run.workers import worker_count
 
 if TYPE_CHECKING:
     from distributed import Client, Future, LocalCluster

@@ -23,6 +23,7 @@ from typing import Any
 from pipeline import verify
 from pipeline.atomic import DiskFull
 from pipeline.run import rows, stock, store
+from pipeline.run.layout import catalog_name, parts_in
 from pipeline.run.manifest import sum_counts
 from pipeline.run.plan import Log, Plan
 from pipeline.run.work import Failed, Item, Made
@@ -257,13 +258,13 @@ def _seen_keys(plan: Plan) -> set[str]:
     """Dedup keys already taken: the catalog snapshot of the run's start and the parts of runs that
     had no catalog entry then (:attr:`~pipeline.run.manifest.Manifest.published_parts`), plus the
     run's own parts written so far."""
-    own = store.catalog_name(plan.cfg.name, plan.run_dir.name)
+    own = catalog_name(plan.cfg.name, plan.run_dir.name)
     names = [n for n in plan.manifest.catalog_snapshot if n.rpartition("/")[2] != own]
     seen = store.catalog_keys(plan.root, names)
     mine = plan.run_dir.resolve()
     seen.update(store.part_keys(plan.root / p for p in plan.manifest.published_parts
                                 if (plan.root / p).parent.resolve() != mine))
-    parts = sorted(plan.run_dir.glob("part-*.parquet"))
+    parts = parts_in(plan.run_dir)
     if parts:
         seen.update(rows.dedup_key(r) for r in store.read_parts(parts).iter_rows(named=True))
     return seen
@@ -271,7 +272,7 @@ def _seen_keys(plan: Plan) -> set[str]:
 
 def _write_catalog(plan: Plan) -> None:
     """Record this run's keys in the catalog of the output root (one file per run, by rename)."""
-    parts = sorted(plan.run_dir.glob("part-*.parquet"))
+    parts = parts_in(plan.run_dir)
     found = store.read_parts(parts).iter_rows(named=True) if parts else iter(())
     store.write_catalog(plan.root, plan.cfg.name, plan.run_dir.name, [
         {"key": rows.dedup_key(r), "size": r["size"], "set_name": r["set_name"], "run_id": plan.run_dir.name,

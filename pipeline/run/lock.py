@@ -19,11 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-LOCK = "_lock"
+from pipeline.errors import UserError
+from pipeline.run.layout import LOCK
 
 
-class SetLocked(RuntimeError):
-    """Another process is making this set now (message names it); exit code 75 (try again later)."""
+class SetLocked(UserError, RuntimeError):
+    """Another process is making this set now (message names it); the CLI exits 75 (try again later),
+    not 2, as it is a condition to wait out rather than a mistake."""
 
 
 class SetLock:

@@ -23,11 +23,9 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.atomic import atomic_write
+from pipeline.run.layout import MANIFEST, SUCCESS, manifest_path
 from pipeline.run.store import StoreError
 
-MANIFEST = "_manifest.json"
-OLD_MANIFEST = "manifest.json"  # runs written before the underscore convention
-SUCCESS = "_SUCCESS"
 #: ``running``: being made (or killed: resume it); ``complete``: every index has a verified puzzle;
 #: ``incomplete``: finished with failures (``--resume`` does not retry them); ``partial``: stopped
 #: by ``--max-minutes`` with whole parts, resumable; ``interrupted``: Ctrl-C or SIGTERM, resumable.
@@ -37,14 +35,6 @@ STATUSES = ("running", "complete", "incomplete", "partial", "interrupted")
 def now() -> str:
     """The current UTC time as the manifest writes it (ISO 8601, seconds)."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def manifest_path(run_dir: Path) -> Path | None:
-    """The manifest file of ``run_dir`` (``_manifest.json``, else an old ``manifest.json``), or None."""
-    for name in (MANIFEST, OLD_MANIFEST):
-        if (run_dir / name).is_file():
-            return run_dir / name
-    return None
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:

@@ -34,15 +34,17 @@ from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
-from pipeline.config import CagesCfg, Config, ConfigError, config_hash, worker_count
+from pipeline.config import CagesCfg, Config, ConfigError, config_hash
 from pipeline.errors import UserError
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
 from pipeline.run import capacity, stock, store
+from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import Manifest, runs_of
 from pipeline.run.work import Job
+from pipeline.run.workers import worker_count
 
 
 class Log(Protocol):
@@ -276,7 +278,7 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
             f"{run_dir}: this run was made from another config (hash {manifest.config_hash}, "
             f"yours is {chash}); pass the same config and --count/--seed flags as the first time"
         )
-    own = store.catalog_name(manifest.data.get("set_name", ""), run_dir.name)
+    own = catalog_name(manifest.data.get("set_name", ""), run_dir.name)
     root = run_dir.parent.parent
     names = [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own]
     store.check_catalog(root, names)
@@ -357,7 +359,7 @@ def _new_run_dir(cfg: Config, chash: str) -> tuple[Path, Path]:
     base = f"{stamp}-{chash[:8]}"
     for k in range(1, 1000):
         run_id = base if k == 1 else f"{base}-{k}"
-        run_dir, holder = root / run_id, root / f".{run_id}.tmp"
+        run_dir, holder = root / run_id, holder_dir(root, run_id)
         if run_dir.exists():
             continue
         try:
@@ -384,7 +386,7 @@ def _clean_temp_runs(set_dir: Path, say: Log) -> None:
     ``set_dir`` (call under the set's lock: no other process is making one)."""
     if not set_dir.is_dir():
         return
-    for holder in sorted(set_dir.glob(".*.tmp")):
+    for holder in sorted(set_dir.glob(TEMP_GLOB)):
         if holder.is_dir():
             _remove_temp_run(holder)
             say(f"removed {holder}, a run folder left unfinished by a killed run", event="temp_run_removed",

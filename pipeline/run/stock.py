@@ -19,10 +19,9 @@ import polars as pl
 
 from pipeline.atomic import atomic_write
 from pipeline.difficulty.techniques import LEVELS
+from pipeline.run.layout import STOCK, STOCK_GLOB, stock_name
 from pipeline.run.manifest import Manifest
 from pipeline.run.rows import SCHEMA, Row, puzzle_id
-
-STOCK = "_stock"
 
 
 def write(set_dir: Path, run_id: str, part: int, surplus: list[Row]) -> None:
@@ -32,12 +31,12 @@ def write(set_dir: Path, run_id: str, part: int, surplus: list[Row]) -> None:
     folder = set_dir / STOCK
     folder.mkdir(parents=True, exist_ok=True)
     frame = pl.DataFrame(surplus, schema=SCHEMA)
-    atomic_write(folder / f"{run_id}-{part:05d}.stock", lambda tmp: frame.write_parquet(tmp, compression="zstd"))
+    atomic_write(folder / stock_name(run_id, part), lambda tmp: frame.write_parquet(tmp, compression="zstd"))
 
 
 def available(set_dir: Path, runs: list[Manifest]) -> pl.DataFrame:
     """Stock rows no run has taken yet, oldest first, with the file each comes from (``_file``)."""
-    files = sorted((set_dir / STOCK).glob("*.stock"))
+    files = sorted((set_dir / STOCK).glob(STOCK_GLOB))
     if not files:
         return pl.DataFrame(schema={**SCHEMA, "_file": pl.String()})
     used = {(u["file"], u["seed"]) for m in runs for u in m.data.get("from_stock", [])}

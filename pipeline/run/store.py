@@ -1,6 +1,6 @@
 """Parquet on disk for runs: atomic part files, reading sets back, the catalog of dedup keys.
 
-Layout (the output contract, README "Output"):
+Layout (the output contract, ``docs/output.md``; every name is spelled in :mod:`pipeline.run.layout`):
 
 * ``<output.dir>/<set>/<run_id>/part-NNNNN.parquet``: the puzzles. Part ``k`` of a run that starts at
   index ``s`` holds indices ``[s + k*shard_size, s + (k+1)*shard_size)`` in index order; each part
@@ -28,15 +28,26 @@ import polars as pl
 
 from pipeline.atomic import atomic_write
 from pipeline.errors import UserError
+from pipeline.run.layout import (
+    CATALOG,
+    CATALOG_GLOB,
+    DAMAGED,
+    OLD_CATALOG,
+    OLD_CATALOG_GLOB,
+    PART_GLOB,
+    TEMP_GLOB,
+    catalog_name,
+    catalog_run,
+    manifest_path,
+    part_name,
+    parts_in,
+    reserved,
+)
 from pipeline.run.rows import SCHEMA, SCHEMA_VERSION, dedup_key
 
 
 class StoreError(UserError, ValueError):
     """A path that is not what the command needs; the message names it."""
-
-
-def part_name(shard: int) -> str:
-    return f"part-{shard:05d}.parquet"
 
 
 #: What :func:`write_part` hands to its ``before_rename`` callback about the part it wrote: the
@@ -75,13 +86,6 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def part_shard(part: Path) -> int | None:
-    """The shard number of a part file named ``part-NNNNN.parquet`` (None for any other name)."""
-    stem = part.name.removesuffix(".parquet")
-    head, _, digits = stem.partition("-")
-    return int(digits) if head == "part" and digits.isdigit() else None
-
-
 def schema_version(part: Path) -> int:
     """The ``numplace.schema_version`` a part was written with (1 for parts written before parts
     carried it)."""
@@ -95,7 +99,7 @@ def schema_version(part: Path) -> int:
 def done_shards(run_dir: Path) -> set[int]:
     """Shards whose part file exists (and so is complete: parts appear only by rename)."""
     out = set()
-    for p in run_dir.glob("part-*.parquet"):
+    for p in run_dir.glob(PART_GLOB):
         try:
             out.add(int(p.stem.split("-")[1]))
         except (IndexError, ValueError):
@@ -106,7 +110,7 @@ def done_shards(run_dir: Path) -> set[int]:
 def clean_temp(run_dir: Path) -> int:
     """Remove temp files a killed run left behind; returns how many."""
     n = 0
-    for p in run_dir.glob(".*.tmp"):
+    for p in run_dir.glob(TEMP_GLOB):
         p.unlink(missing_ok=True)
         n += 1
     return n
@@ -120,9 +124,9 @@ def part_files(path: Path) -> list[Path]:
         if path.suffix != ".parquet":
             raise StoreError(f"{path}: not a Parquet file")
         return [path]
-    parts = sorted(path.glob("part-*.parquet")) or sorted(path.glob("*/part-*.parquet"))
+    parts = parts_in(path) or sorted(path.glob(f"*/{PART_GLOB}"))
     if not parts:
-        raise StoreError(f"{path}: no part-*.parquet files here or in its run folders")
+        raise StoreError(f"{path}: no {PART_GLOB} files here or in its run folders")
     return parts
 
 
@@ -141,25 +145,19 @@ def read_parts(parts: Iterable[Path]) -> pl.DataFrame:
 # The catalog of canonical puzzles under an output root (dedup across sets and runs)
 # ---------------------------------------------------------------------------------------------
 
-CATALOG = "_catalog"  # <root>/_catalog/<set>--<run_id>.keys: Parquet, named so no *.parquet glob takes it
-OLD_CATALOG = ".catalog"  # before: <root>/.catalog/<set>--<run_id>.parquet (still read)
 CATALOG_SCHEMA: dict[str, pl.DataType] = {
     "key": pl.String(), "size": pl.Int32(), "set_name": pl.String(), "run_id": pl.String(),
     "puzzle_id": pl.String(),
 }
 
 
-def catalog_name(set_name: str, run_id: str) -> str:
-    return f"{set_name}--{run_id}.keys"
-
-
 def catalog_files(root: Path) -> list[str]:
     """The catalog files under ``root`` as paths relative to it, sorted: one per finished run whose
     run folder still exists (deleting a run folder unpublishes its puzzles)."""
-    found = [p for p in (root / CATALOG).glob("*.keys")] + [p for p in (root / OLD_CATALOG).glob("*.parquet")]
+    found = [p for p in (root / CATALOG).glob(CATALOG_GLOB)] + [p for p in (root / OLD_CATALOG).glob(OLD_CATALOG_GLOB)]
     out = []
     for p in found:
-        set_name, _, run_id = p.name.rsplit(".", 1)[0].rpartition("--")
+        set_name, run_id = catalog_run(p.name)
         if (root / set_name / run_id).is_dir():
             out.append(str(p.relative_to(root)))
     return sorted(out)
@@ -169,9 +167,6 @@ def _catalog_path(root: Path, name: str) -> Path:
     """A catalog entry as a manifest records it: relative to the root, or (older manifests) a bare
     file name in the old catalog folder."""
     return root / name if "/" in name else root / OLD_CATALOG / name
-
-
-DAMAGED = "damaged"  # <root>/_catalog/damaged/: where `numplace catalog --repair` moves damaged entries
 
 
 def damaged_catalog(path: Path, root: Path, why: str) -> StoreError:
@@ -196,7 +191,7 @@ def _read_entry(path: Path, root: Path, columns: list[str] | None = None) -> pl.
 
 def entry_run(root: Path, name: str) -> Path:
     """The run folder a catalog entry ``name`` (as :func:`catalog_files` gives it) stands for."""
-    set_name, _, run_id = Path(name).name.rsplit(".", 1)[0].rpartition("--")
+    set_name, run_id = catalog_run(Path(name).name)
     return root / set_name / run_id
 
 
@@ -211,7 +206,7 @@ def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
         if path.is_file():
             keys.update(_read_entry(path, root, ["key"])["key"].to_list())
         else:
-            keys.update(part_keys(sorted(entry_run(root, name).glob("part-*.parquet"))))
+            keys.update(part_keys(parts_in(entry_run(root, name))))
     return keys
 
 
@@ -243,13 +238,13 @@ def uncataloged_parts(root: Path, names: Iterable[str]) -> list[str]:
     if not root.is_dir():
         return out
     for set_dir in sorted(root.iterdir()):
-        if not set_dir.is_dir() or set_dir.name.startswith(("_", ".")):
+        if not set_dir.is_dir() or reserved(set_dir.name):
             continue
         for run_dir in sorted(set_dir.iterdir()):
-            if (not run_dir.is_dir() or run_dir.name.startswith(("_", ".")) or run_dir in entered
-                    or not any((run_dir / m).is_file() for m in ("_manifest.json", "manifest.json"))):
+            if (not run_dir.is_dir() or reserved(run_dir.name) or run_dir in entered
+                    or manifest_path(run_dir) is None):
                 continue
-            out += [str(p.relative_to(root)) for p in sorted(run_dir.glob("part-*.parquet"))]
+            out += [str(p.relative_to(root)) for p in parts_in(run_dir)]
     return out
 
 
@@ -268,7 +263,7 @@ def repair_catalog(root: Path) -> list[str]:
     ``.catalog/*.parquet``) to ``<root>/_catalog/damaged/`` (kept, never deleted) and, where the run
     folder still exists, write its entry again from the run's part files. Returns one line per file
     moved, saying what was done. Only call it while no run writes into ``root``."""
-    found = sorted((root / CATALOG).glob("*.keys")) + sorted((root / OLD_CATALOG).glob("*.parquet"))
+    found = sorted((root / CATALOG).glob(CATALOG_GLOB)) + sorted((root / OLD_CATALOG).glob(OLD_CATALOG_GLOB))
     done: list[str] = []
     for path in found:
         try:
@@ -285,9 +280,9 @@ def repair_catalog(root: Path) -> list[str]:
             target = bin_dir / f"{path.name}.{k}"
         path.rename(target)
         line = f"moved damaged {path} to {target}"
-        set_name, _, run_id = path.name.rsplit(".", 1)[0].rpartition("--")
+        set_name, run_id = catalog_run(path.name)
         run_dir = root / set_name / run_id
-        parts = sorted(run_dir.glob("part-*.parquet")) if set_name and run_id and run_dir.is_dir() else []
+        parts = parts_in(run_dir) if set_name and run_id and run_dir.is_dir() else []
         if parts:
             frame = read_parts(parts)
             write_catalog(root, set_name, run_id, [

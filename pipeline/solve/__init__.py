@@ -1,5 +1,5 @@
 """Puzzles from elsewhere: solve, count and repair one puzzle (:mod:`.solver`: an exact search in
-:mod:`.fast` decides, the ILP engine where its budgets run out and for repairs), and the one reader
+:mod:`.search` decides, the ILP engine where its budgets run out and for repairs), and the one reader
 of a command's input plus parallel batches (:mod:`.batch`).
 
 ``pipeline.solver`` (documented in the README) re-exports :mod:`.solver`.

@@ -11,7 +11,7 @@ Contracts (after tdoku's header):
 * :func:`solve` is ``count_solutions(puzzle, 2)`` plus, for ``none``, a reason in words where one
   is visible without search (``row 1 has two 8s (columns 3 and 7)``; :func:`pipeline.board.conflict`,
   no solver involved), else a fixed sentence.
-* Who answers: the exact search of :mod:`pipeline.solve.fast` (pure Python, then the compiled
+* Who answers: the exact search of :mod:`pipeline.solve.search` (pure Python, then the compiled
   counter), and the ILP only where both run out of their node budgets. Every tier is exact, so the
   count and status are the ILP's; a unique puzzle's solution is the same grid; with several
   solutions, which ones are listed depends on the tier (each is a solution). The ILP (pyomo,
@@ -35,7 +35,7 @@ from typing import Literal
 
 from pipeline.board import SYMBOLS, Grid, Variant, conflict, format_line, size_of_grid
 from pipeline.ilp.result import CountResult
-from pipeline.solve import fast
+from pipeline.solve import search
 
 Status = Literal["unique", "multiple", "none", "repaired", "timeout"]
 
@@ -89,13 +89,13 @@ def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = Fals
     """Up to ``limit`` solutions of ``puzzle`` (see the module contract).
 
     ``compiled_first`` (for batches) goes straight to the compiled counter, skipping the
-    pure-Python search that spares a one-puzzle process the numba load (:func:`pipeline.solve.fast.find`).
+    pure-Python search that spares a one-puzzle process the numba load (:func:`pipeline.solve.search.find`).
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
     variant = _variant(variant)
     if variant is None:
-        found = fast.find(puzzle, limit, compiled_first=compiled_first)
+        found = search.find(puzzle, limit, compiled_first=compiled_first)
     else:
         from pipeline.generate import fastcount
 

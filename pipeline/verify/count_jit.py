@@ -1,16 +1,16 @@
 """The verifier's compiled solution counter: Knuth's dancing links (DLX) on the exact-cover matrix.
 
-:func:`count_solutions` has the contract of :func:`pipeline.verify.count_solutions` (the pure-Python
-counter, kept as this one's test oracle) and gives the same numbers; :mod:`pipeline.verify` asks it
-for the uniqueness count of every written puzzle, where the pure-Python search costs seconds on a
-16x16 board.
+The compiled twin of :mod:`pipeline.verify.count`: :func:`count_solutions` has the contract of
+:func:`pipeline.verify.count.count_solutions` (the pure-Python counter, kept as this one's test oracle)
+and gives the same numbers; :func:`pipeline.verify.verify_puzzle` asks it for the uniqueness count of
+every written puzzle, where the pure-Python search costs seconds on a 16x16 board.
 
 It is written apart from the counters it checks, on purpose, and shares no code or scheme with them:
 the ILP (:mod:`pipeline.ilp`) and the removal loop's counter (:mod:`pipeline.generate.fastcount`,
 bitmask candidates with singles propagation, branching on cells only) may not be imported here, nor
-may board.py's variant units and peers be read (the caller states the rules: :mod:`pipeline.verify`
-builds them from first principles), and but for killer sums (below) this module does not propagate
-candidates at all. Sudoku is stated as an exact cover instead:
+may board.py's variant units and peers be read (the caller states the rules:
+:func:`pipeline.verify.rules_for` builds them from first principles), and but for killer sums
+(below) this module does not propagate candidates at all. Sudoku is stated as an exact cover instead:
 
 * an *option* is a placement (cell, digit), ``n**3`` of them; option ``o = cell * n + digit - 1``;
 * a *primary item* is a constraint to be met exactly once: each cell holds one digit, each row /
@@ -51,16 +51,16 @@ than ``n * n`` cells, a digit outside ``0..n``, boxes that are not ``n`` groups 
 the board, an extra unit of other than ``n`` distinct cells, cages that overlap, leave the board or
 have no cells or more than ``n``, or a variant board ``b`` without its rules raise :class:`ValueError`.
 
-Roads not taken: counting with the pure-Python counter alone (about 2.8 s per 16x16 puzzle, up to
-20 s; this takes about 0.02 s); asking :mod:`pipeline.generate.fastcount` (then the removal loop's
-decisions and the check of them would share every bug); a second bitmask search with another
-propagation (the exact-cover statement differs more, and its branching on the scarcest item, a cell
-or a digit's places in a unit, also beats cell-only branching on hard 16x16 puzzles); killer sums as
-exact cover (one option per way to fill a cage multiplies the matrix); checking the sums without
-hiding options (the item choice never sees the cages: minutes for one zero-given 9x9 killer); the
-filter to a fixpoint, or with an exact matching per cell (fewer nodes, dearer ones: no faster).
-Zero-given 9x9 killers with random cages of 2-5 cells take about 3 ms each (median of 1000; the
-slowest 0.2 s).
+Roads not taken: counting with the pure-Python counter alone (seconds per 16x16 puzzle where this
+takes tens of milliseconds: ``docs/benchmarks.md``); asking :mod:`pipeline.generate.fastcount`
+(then the removal loop's decisions and the check of them would share every bug); a second bitmask
+search with another propagation (the exact-cover statement differs more, and its branching on the
+scarcest item, a cell or a digit's places in a unit, also beats cell-only branching on hard 16x16
+puzzles); killer sums as exact cover (one option per way to fill a cage multiplies the matrix);
+checking the sums without hiding options (the item choice never sees the cages: minutes for one
+zero-given 9x9 killer); the filter to a fixpoint, or with an exact matching per cell (fewer nodes,
+dearer ones: no faster).
+Zero-given 9x9 killers with random cages of 2-5 cells take milliseconds each (``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -347,6 +347,7 @@ def _matched(digits: int, cand: np.ndarray, m: int, n: int, where: np.ndarray) -
     return (reach >> ((1 << m) - 1)) & 1 == 1
 
 
+# Bit helpers written again on purpose (difficulty/fastlogic has its own): the verifier imports only board.
 @nb.njit(cache=True, nogil=True)
 def _lowest(c: int) -> int:  # pragma: no cover - compiled
     """The smallest digit of mask ``c`` (nonzero)."""
@@ -377,16 +378,48 @@ def _restore(mark: int, trail: np.ndarray, trail_len: np.ndarray, option_first: 
 
 
 @nb.njit(cache=True, nogil=True)
-def _withdraw(r: int, n: int, sums: bool, value: np.ndarray, left: np.ndarray, right: np.ndarray, up: np.ndarray,
-              down: np.ndarray, item: np.ndarray, size: np.ndarray, option_of: np.ndarray) -> None:  # pragma: no cover
-    """Undo the selection of the option of node ``r``: its cell is open again (``value`` is kept only
-    with ``sums``), its items uncovered."""
+def _back_up(level: int, n: int, sums: bool, node_at: np.ndarray, mark: np.ndarray, trail: np.ndarray,
+             trail_len: np.ndarray, value: np.ndarray, left: np.ndarray, right: np.ndarray, up: np.ndarray,
+             down: np.ndarray, item: np.ndarray, size: np.ndarray, option_of: np.ndarray, option_first: np.ndarray,
+             option_len: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Leave ``level`` (its item already uncovered, if it was covered): unhide what the sum filter hid
+    there, then at the level above withdraw the option tried (its cell open again, its items
+    uncovered, links restored in the reverse order) and move on to that item's next option. Returns
+    the level above, -1 when the search is over."""
+    if sums:
+        _restore(mark[level], trail, trail_len, option_first, option_len, up, down, item, size)
+    level -= 1
+    if level < 0:
+        return level
+    r = node_at[level]
     if sums:
         value[option_of[r] // n] = 0
     j = left[r]
     while j != r:
         _uncover(item[j], left, right, up, down, item, size)
         j = left[j]
+    node_at[level] = down[r]
+    return level
+
+
+@nb.njit(cache=True, nogil=True)
+def _select_givens(givens: np.ndarray, n: int, value: np.ndarray, left: np.ndarray, right: np.ndarray,
+                   up: np.ndarray, down: np.ndarray, item: np.ndarray, size: np.ndarray, option_first: np.ndarray,
+                   option_len: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Select the options ``givens`` (cover their items, set ``value`` of their cells); False when two
+    of them share an item (contradictory givens)."""
+    covered = np.zeros(size.shape[0], dtype=np.bool_)
+    for g in range(givens.shape[0]):
+        o = givens[g]
+        x = option_first[o]
+        for k in range(option_len[o]):
+            if covered[item[x + k]]:
+                return False  # an item already met by another given
+        for k in range(option_len[o]):
+            covered[item[x + k]] = True
+            _cover(item[x + k], left, right, up, down, item, size)
+        value[o // n] = o % n + 1
+    return True
 
 
 @nb.njit(cache=True, nogil=True)
@@ -396,20 +429,10 @@ def _algorithm_x(givens: np.ndarray, limit: int, n: int, left: np.ndarray, right
                  group_total: np.ndarray, masks: np.ndarray, by_key: np.ndarray) -> int:  # pragma: no cover
     """Exact covers that contain the options ``givens`` and meet every sum group's total, counted up
     to ``limit``; 0 when two givens share an item. Mutates the link arrays (the caller passes copies)."""
-    nitems = size.shape[0] - 1
     sums = group_total.shape[0] > 0
     value = np.zeros(n * n, dtype=np.int64)  # the digit placed in each cell, 0 = open
-    covered = np.zeros(nitems + 1, dtype=np.bool_)
-    for g in range(givens.shape[0]):
-        o = givens[g]
-        x = option_first[o]
-        for k in range(option_len[o]):
-            if covered[item[x + k]]:
-                return 0  # an item already met by another given: contradictory givens
-        for k in range(option_len[o]):
-            covered[item[x + k]] = True
-            _cover(item[x + k], left, right, up, down, item, size)
-        value[o // n] = o % n + 1
+    if not _select_givens(givens, n, value, left, right, up, down, item, size, option_first, option_len):
+        return 0
     depth_max = n * n + 1  # at most one option per cell below the givens
     item_at = np.empty(depth_max, dtype=np.int32)
     node_at = np.empty(depth_max, dtype=np.int32)
@@ -448,38 +471,24 @@ def _algorithm_x(givens: np.ndarray, limit: int, n: int, left: np.ndarray, right
                     node_at[level] = down[best]
                     enter = False
                     continue
-            # a dead end or a solution counted: back up one level, withdraw the option tried there
-            if sums:
-                _restore(mark[level], trail, trail_len, option_first, option_len, up, down, item, size)
-            level -= 1
-            if level < 0:
-                return found
+            enter = False  # a dead end or a solution counted: back up one level
+        elif node_at[level] == item_at[level]:  # every option of this item tried
+            _uncover(item_at[level], left, right, up, down, item, size)
+        else:
             r = node_at[level]
-            _withdraw(r, n, sums, value, left, right, up, down, item, size, option_of)
-            node_at[level] = down[r]
-            enter = False
-            continue
-        r = node_at[level]
-        h = item_at[level]
-        if r == h:  # every option of this item tried
-            _uncover(h, left, right, up, down, item, size)
+            j = right[r]  # select option r: cover the other items it meets
+            while j != r:
+                _cover(item[j], left, right, up, down, item, size)
+                j = right[j]
             if sums:
-                _restore(mark[level], trail, trail_len, option_first, option_len, up, down, item, size)
-            level -= 1
-            if level < 0:
-                return found
-            r = node_at[level]
-            _withdraw(r, n, sums, value, left, right, up, down, item, size, option_of)
-            node_at[level] = down[r]
+                value[option_of[r] // n] = option_of[r] % n + 1
+            level += 1
+            enter = True
             continue
-        j = right[r]  # select option r: cover the other items it meets
-        while j != r:
-            _cover(item[j], left, right, up, down, item, size)
-            j = right[j]
-        if sums:
-            value[option_of[r] // n] = option_of[r] % n + 1
-        level += 1
-        enter = True
+        level = _back_up(level, n, sums, node_at, mark, trail, trail_len, value, left, right, up, down, item, size,
+                         option_of, option_first, option_len)
+        if level < 0:
+            return found
 
 
 def _statement(b: Board, boxes: Sequence[Sequence[int]] | None, extra: Sequence[Sequence[int]],

@@ -2,8 +2,9 @@
 
 :func:`find` returns up to ``limit`` solutions of a puzzle, or ``None`` when the search could not
 decide within its node budgets (the caller then asks the ILP, :mod:`pipeline.ilp.engine`). It is
-exact, never heuristic: candidates as bitmasks, naked and hidden singles to a fixpoint, then a
-branch on the cell with the fewest candidates, depth first, stopping at ``limit`` solutions. So
+exact, never heuristic: candidates as bitmasks, naked and hidden singles to a fixpoint (the
+grader's own propagation, :func:`pipeline.difficulty.trial.settle`), then a branch on the cell with
+the fewest candidates, depth first, stopping at ``limit`` solutions. So
 ``len(find(p, 2))`` is 0, 1 or 2 exactly when the ILP would say none, unique or multiple; for a
 unique puzzle the solution is the same grid, and for several solutions each one returned is a
 solution (which ones differs: the search finds them in its own order, HiGHS in another).
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.board import CLASSIC, Grid, Variant, board, size_of_grid
+from pipeline.difficulty.trial import settle  # the singles propagation, shared with trial and error
 
 #: The pure-Python tier's budget in cell-nodes: it visits at most ``PY_WORK // (n * n)`` search
 #: nodes (one propagation each, whose cost grows with the cells) before it gives up on a puzzle:
@@ -67,48 +69,6 @@ def _tables(n: int, variant: Variant = CLASSIC) -> _Tables:
                    tuple((c.cells, c.total) for c in b.cages))
 
 
-def _settle(cand: list[int], queue: list[int], t: _Tables) -> bool:
-    """Naked and hidden singles to a fixpoint, in place; False on a contradiction.
-
-    ``queue`` holds the cells fixed to one candidate whose digit is not yet removed from their
-    peers; every cell enters it once, when it becomes fixed.
-    """
-    peers, units, full = t.peers, t.units, t.full
-    while True:
-        while queue:
-            i = queue.pop()
-            v = cand[i]
-            for j in peers[i]:
-                c = cand[j]
-                if c & v:
-                    c ^= v
-                    if not c:
-                        return False
-                    cand[j] = c
-                    if not c & (c - 1):
-                        queue.append(j)
-        for u in units:  # hidden singles: a digit with one place left in a unit goes there
-            seen = twice = 0
-            for i in u:
-                c = cand[i]
-                twice |= seen & c
-                seen |= c
-            if seen != full:
-                return False
-            once = seen & ~twice
-            if once:
-                for i in u:
-                    c = cand[i]
-                    h = c & once
-                    if h and h != c:
-                        if h & (h - 1):
-                            return False  # one cell is the only place of two digits
-                        cand[i] = h
-                        queue.append(i)
-        if not queue:
-            return True
-
-
 def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None,
            variant: Variant | None = None) -> tuple[Grid, ...] | None:
     """Up to ``limit`` solutions of ``puzzle`` under ``variant`` (None = classic) in pure Python, in
@@ -134,7 +94,7 @@ def search(puzzle: Grid, limit: int = 2, node_limit: int | None = None,
         nodes += 1
         if nodes > node_limit:
             raise _Stop(budget=True)
-        if not _settle(cand, queue, t):
+        if not settle(cand, queue, t.peers, t.units, t.full):
             return
         best, fewest = -1, 99
         for i, c in enumerate(cand):

@@ -1,0 +1,247 @@
+"""Commands on single puzzles, without a set on disk: ``solve`` (solve, count or repair),
+``generate`` (print verified puzzles) and ``rate`` (grade by the hardest technique needed). Input
+is read as :func:`pipeline.solve.batch.load` reads it; exit codes as
+:class:`~pipeline.cli.base.ExitCode`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pipeline.cli.base import ExitCode, fail, user_errors
+
+
+@user_errors
+def generate(
+    count: Annotated[int, typer.Option(help="Number of puzzles.")] = 10,
+    seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
+    size: Annotated[int, typer.Option(help="Board side: 4, 6, 9 or 16.")] = 9,
+    symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
+    minimal: Annotated[bool, typer.Option("--minimal", help="Orbit-minimal puzzles (the default without "
+                                                           "--hints).")] = False,
+    hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
+    engine: Annotated[str, typer.Option(help="hybrid (compiled checks, ILP certifies) or ilp.")] = "hybrid",
+    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-ilp or uniform.")
+                    ] = "weighted-ilp",
+    level: Annotated[list[str] | None, typer.Option(help="Only puzzles of these levels (difficulty.levels; "
+                                                         "repeat or comma-separate), e.g. expert.")] = None,
+    steer: Annotated[bool, typer.Option("--steer", help="With --level: when a puzzle misses the level, search "
+                                                        "nearby minimal puzzles of its grid (difficulty.steer).")
+                     ] = False,
+    workers: Annotated[str, typer.Option(help="Worker processes or 'auto'.")] = "1",
+    fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
+) -> None:
+    """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
+    import json
+
+    from pipeline import config as cfgmod
+    from pipeline.run import runner
+    from pipeline.run.work import Made
+    from pipeline.run.workers import parse_workers
+
+    if minimal and hints:
+        raise fail("choose --minimal or --hints, not both")
+    if fmt not in ("line", "json"):
+        raise fail(f"--format: {fmt!r} is not one of line, json")
+    removal: dict[str, Any] = {"symmetry": symmetry}
+    if hints:
+        lo, _, hi = hints.partition("-")
+        if not (lo.isdigit() and (hi.isdigit() or not hi)):
+            raise fail(f"--hints: {hints!r} is not N or A-B")
+        removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
+    data: dict[str, Any] = {"name": "generate", "seed": seed, "count": count, "board": {"size": size},
+                            "removal": removal, "workers": parse_workers(workers), "engine": engine,
+                            "grid": {"method": grid}}
+    levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
+    if levels:
+        data["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
+    elif steer:
+        raise fail("--steer: needs --level (the difficulty to steer toward)")
+    cfg = cfgmod.validate(data)
+    failed = 0
+    for item in runner.stream(cfg):
+        if isinstance(item, Made):
+            typer.echo(json.dumps(item.row, default=str) if fmt == "json" else item.row["puzzle"])
+        else:
+            failed += 1
+            typer.echo(f"numplace: puzzle {item.index}: {item.kind} failed: {item.failure}", err=True)
+    if failed:
+        raise typer.Exit(ExitCode.PROBLEMS)
+
+
+#: ``--config`` of solve and rate: the config whose board rules plain puzzle text is played by.
+RulesConfig = Annotated[Path | None, typer.Option(help="Play plain puzzles by this config's board.variant and "
+                                                       "board.regions (a JSON puzzle line brings its own).")]
+
+
+def _rules(config: Path | None) -> Any:
+    """The variant rules of ``--config``'s board section (None without ``--config``)."""
+    if config is None:
+        return None
+    from pipeline import config as cfgmod
+
+    return cfgmod.load(config).board.rules
+
+
+def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None) -> tuple[str, ExitCode]:
+    """Text for one puzzle and the exit code: 0 solved, counted (unique or multiple) or repaired; 1 no
+    solution (``--count`` prints ``none``, a solve says why on stderr) or a time-out. ``text`` may be
+    a JSON puzzle line with its variant; plain text is played by ``rules`` (None: classic)."""
+    import json
+
+    from pipeline import board
+    from pipeline.solve import solver
+
+    grid, variant = board.parse_with_rules(text, rules)
+    result: solver.SolveResult | solver.RepairResult
+    result = (solver.repair(grid, variant=variant) if mode == "repair"
+              else solver.solve(grid, limit if mode == "count" else 2, variant=variant))
+    if fmt == "json":
+        failed = result.status in ("none", "timeout")
+        return json.dumps(solver.as_json(result)), ExitCode.PROBLEMS if failed else ExitCode.OK
+    lines: list[str] = []
+    if isinstance(result, solver.RepairResult):
+        if result.changes:
+            lines.append(f"repaired: {len(result.changes)} given(s) changed "
+                         f"(the repaired puzzle is {result.repaired_status})")
+            lines += [f"  {c}" for c in result.changes]
+        else:
+            lines.append(f"nothing to repair: the puzzle is {result.status}")
+        sol = result.solution
+    else:
+        if result.status == "none":
+            if mode == "count":  # counting is an answer: zero solutions is "none" (still exit 1)
+                return "none", ExitCode.PROBLEMS
+            raise fail(f"no solution: {result.reason}; try --repair", ExitCode.PROBLEMS)
+        if mode == "count" or result.status != "unique":
+            found = len(result.solutions)
+            many = "at least " if found >= result.limit else ""
+            lines.append(result.status if result.status != "multiple"
+                         else f"multiple: {many}{found} solutions (limit {result.limit})")
+        sol = result.solution
+    if result.status == "timeout" or sol is None:
+        raise fail("the solver hit its time limit; no answer", ExitCode.PROBLEMS)
+    if mode != "count" or fmt == "grid":
+        lines.append(board.format_grid(sol) if fmt == "grid" else board.format_line(sol))
+    return "\n".join(lines), ExitCode.OK
+
+
+@user_errors
+def solve(
+    puzzle: Annotated[str, typer.Argument(help="A puzzle (81 chars, . or 0 blank), a file (text, .csv, .parquet), "
+                                                "or - for stdin.")],
+    count: Annotated[bool, typer.Option("--count", help="Report unique / multiple / none.")] = False,
+    limit: Annotated[int, typer.Option(min=1, help="With --count: stop after this many solutions.")] = 2,
+    repair: Annotated[bool, typer.Option("--repair", help="Change the fewest givens so the puzzle solves.")] = False,
+    fmt: Annotated[str | None, typer.Option("--format", help="grid | line | json (default: grid on a terminal, "
+                                                             "else line).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout: one puzzle .txt or .json; a batch "
+                                                  ".parquet, .csv or .jsonl.")] = None,
+    workers: Annotated[str, typer.Option(help="Batch worker processes or 'auto'.")] = "auto",
+    config: RulesConfig = None,
+) -> None:
+    """Solve, count or repair one puzzle, or a batch file of them (one per line, or a puzzle column).
+
+    Variant puzzles come as JSON lines named as the Parquet columns, e.g.
+    {"puzzle": "...", "variant": ["killer"], "cages": [{"cells": [0, 1], "sum": 3}, ...]}, in a numplace
+    part file, or as plain text with --config naming the board's variant."""
+    import json
+
+    from pipeline.solve import batch
+
+    if count and repair:
+        raise fail("choose --count or --repair, not both")
+    if fmt not in (None, "grid", "line", "json"):
+        raise fail(f"--format: {fmt!r} is not one of grid, line, json")
+    mode: batch.Mode = "repair" if repair else "count" if count else "solve"
+    rules = _rules(config)
+    source = batch.load(puzzle)
+    # the output file's format, folder and name are checked before any solving
+    suffix = batch.check_out(out, source.single) if out is not None else None
+    if source.single:
+        ((_, text),) = source.items
+        if suffix == ".json":
+            if fmt not in (None, "json"):
+                raise fail(f"--format {fmt} does not fit --out {out}: a .json file holds --format json")
+            fmt = "json"
+        fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
+        rendered, code = _render_single(text, mode, fmt, limit, rules)
+        if out is not None:
+            batch.write_text(out, rendered + "\n")
+        else:
+            typer.echo(rendered)
+        raise typer.Exit(code)
+    from pipeline import progress
+    from pipeline.run.workers import parse_workers, worker_count
+
+    n = worker_count(parse_workers(workers))
+    with progress.reporter("solve") as tick:
+        rows = batch.solve_batch(source.items, mode, limit, n, tick, rules)
+    bad = [r for r in rows if r["status"] == "invalid"]
+    for r in bad:
+        typer.echo(f"numplace: {source.name} line {r['line']}: {r['error']}", err=True)
+    if out is not None:
+        batch.write(out, rows)
+        tally = {s: sum(1 for r in rows if r["status"] == s) for s in dict.fromkeys(r["status"] for r in rows)}
+        typer.echo(f"wrote {len(rows)} results to {out}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+    else:
+        for r in rows:
+            if fmt == "json":
+                typer.echo(json.dumps(r))
+            else:
+                typer.echo(f"{r['line']}\t{r['status']}\t{r['solution'] or ''}")
+    raise typer.Exit(ExitCode.PROBLEMS if bad else ExitCode.OK)
+
+
+@user_errors
+def rate(
+    puzzle: Annotated[str, typer.Argument(help="A puzzle, a file (one puzzle, or one per line; .csv/.parquet "
+                                                "with a puzzle column), or - for stdin.")],
+    explain: Annotated[bool, typer.Option("--explain", help="Print the solving path step by step.")] = False,
+    config: RulesConfig = None,
+) -> None:
+    """Grade puzzles by the hardest human technique they need: level and score (HoDoKu-style).
+    Variant puzzles: as for solve (JSON lines, part files, --config)."""
+    from pipeline import board
+    from pipeline.difficulty import grade
+    from pipeline.solve import batch, solver
+
+    rules = _rules(config)
+    source = batch.load(puzzle)
+    bad = 0
+    for lineno, text in source.items:
+        where = "" if source.single else f"line {lineno}: "
+        code = ExitCode.USAGE  # a puzzle that cannot be read is a user mistake; one without a unique solution is 1
+        try:
+            grid, variant = board.parse_with_rules(text, rules)
+            code = ExitCode.PROBLEMS
+            # Only a unique puzzle is graded (a grade along one of several solutions would mean nothing):
+            # the solver decides (exact search; the ILP only where its budgets run out) and says why
+            # there is no solution; its solution spares the grader's trial-and-error search.
+            checked = solver.solve(grid, variant=variant)
+            if checked.status == "multiple":
+                raise ValueError("cannot grade: not unique: 2+ solutions")
+            if checked.status == "none":
+                reason = checked.reason
+                raise ValueError(f"cannot grade: no solution{f': {reason}' if reason else ''}")
+            if checked.status != "unique":
+                raise ValueError("cannot grade: the solver hit its time limit; uniqueness not decided")
+            g = (grade.grade(grid, checked.solution) if variant.classic
+                 else grade.grade(grid, checked.solution, variant=variant))
+        except (board.PuzzleFormatError, ValueError) as exc:
+            if source.single:
+                raise fail(str(exc), code) from None
+            typer.echo(f"numplace: {source.name} line {lineno}: {exc}", err=True)
+            bad += 1
+            continue
+        hardest = f"hardest: {g.techniques[-1]}" if g.techniques else "the grid is already complete"
+        typer.echo(f"{where}{g.level} {g.score:g} ({g.logic_steps} logic steps"
+                   f"{f', {g.guesses} guesses' if g.guesses else ''}; {hardest})")
+        if explain:
+            for line in grade.explain(g):
+                typer.echo(f"  {line}")
+    raise typer.Exit(ExitCode.PROBLEMS if bad else ExitCode.OK)

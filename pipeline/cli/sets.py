@@ -1,0 +1,193 @@
+"""Commands on puzzle sets: ``run`` makes the next puzzles of a set, ``runs`` lists the sets and
+their runs, ``check`` re-verifies a set, ``show`` draws its puzzles, ``catalog`` shows (or repairs)
+the dedup catalog. Each parses its flags, calls one function of :mod:`pipeline.run` and prints
+the result; exit codes as :class:`~pipeline.cli.base.ExitCode`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.base import ExitCode, fail, user_errors
+
+
+@user_errors
+def run(
+    config: Annotated[Path, typer.Argument(help="YAML config file (see configs/default.yaml).")],
+    count: Annotated[int | None, typer.Option(help="Number of puzzles (overrides count).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Set seed (overrides seed).")] = None,
+    workers: Annotated[str | None, typer.Option(help="Worker processes or 'auto' (overrides workers).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output root folder (overrides output.dir).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the interrupted run in this folder.")] = None,
+    max_minutes: Annotated[float | None, typer.Option(min=0.01, help="Stop cleanly after this many minutes: whole "
+                                                      "parts kept, status partial, exit 3; --resume finishes "
+                                                      "it.")] = None,
+    executor: Annotated[str | None, typer.Option(help="local (worker processes here) or dask (a dask cluster; "
+                                                      "overrides executor.kind).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="A dask scheduler, tcp://host:8786 (implies --executor "
+                                                       "dask; without it dask starts a LocalCluster here).")] = None,
+) -> None:
+    """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
+    import signal
+
+    from pipeline import config as cfgmod
+    from pipeline import progress
+    from pipeline.atomic import DiskFull
+    from pipeline.run import runner
+    from pipeline.run.layout import MANIFEST
+    from pipeline.run.lock import SetLocked
+    from pipeline.run.manifest import manifest_path
+    from pipeline.run.workers import parse_workers
+
+    w = parse_workers(workers) if workers is not None else None
+    overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None,
+                 **cfgmod.executor_overrides(executor, scheduler)}
+    cfg = cfgmod.load(config, overrides)
+    terminated: list[int] = []
+
+    def on_sigterm(signum: int, _frame: object) -> None:
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        with progress.reporter(cfg.name) as tick:
+            summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes)
+    except SetLocked as exc:  # a UserError with its own code: wait, then run again
+        raise fail(str(exc), ExitCode.LOCKED) from None
+    except DiskFull as exc:
+        run_dir = exc.run_dir or (exc.path.parent if manifest_path(exc.path.parent) is not None else None)
+        then = f"free space, then continue with: numplace run {config} --resume {run_dir}" if run_dir else \
+            "free space, then run again"
+        raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.DISK_FULL) from None
+    except runner.RunInterrupted as exc:
+        why = "terminated (SIGTERM)" if terminated else "interrupted"
+        typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
+                   f"numplace run {config} --resume {exc.run_dir}", err=True)
+        raise typer.Exit(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED) from None
+    except KeyboardInterrupt:  # before the run had a folder to resume (while planning or connecting)
+        why = "terminated (SIGTERM)" if terminated else "interrupted"
+        typer.echo(f"numplace: {why} before the run started making puzzles; nothing to resume, run it again",
+                   err=True)
+        raise typer.Exit(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED) from None
+    except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
+        then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
+        raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.PARTIAL) from None
+    rate = summary.written / summary.seconds if summary.seconds > 0 else 0.0
+    typer.echo(f"wrote {summary.written} of {summary.count} puzzles (indices {summary.start}-"
+               f"{summary.start + summary.count - 1}) to {summary.run_dir} in {summary.seconds:.1f} s "
+               f"({rate:.1f} puzzles/s)")
+    if summary.status == "partial":
+        typer.echo(f"numplace: stopped after --max-minutes; continue with: numplace run {config} --resume "
+                   f"{summary.run_dir}", err=True)
+        raise typer.Exit(ExitCode.PARTIAL)
+    if not summary.ok:
+        typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed and were not written (--resume does not "
+                   f"retry them); see {summary.run_dir / MANIFEST}", err=True)
+        raise typer.Exit(ExitCode.PROBLEMS)
+
+
+@user_errors
+def check(
+    path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")],
+    fast: Annotated[bool, typer.Option("--fast", help="Skip recomputing minimality, grades, canonical forms and "
+                                                      "grid numbers; everything else is still checked.")] = False,
+) -> None:
+    """Re-verify every puzzle of a set independently, recompute what can be derived, compare every
+    part with its manifest; print a summary (exit 1 on any problem)."""
+    from pipeline.run.audit import audit
+
+    result = audit(path, fast=fast)
+    s = result.stats
+    typer.echo(f"{path}: {result.rows} puzzles in {result.files} part file(s)")
+    if s:
+        typer.echo(f"  hints mean {s['hints_mean']} (min {s['hints_min']}, max {s['hints_max']}); "
+                   f"sizes {s['sizes']}")
+        typer.echo(f"  symmetry {s['symmetry']}")
+        typer.echo(f"  minimal {s['minimal']}, orbit_minimal {s['orbit_minimal']}, bad rows {s['bad_rows']}")
+    for p in result.problems:
+        typer.echo(f"  PROBLEM {p}")
+    typer.echo("OK" if result.ok else f"FAILED: {len(result.problems)} problem(s)")
+    if not result.ok:
+        raise typer.Exit(ExitCode.PROBLEMS)
+
+
+@user_errors
+def show(
+    path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")],
+    limit: Annotated[int, typer.Option(min=1, help="How many puzzles to print.")] = 5,
+) -> None:
+    """Print puzzles of a set as drawn grids."""
+    from pipeline import board
+    from pipeline.run import store
+
+    frame = store.read_parts(store.part_files(path)).head(limit)
+    for row in frame.iter_rows(named=True):
+        grid = board.parse(row["puzzle"], row["size"])
+        typer.echo(f"{row['puzzle_id']}  hints {row['hints']}  symmetry {row['symmetry']}  "
+                   f"minimal {row['minimal']}  orbit_minimal {row['orbit_minimal']}  "
+                   f"difficulty {row.get('difficulty')} {row.get('difficulty_score', 0):g}")
+        typer.echo(board.format_grid(grid))
+        for line in board.describe_variant(board.make_variant(row.get("variant"), row.get("regions"), row.get("cages")),
+                                           int(row["size"])):
+            typer.echo(line)
+        typer.echo("")
+
+
+@user_errors
+def runs(
+    root: Annotated[Path, typer.Argument(help="Output root (default: outputs).")] = Path("outputs"),
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON document instead of the table.")] = False,
+) -> None:
+    """The sets under an output root and their runs: status, puzzles, levels, the next index."""
+    import json
+
+    from pipeline.run.sets import overview
+
+    if not root.is_dir():
+        raise fail(f"{root}: no such output folder")
+    sets = overview(root)
+    if as_json:
+        typer.echo(json.dumps(sets, indent=2))
+        return
+    for s in sets:
+        held = ", ".join(f"{k} {v}" for k, v in s["stock"].items())
+        typer.echo(f"{s['set']}: {s['puzzles']} puzzles in {len(s['runs'])} run(s); next index {s['next_index']}"
+                   f"{f'; stock: {held}' if held else ''}")
+        for r in s["runs"]:
+            levels = ", ".join(f"{k} {v}" for k, v in r["levels"].items())
+            typer.echo(f"  {r['run_id']:<28} {r['status']:<11} {r['start']:>8}-{r['start'] + r['count'] - 1:<8} "
+                       f"{r['puzzles']:>6} puzzles  {levels}")
+
+
+@user_errors
+def catalog(
+    out: Annotated[Path, typer.Option(help="Output root whose catalog to show.")] = Path("outputs"),
+    repair: Annotated[bool, typer.Option("--repair", help="Move damaged catalog files to _catalog/damaged/ (kept) "
+                                                          "and rebuild their entries from the runs' parts.")] = False,
+) -> None:
+    """What the dedup catalog under an output root holds: puzzles per set and run. A damaged catalog
+    file is named in one line (exit 2); ``--repair`` moves damaged files aside and says what it did."""
+    import polars as pl
+
+    from pipeline.run import store
+
+    if repair:
+        if not out.is_dir():
+            raise fail(f"{out}: no such folder")
+        moved = store.repair_catalog(out)
+        for line in moved:
+            typer.echo(line)
+        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged catalog file(s) moved" if moved else
+                   f"{out}/{store.CATALOG}: no damaged catalog files")
+        return
+    frame = store.read_catalog(out)
+    typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
+               f"{frame['run_id'].n_unique()} run(s)")
+    if frame.height:
+        summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
+        for row in summary.iter_rows(named=True):
+            typer.echo(f"  {row['set_name']:<24} {row['run_id']:<28} {row['size']}x{row['size']}  {row['puzzles']}")

@@ -1,0 +1,200 @@
+"""The basic techniques: singles, intersections (locked candidates) and naked / hidden subsets.
+
+Finders (see :data:`~pipeline.difficulty.candidates.Finder`) for ``naked_single``, ``hidden_single``,
+``pointing``, ``claiming``, ``locked_pair/triple``, ``naked_pair/triple/quad`` and
+``hidden_pair/triple/quad``. Units are scanned in the order a human scans them (boxes, rows,
+columns, then a variant's extra units: :attr:`_Geo.scan_order`); on a variant board every unit
+takes part (a hidden single in a diagonal, a region pointing into a row, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from pipeline.difficulty.candidates import (
+    Candidates,
+    Step,
+    _bits,
+    _cells,
+    _Ctx,
+    _digits,
+    _elims_of,
+    _Geo,
+    _slash,
+    cell_name,
+    digit_name,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Singles
+# ---------------------------------------------------------------------------------------------
+
+
+def _naked_single(st: Candidates, ctx: _Ctx) -> Step | None:
+    n = st.n
+    for i, m in enumerate(st.cand):
+        if m and not m & (m - 1):
+            d = m.bit_length()
+            return Step("naked_single", (i,), placements=((i, d),), digits=(d,), detail=f"in {cell_name(i, n)}")
+    return None
+
+
+def _hidden_single(st: Candidates, ctx: _Ctx) -> Step | None:
+    g, cand = st.geo, st.cand
+    for u in g.scan_order:
+        once = twice = 0
+        unit = g.units[u]
+        for i in unit:
+            m = cand[i]
+            twice |= once & m
+            once |= m
+        h = once & ~twice
+        if h:
+            low = h & -h
+            d = low.bit_length()
+            for i in unit:
+                if cand[i] & low:
+                    return Step("hidden_single", (i,), placements=((i, d),), digits=(d,), units=(u,),
+                                detail=f"for {digit_name(d)} in {g.names[u]}")
+    return None
+
+# ---------------------------------------------------------------------------------------------
+# Intersections
+# ---------------------------------------------------------------------------------------------
+
+
+def _pointing(st: Candidates, ctx: _Ctx) -> Step | None:
+    """A digit's candidates in a box (or a jigsaw region, diagonal or window) all lie in one other
+    unit: that unit's other cells lose the digit. Classic: the box's candidates in one row/column."""
+    g, n, w = st.geo, st.n, ctx.where
+    um, names = g.unit_mask, g.names
+    for bu in range(2 * n, len(um)):
+        bm = um[bu]
+        for k in range(n):
+            x = w[k] & bm
+            if not x:
+                continue
+            for line in g.containing[(x & -x).bit_length() - 1]:
+                if line == bu:
+                    continue
+                lm = um[line]
+                if x & ~lm == 0:
+                    el = w[k] & lm & ~bm
+                    if el:
+                        d = k + 1
+                        where = f"on {digit_name(d)} in {names[bu]}, confined to {names[line]}"
+                        return Step("pointing", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
+                                    digits=(d,), units=(bu, line), detail=where)
+    return None
+
+
+# _pointing's other direction (a line confined to a box): HoDoKu's two locked-candidates techniques
+def _claiming(st: Candidates, ctx: _Ctx) -> Step | None:
+    """A digit's candidates in a row or column all lie in one box (or jigsaw region, diagonal or
+    window): that unit's other cells lose the digit."""
+    g, n, w = st.geo, st.n, ctx.where
+    um, names = g.unit_mask, g.names
+    for line in range(2 * n):
+        lm = um[line]
+        for k in range(n):
+            x = w[k] & lm
+            if not x:
+                continue
+            for bu in g.containing[(x & -x).bit_length() - 1]:
+                if bu < 2 * n:
+                    continue
+                bm = um[bu]
+                if x & ~bm == 0:
+                    el = w[k] & bm & ~lm
+                    if el:
+                        d = k + 1
+                        return Step("claiming", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
+                                    digits=(d,), units=(line, bu),
+                                    detail=f"on {digit_name(d)} in {names[line]}, confined to {names[bu]}")
+    return None
+
+# ---------------------------------------------------------------------------------------------
+# Subsets
+# ---------------------------------------------------------------------------------------------
+
+_SUBSET = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def _shared_units(g: _Geo, cells: Sequence[int]) -> list[int]:
+    """The units holding every cell of ``cells``, in unit order (rows, columns, boxes, extra units)."""
+    if g.classic:
+        n = g.n
+        out = []
+        c0 = cells[0]
+        if all(g.row_of[c] == g.row_of[c0] for c in cells):
+            out.append(g.row_of[c0])
+        if all(g.col_of[c] == g.col_of[c0] for c in cells):
+            out.append(n + g.col_of[c0])
+        if all(g.box_of[c] == g.box_of[c0] for c in cells):
+            out.append(2 * n + g.box_of[c0])
+        return out
+    bits = 0
+    for c in cells:
+        bits |= 1 << c
+    return [u for u in g.containing[cells[0]] if not bits & ~g.unit_mask[u]]
+
+
+def _naked_subset(st: Candidates, k: int, locked: bool) -> Step | None:
+    """Naked subset of size ``k``. ``locked``: only subsets inside a box *and* a line (k <= 3),
+    eliminating from both (HoDoKu's Locked Pair/Triple; on a variant board any two shared units, e.g.
+    a region and a row, or a box and a diagonal); otherwise only the others."""
+    g, n, cand = st.geo, st.n, st.cand
+    for u in g.scan_order:
+        cells = [i for i in g.units[u] if 2 <= cand[i].bit_count() <= k]
+        if len(cells) < k:
+            continue
+        for combo in combinations(cells, k):
+            m = 0
+            for i in combo:
+                m |= cand[i]
+            if m.bit_count() != k:
+                continue
+            shared = _shared_units(g, combo)
+            is_locked = len(shared) >= 2 and k <= 3
+            if is_locked != locked:
+                continue
+            els: list[tuple[int, int]] = []
+            for s in shared:
+                for j in g.units[s]:
+                    if j not in combo and cand[j] & m:
+                        els.extend((j, d) for d in _digits(cand[j] & m))
+            if els:
+                name = ("locked_" if locked else "naked_") + _SUBSET[k]
+                where = " and ".join(g.names[s] for s in shared)
+                return Step(name, combo, eliminations=_elims_of(els), digits=tuple(_digits(m)), units=tuple(shared),
+                            detail=f"{_slash(m)} in {_cells(combo, n)} ({where})")
+    return None
+
+
+def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:
+    g, n, cand, w = st.geo, st.n, st.cand, ctx.where
+    for u in g.scan_order:
+        um = g.unit_mask[u]
+        digs = []
+        for j in range(n):
+            pos = w[j] & um
+            if 2 <= pos.bit_count() <= k:
+                digs.append((j, pos))
+        if len(digs) < k:
+            continue
+        for combo in combinations(digs, k):
+            cm = 0
+            dm = 0
+            for j, pos in combo:
+                cm |= pos
+                dm |= 1 << j
+            if cm.bit_count() != k:
+                continue
+            cells = tuple(_bits(cm))
+            els = [(i, d) for i in cells for d in _digits(cand[i] & ~dm)]
+            if els:
+                return Step("hidden_" + _SUBSET[k], cells, eliminations=_elims_of(els), digits=tuple(_digits(dm)),
+                            units=(u,), detail=f"{_slash(dm)} in {_cells(cells, n)} ({g.names[u]})")
+    return None
+

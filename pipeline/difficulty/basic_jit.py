@@ -1,0 +1,160 @@
+"""Compiled probes of the basic techniques (:mod:`.basic`): naked and hidden subsets, pointing and
+claiming. Each answers whether the Python finder would return a step (classic geometry only).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from pipeline.difficulty.candidates_jit import _first_combo, _next_combo, _popcount
+
+
+@nb.njit(cache=True, nogil=True)
+def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
+                  box_of: np.ndarray, n: int, k: int, locked: bool) -> bool:  # pragma: no cover - compiled
+    """``basic._naked_subset(st, k, locked) is not None``."""
+    cells = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    shared = np.empty(3, dtype=np.int64)
+    for u in range(3 * n):
+        cnt = 0
+        for p in range(n):
+            i = units[u, p]
+            c = _popcount(cand[i])
+            if 2 <= c <= k:
+                cells[cnt] = i
+                cnt += 1
+        if cnt < k:
+            continue
+        _first_combo(idx, k)
+        while True:
+            m = 0
+            for q in range(k):
+                m |= cand[cells[idx[q]]]
+            if _popcount(m) == k:
+                c0 = cells[idx[0]]
+                same_r = True
+                same_c = True
+                same_b = True
+                for q in range(1, k):
+                    c = cells[idx[q]]
+                    same_r = same_r and row_of[c] == row_of[c0]
+                    same_c = same_c and col_of[c] == col_of[c0]
+                    same_b = same_b and box_of[c] == box_of[c0]
+                ns = 0
+                if same_r:
+                    shared[ns] = row_of[c0]
+                    ns += 1
+                if same_c:
+                    shared[ns] = n + col_of[c0]
+                    ns += 1
+                if same_b:
+                    shared[ns] = 2 * n + box_of[c0]
+                    ns += 1
+                if (ns >= 2 and k <= 3) == locked:
+                    for s in range(ns):
+                        for p in range(n):
+                            j = units[shared[s], p]
+                            inside = False
+                            for q in range(k):
+                                if cells[idx[q]] == j:
+                                    inside = True
+                            if not inside and cand[j] & m:
+                                return True
+            if not _next_combo(idx, k, cnt):
+                break
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _hidden_subset(cand: np.ndarray, units: np.ndarray, n: int, k: int) -> bool:  # pragma: no cover - compiled
+    """``basic._hidden_subset(st, ctx, k) is not None`` (positions as bits of the unit's cell order)."""
+    digs = np.empty(n, dtype=np.int64)
+    pos_of = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    for u in range(3 * n):
+        cnt = 0
+        for j in range(n):
+            pos = 0
+            for p in range(n):
+                if cand[units[u, p]] >> j & 1:
+                    pos |= 1 << p
+            c = _popcount(pos)
+            if 2 <= c <= k:
+                digs[cnt] = j
+                pos_of[cnt] = pos
+                cnt += 1
+        if cnt < k:
+            continue
+        _first_combo(idx, k)
+        while True:
+            cm = 0
+            dm = 0
+            for q in range(k):
+                cm |= pos_of[idx[q]]
+                dm |= 1 << digs[idx[q]]
+            if _popcount(cm) == k:
+                for p in range(n):
+                    if cm >> p & 1 and cand[units[u, p]] & ~dm:
+                        return True
+            if not _next_combo(idx, k, cnt):
+                break
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _pointing(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
+              box_of: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
+    """``basic._pointing(st, ctx) is not None``."""
+    for b in range(n):
+        bu = 2 * n + b
+        for k in range(n):
+            first = -1
+            one_row = True
+            one_col = True
+            for p in range(n):
+                i = units[bu, p]
+                if cand[i] >> k & 1:
+                    if first < 0:
+                        first = i
+                    else:
+                        one_row = one_row and row_of[i] == row_of[first]
+                        one_col = one_col and col_of[i] == col_of[first]
+            if first < 0:
+                continue
+            for line in range(2):
+                if (one_row if line == 0 else one_col):
+                    lu = row_of[first] if line == 0 else n + col_of[first]
+                    for p in range(n):
+                        j = units[lu, p]
+                        if box_of[j] != b and cand[j] >> k & 1:
+                            return True
+    return False
+
+
+# _pointing's other direction (a line confined to a box), as basic._claiming mirrors basic._pointing
+@nb.njit(cache=True, nogil=True)
+def _claiming(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
+              box_of: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
+    """``basic._claiming(st, ctx) is not None``."""
+    for line in range(2 * n):
+        for k in range(n):
+            first = -1
+            one_box = True
+            for p in range(n):
+                i = units[line, p]
+                if cand[i] >> k & 1:
+                    if first < 0:
+                        first = i
+                    else:
+                        one_box = one_box and box_of[i] == box_of[first]
+            if first < 0 or not one_box:
+                continue
+            bu = 2 * n + box_of[first]
+            for p in range(n):
+                j = units[bu, p]
+                on_line = row_of[j] == line if line < n else col_of[j] == line - n
+                if not on_line and cand[j] >> k & 1:
+                    return True
+    return False

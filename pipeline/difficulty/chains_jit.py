@@ -1,0 +1,202 @@
+"""Compiled probes of the colouring and chains (:mod:`.chains`): simple colours, X-chain and
+XY-chain. The chain probes run the Python finders' breadth-first search in the same neighbour order,
+keeping the first parent of each state, so they drop exactly the chains the finders drop.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from pipeline.difficulty.candidates_jit import _bitlen, _link_arrays, _popcount, _sees_both, _strong
+
+
+@nb.njit(cache=True, nogil=True)
+def _simple_colors(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover
+    """``chains._simple_colors(st, ctx) is not None``: a 2-colourable component (3 cells or more) of
+    the conjugate-pair graph of a digit with a colour wrap or a colour trap."""
+    ncells = n * n
+    la, lb, lk = _link_arrays(n)
+    color = np.empty(ncells, dtype=np.int64)
+    comp = np.empty(ncells, dtype=np.int64)
+    stack = np.empty(ncells, dtype=np.int64)
+    for k in range(n):
+        cnt = _strong(cand, units, n, k, la, lb, lk)
+        if cnt < 2:
+            continue
+        color[:] = -1
+        for s0 in range(cnt):
+            s = la[s0]
+            if color[s] >= 0:
+                continue
+            color[s] = 0
+            size = 0
+            top = 0
+            stack[top] = s
+            top += 1
+            ok = True
+            while top:
+                top -= 1
+                c = stack[top]
+                comp[size] = c
+                size += 1
+                for q in range(cnt):
+                    if la[q] == c:
+                        e = lb[q]
+                    elif lb[q] == c:
+                        e = la[q]
+                    else:
+                        continue
+                    if color[e] < 0:
+                        color[e] = 1 - color[c]
+                        stack[top] = e
+                        top += 1
+                    elif color[e] == color[c]:
+                        ok = False
+            if not ok or size < 3:
+                continue
+            for x in range(size):  # wrap
+                for y in range(size):
+                    if color[comp[x]] == color[comp[y]] and is_peer[comp[x], comp[y]]:
+                        return True
+            for i in range(ncells):  # trap
+                if not cand[i] >> k & 1:
+                    continue
+                inside = False
+                see0 = False
+                see1 = False
+                for x in range(size):
+                    c = comp[x]
+                    if c == i:
+                        inside = True
+                    elif is_peer[c, i]:
+                        if color[c] == 0:
+                            see0 = True
+                        else:
+                            see1 = True
+                if not inside and see0 and see1:
+                    return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _chain_ok(parent: np.ndarray, s: int, div: int, seen: np.ndarray, least: int) -> bool:  # pragma: no cover
+    """The chain unwound from state ``s`` (cell = state // ``div``) has distinct cells and at least
+    ``least`` of them."""
+    seen[:] = False
+    length = 0
+    cur = s
+    while cur >= 0:
+        c = cur // div
+        if seen[c]:
+            return False
+        seen[c] = True
+        length += 1
+        cur = parent[cur]
+    return length >= least
+
+
+# scratch and digit loop as in _simple_colors: each kernel allocates its own (kernels share no state)
+@nb.njit(cache=True, nogil=True)
+def _x_chain(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover
+    """``chains._x_chain(st, ctx) is not None``: the same breadth-first search (same neighbour order,
+    first parent kept) meets an end with eliminations whose unwound chain has distinct cells."""
+    ncells = n * n
+    la, lb, lk = _link_arrays(n)
+    parent = np.empty(2 * ncells, dtype=np.int64)  # state = 2 * cell + parity; -1 root, -2 unseen
+    front = np.empty(2 * ncells, dtype=np.int64)
+    nxt = np.empty(2 * ncells, dtype=np.int64)
+    neigh = np.empty(ncells, dtype=np.int64)
+    seen = np.zeros(ncells, dtype=np.bool_)
+    has_link = np.zeros(ncells, dtype=np.bool_)
+    for k in range(n):
+        cnt = _strong(cand, units, n, k, la, lb, lk)
+        if cnt < 2:
+            continue
+        has_link[:] = False
+        for q in range(cnt):
+            has_link[la[q]] = True
+            has_link[lb[q]] = True
+        for start in range(ncells):
+            if not has_link[start]:
+                continue
+            parent[:] = -2
+            parent[2 * start] = -1
+            front[0] = 2 * start
+            nf = 1
+            while nf:
+                nn = 0
+                for f in range(nf):
+                    c = front[f] // 2
+                    p = front[f] % 2
+                    nneigh = 0
+                    if p == 0:  # strong links of c, in the order chains._x_chain's adjacency lists hold them
+                        for q in range(cnt):
+                            if la[q] == c:
+                                neigh[nneigh] = lb[q]
+                                nneigh += 1
+                            elif lb[q] == c:
+                                neigh[nneigh] = la[q]
+                                nneigh += 1
+                    else:
+                        for e in range(ncells):
+                            if cand[e] >> k & 1 and is_peer[c, e]:
+                                neigh[nneigh] = e
+                                nneigh += 1
+                    for q in range(nneigh):
+                        e = neigh[q]
+                        s = 2 * e + 1 - p
+                        if parent[s] != -2:
+                            continue
+                        parent[s] = front[f]
+                        nxt[nn] = s
+                        nn += 1
+                        if p == 0 and e != start and _sees_both(cand, is_peer, k, start, e, -1, -1) and _chain_ok(
+                                parent, s, 2, seen, 0):
+                            return True
+                front, nxt = nxt, front
+                nf = nn
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _xy_chain(cand: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
+    """``chains._xy_chain(st, ctx) is not None``, by the same breadth-first search."""
+    ncells = n * n
+    parent = np.empty(n * ncells, dtype=np.int64)  # state = n * cell + digit index
+    front = np.empty(n * ncells, dtype=np.int64)
+    nxt = np.empty(n * ncells, dtype=np.int64)
+    seen = np.zeros(ncells, dtype=np.bool_)
+    for start in range(ncells):
+        if _popcount(cand[start]) != 2:
+            continue
+        for kx in range(n):
+            if not cand[start] >> kx & 1:
+                continue
+            ky = _bitlen(cand[start] & ~(1 << kx)) - 1
+            parent[:] = -2
+            s0 = n * start + ky
+            parent[s0] = -1
+            front[0] = s0
+            nf = 1
+            while nf:
+                nn = 0
+                for f in range(nf):
+                    c = front[f] // n
+                    kv = front[f] % n
+                    for e in range(ncells):
+                        if not (is_peer[c, e] and _popcount(cand[e]) == 2 and cand[e] >> kv & 1):
+                            continue
+                        ko = _bitlen(cand[e] & ~(1 << kv)) - 1
+                        s = n * e + ko
+                        if parent[s] != -2:
+                            continue
+                        parent[s] = front[f]
+                        nxt[nn] = s
+                        nn += 1
+                        if ko == kx and e != start and _sees_both(cand, is_peer, kx, start, e, -1, -1) and _chain_ok(
+                                parent, s, n, seen, 3):
+                            return True
+                front, nxt = nxt, front
+                nf = nn
+    return False

@@ -1,0 +1,128 @@
+"""Re-verify a written set against its manifests: what ``numplace check`` guarantees.
+
+:func:`audit` takes a set folder, a run folder or one part file and returns an :class:`Audit` whose
+``problems`` are findings, one line each, naming the run, part or ``puzzle_id`` and what differs.
+A path that does not exist or is neither a set, a run nor a part raises
+:class:`~pipeline.run.store.StoreError` (a usage error); everything wrong *inside* a set is a
+finding, never an exception (a damaged manifest, which cannot be read at all, stays a StoreError).
+
+The checks are split by what they check, one module each, so that each can be read (and trusted) on
+its own; this module only walks the set and gathers their findings:
+
+* :mod:`.manifests`: the runs a path stands for; each run's manifest against itself and against its
+  part files (count, config hash, totals, every part of the range recorded and present); two runs of
+  a set never share an index.
+* :mod:`.parts`: each part file: readable Parquet, its own schema, its row count and sha256 as the
+  manifest recorded them, its index range, its set name.
+* :mod:`.ids`: each row's identity (``puzzle_id``, ``set_name``, ``config_hash``, ``seed``) and no
+  two rows sharing a ``puzzle_id`` or a dedup key (what the catalog holds).
+* :mod:`.puzzles`: each row of a sound part: :func:`pipeline.verify.verify_row` (the independent
+  checker), agreements between columns, and (unless ``fast``) the derived columns recomputed.
+* :mod:`.design`: designed grids and clue patterns of a run's saved config (``docs/config.md``),
+  read again by the audit itself.
+
+Puzzles are not regenerated from their seeds (seconds per puzzle); the part's sha256 is what ties
+the bytes to the run that wrote them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipeline.run.audit.ids import Expect, Findings
+from pipeline.run.audit.manifests import config_digest, overlaps, part_label, run_problems, runs_at
+from pipeline.run.audit.parts import read_part
+from pipeline.run.audit.puzzles import row_problems
+from pipeline.run.layout import part_shard
+
+__all__ = ["Audit", "audit", "config_digest"]
+
+
+@dataclass
+class Audit:
+    """What :func:`audit` found: ``files`` part files holding ``rows`` readable rows; ``problems``
+    (one line each; empty = sound) and ``stats`` (hints, sizes, symmetry, minimality counts, and
+    ``bad_rows``: rows with at least one finding; empty when no part could be read)."""
+
+    path: Path
+    files: int
+    rows: int
+    problems: list[str] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def audit(path: Path, max_reported: int = 20, *, fast: bool = False) -> Audit:
+    """Check the set folder, run folder or part file at ``path`` (see the module docstring).
+
+    ``max_reported`` caps the lines about single rows (run and part findings are all reported);
+    ``fast`` skips the recomputations (grade, canonical form, grid number, minimality). Raises
+    :class:`~pipeline.run.store.StoreError` for a path that does not exist or is not a set, run or
+    part (and for a manifest too damaged to read); every other problem is a line in ``problems``."""
+    found_runs = runs_at(path)
+    problems: list[str] = []
+    findings = Findings(max_reported)
+    frames: list[pl.DataFrame] = []
+    files = held_rows = 0
+    all_read = True
+    for run in found_runs:
+        held: dict[int, int] = {}  # shard -> rows of the part files present (-1: unreadable)
+        part_problems: list[str] = []
+        expect = Expect.of(run.manifest) if run.manifest is not None else None
+        for path_ in run.parts:
+            files += 1
+            part = read_part(run, path_)
+            part_problems += part.problems
+            k = part_shard(path_)
+            if k is not None:
+                held[k] = part.frame.height if part.frame is not None else -1
+            if part.frame is None:
+                all_read = False
+                continue
+            held_rows += part.frame.height
+            if part.sound:
+                _check_rows(part.frame, part_label(run, path_), expect, fast, findings)
+                frames.append(part.frame)
+        if run.whole:
+            problems += run_problems(run, held)
+        problems += part_problems
+    problems += overlaps(found_runs)
+    problems += findings.close()
+    if all_read and held_rows == 0:
+        problems.append("the set holds no puzzles")
+    result = Audit(path, files, held_rows, problems)
+    if frames:
+        result.stats = _stats(pl.concat(frames, how="diagonal_relaxed"), findings.rows)
+    return result
+
+
+def _check_rows(frame: pl.DataFrame, label: str, expect: Expect | None, fast: bool, findings: Findings) -> None:
+    """Every row of a sound part: its own findings, then duplicates of earlier rows."""
+    for row in frame.iter_rows(named=True):
+        found, key = row_problems(row, expect, fast)
+        found += findings.duplicates(row["puzzle_id"], key, row["puzzle"], label)
+        findings.row(row["puzzle_id"], label, found)
+
+
+def _stats(frame: pl.DataFrame, bad: int) -> dict[str, Any]:
+    """The summary ``numplace check`` prints, over the rows read under the contract."""
+    h = pl.col("hints")
+    mean, lo, hi = frame.select(h.mean().alias("mean"), h.min().alias("lo"), h.max().alias("hi")).row(0)
+    return {
+        "bad_rows": bad,
+        "sizes": dict(Counter(frame["size"].to_list())),
+        "hints_mean": round(mean or 0.0, 2),
+        "hints_min": lo,
+        "hints_max": hi,
+        "symmetry": dict(Counter(frame["symmetry"].to_list()).most_common()),
+        "minimal": int(frame["minimal"].sum()),
+        "orbit_minimal": int(frame["orbit_minimal"].sum()),
+    }

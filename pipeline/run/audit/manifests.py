@@ -1,0 +1,205 @@
+"""The runs a path stands for, and each run's manifest against itself and against its part files.
+
+:func:`runs_at` turns a set folder, a run folder or one part file into the :class:`Run` records the
+audit walks (a missing path, or one that is none of these, raises
+:class:`~pipeline.run.store.StoreError`). :func:`run_problems` then checks a whole run folder: it must
+have a manifest; the manifest agrees with itself (``count`` equals its config's count;
+``config_hash`` is the hash of its config; the totals add up the shard records and the count) and
+with the parts (status ``complete``; every part of the run's range recorded and present; the parts
+hold ``count`` puzzles); no other Parquet file lies beside the parts. :func:`overlaps` finds two runs
+of a set sharing an index. Every problem is a finding line naming the run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.config import hash_of
+from pipeline.run import store
+from pipeline.run.audit.design import RunDesign
+from pipeline.run.layout import MANIFEST, PART_GLOB, manifest_path, part_name, part_shard, parts_in, reserved
+from pipeline.run.manifest import Manifest
+
+#: Statuses after which a run changes no more (every shard of its range is recorded and written).
+_FINAL = ("complete", "incomplete")
+
+
+@dataclass
+class Run:
+    """One run folder as audited: its manifest (None if it has none) and the part files looked at;
+    ``whole`` is False when only one part file of it was given."""
+
+    run_dir: Path
+    manifest: Manifest | None
+    parts: list[Path]
+    whole: bool = True
+
+    @property
+    def label(self) -> str:
+        return f"run {self.run_dir.name}"
+
+
+def runs_at(path: Path) -> list[Run]:
+    """The runs ``path`` stands for: one part file (with its folder's manifest, if any), one run
+    folder (a folder with a manifest or part files), or the run folders of a set folder."""
+    if not path.exists():
+        raise store.StoreError(f"{path}: no such file or folder")
+    if path.is_file():
+        if path.suffix != ".parquet":
+            raise store.StoreError(f"{path}: not a Parquet file")
+        folder = path.parent
+        return [Run(folder, Manifest.read(folder) if manifest_path(folder) is not None else None, [path], False)]
+    if manifest_path(path) is not None or parts_in(path):
+        return [_run_of(path)]
+    runs = [_run_of(d) for d in sorted(path.iterdir())
+            if d.is_dir() and not reserved(d.name) and (manifest_path(d) is not None or parts_in(d))]
+    if not runs:
+        raise store.StoreError(f"{path}: not a set, run folder or part file (no {PART_GLOB} files or "
+                               f"{MANIFEST} here or in its run folders)")
+    return sorted(runs, key=lambda r: (r.manifest is None, r.manifest.start if r.manifest else 0, r.run_dir.name))
+
+
+def _run_of(run_dir: Path) -> Run:
+    m = Manifest.read(run_dir) if manifest_path(run_dir) is not None else None
+    return Run(run_dir, m, parts_in(run_dir))
+
+
+def part_label(run: Run, part: Path) -> str:
+    """How findings name a part file: ``<run_id>/part-00000.parquet``."""
+    return f"{run.run_dir.name}/{part.name}"
+
+
+def config_digest(config: Mapping[str, Any]) -> str | None:
+    """:func:`pipeline.config.hash_of` (the one recipe) of the config a manifest saved; None if the
+    saved config is not a mapping that recipe can read (then nothing can be compared). The saved dict
+    is hashed as it is: validating it again would add the defaults of newer keys."""
+    try:
+        return hash_of(config)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def redraw_rounds(config: Mapping[str, Any]) -> int:
+    """The most redraws any index of a run of ``config`` may have had: ``dedup.max_redraws``, or
+    ``difficulty.max_attempts`` for a quota run (the larger, so no legitimate seed is refused)."""
+    out = 50
+    dedup = config.get("dedup")
+    if isinstance(dedup, dict) and isinstance(dedup.get("max_redraws"), int):
+        out = dedup["max_redraws"]
+    diff = config.get("difficulty")
+    if isinstance(diff, dict) and diff.get("quota") and isinstance(diff.get("max_attempts"), int):
+        out = max(out, diff["max_attempts"])
+    return out
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def run_problems(run: Run, held: dict[int, int]) -> list[str]:
+    """What a whole run folder's manifest says against itself and against the part files present
+    (``held``: shard -> rows, -1 for an unreadable part)."""
+    m = run.manifest
+    if m is None:
+        return [f"{run.run_dir}: {len(run.parts)} part file(s) but no manifest ({MANIFEST}): not a whole numplace "
+                "run (its count, config and part checksums cannot be checked)"]
+    out = _manifest_problems(m, run.label)
+    out += [f"{run.run_dir / p.name}: a Parquet file beside the parts that is not one (readers of the run folder "
+            "take its rows)" for p in sorted(run.run_dir.glob("*.parquet"))
+            if not reserved(p.name) and part_shard(p) is None]
+    out += _coverage(m, run.label, held)
+    name, count = run.label, m.count
+    held_rows = sum(v for v in held.values() if v > 0)
+    if m.status == "complete" and held_rows != count:
+        which = "readable parts" if -1 in held.values() else "parts"
+        out.append(f"{name}: manifest says {count} puzzles, the {which} hold {held_rows}")
+    elif m.status == "incomplete":
+        out.append(f"{name} finished with failures: {held_rows} of {count} puzzles written (failed puzzles "
+                   f"are not retried by --resume; see its manifest)")
+    elif m.status != "complete":
+        out.append(f"{name} is {m.status}: {held_rows} of {count} puzzles written; finish it with "
+                   f"numplace run CONFIG --resume {m.run_dir}")
+    return out
+
+
+def _records(m: Manifest) -> dict[int, dict[str, Any]]:
+    """The manifest's shard records that are records of a part (a number, a mapping)."""
+    return {int(k): v for k, v in m.shards.items() if k.isdigit() and isinstance(v, dict)}
+
+
+def _manifest_problems(m: Manifest, name: str) -> list[str]:
+    """The manifest against itself: its count and its config's, its config_hash and its config, the
+    totals and the shard records (once the run has stopped: a running run's totals are stale)."""
+    out: list[str] = []
+    cfg, count = m.config, m.count
+    if _int(cfg.get("count")) is not None and cfg["count"] != count:
+        out.append(f"{name}: the manifest's count is {count}, its config's count is {cfg['count']}")
+    try:
+        RunDesign.of(cfg)
+    except ValueError as exc:
+        out.append(f"{name}: the manifest's config has {exc}; its designed grids and patterns are not checked")
+    digest = config_digest(cfg)
+    if digest is not None and m.config_hash != digest:
+        out.append(f"{name}: the manifest's config_hash {m.config_hash} is not the hash of its config ({digest})")
+    records = _records(m)
+    for key in sorted(set(m.shards) - {str(k) for k in records}):
+        out.append(f"{name}: the manifest has a shard record {key!r} that is not a part's")
+    totals = m.totals
+    if totals is not None and m.status != "running":
+        rec_rows = sum(_int(v.get("rows")) or 0 for v in records.values())
+        if "requested" in totals and totals["requested"] != count:
+            out.append(f"{name}: the totals say {totals.get('requested')} puzzles requested, the manifest's count "
+                       f"is {count}")
+        if "puzzles" in totals and totals["puzzles"] != rec_rows:
+            out.append(f"{name}: the totals say {totals.get('puzzles')} puzzles written, the shard records add "
+                       f"up to {rec_rows}")
+    return out
+
+
+def _coverage(m: Manifest, name: str, held: dict[int, int]) -> list[str]:
+    """The parts of the run's range against the records and the files: nothing beyond the range; and
+    once the run is final, every part recorded, present, and accounting for each of its indices."""
+    size, count = m.shard_size, m.count
+    if not size:
+        return []
+    nshards = math.ceil(count / size)
+    span = f"{count} puzzles in parts 0-{nshards - 1}" if nshards else "no puzzles"
+    records = _records(m)
+    out = [f"{name}: the manifest records part {k}, beyond the run's range ({span})" for k in sorted(records)
+           if k >= nshards]
+    out += [f"{name}: {part_name(k)} is beyond the run's range ({span})" for k in sorted(held) if k >= nshards]
+    if m.status not in _FINAL:
+        return out  # a run still to be resumed may lack parts and may hold records of parts not renamed yet
+    for k in range(nshards):
+        rec = records.get(k)
+        if rec is None:
+            where = "is" if k in held else "is missing and"
+            out.append(f"{name}: {part_name(k)} {where} not recorded in the manifest (a {m.status} run records "
+                       f"every part: {span})")
+            continue
+        made, failed = _int(rec.get("rows")), rec.get("failures")
+        if k not in held:
+            out.append(f"{name}: the manifest records {part_name(k)} ({made} puzzles) but the file is missing")
+        want = min(size, count - k * size)
+        if made is not None and isinstance(failed, list) and made + len(failed) != want:
+            out.append(f"{name}: {part_name(k)} is recorded with {made} puzzles and {len(failed)} failures "
+                       f"for its {want} indices")
+    return out
+
+
+def overlaps(found: Iterable[Run]) -> list[str]:
+    """Runs of one set whose index ranges overlap (an index is issued once, ever)."""
+    ranges = sorted((r.manifest.start, r.manifest.start + r.manifest.count, r.run_dir.name)
+                    for r in found if r.whole and r.manifest is not None)
+    out = []
+    end, last = 0, ""  # the furthest index range seen so far ends at ``end`` (run ``last``)
+    for start, stop, name in ranges:
+        if last and start < end:
+            out.append(f"runs {last} and {name} overlap: both have indices from {start} to {min(end, stop) - 1}")
+        if stop > end:
+            end, last = stop, name
+    return out
