@@ -45,21 +45,11 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from pipeline.board import Grid
-from pipeline.identity import fastnumber
+from pipeline.identity import fastnumber, standard
 from pipeline.identity.bandcount import NSPLIT, Transversals, band_completions, band_count, columns_of, count_grids
 from pipeline.identity.bands import Band, standard_bands
 from pipeline.identity.numbering_tables import TABLE_VERSION, band_table, reset_tables, tables
-from pipeline.identity.standard import (
-    N0,
-    N1,
-    N2,
-    check_grid,
-    inverse,
-    perm_rank,
-    perm_unrank,
-    standardize,
-    unstandardize,
-)
+from pipeline.identity.standard import N0, N1, N2, check_grid, perm_rank, perm_unrank
 from pipeline.tablecache import cache_dir
 
 # the names callers have always imported from here, wherever they live now
@@ -82,7 +72,7 @@ def _completion_rank(s: Sequence[int], p: int) -> int:
     t = tables()
     c = t.band_class[p]
     _, cols, rel = t.pattern(p)
-    cinv = inverse(cols)
+    cinv = standard.inverse(cols)
     relinv = [0] * 10
     for x, y in enumerate(rel):
         relinv[y] = x
@@ -149,7 +139,7 @@ def grid_number(grid: Sequence[int]) -> int:
 def _grid_number_py(grid: Sequence[int]) -> int:
     """Reference for :func:`grid_number` in pure Python and numpy (the tests' oracle)."""
     g = check_grid(grid)
-    a, b, c, s = standardize(g)
+    a, b, c, s = standard.standardize(g)
     t = tables()
     p = t.pattern_of[bytes(s[:27])]
     d = int(t.pattern_start[p]) + _completion_rank(s, p)
@@ -171,7 +161,7 @@ def grid_from_number(i: int) -> Grid:
     lower = _completion_unrank(d - int(t.pattern_start[p]), p)
     top = t.pattern(p)[0]
     s = list(top) + [x for row in lower for x in row]
-    return unstandardize(a, b, c, s)
+    return standard.unstandardize(a, b, c, s)
 
 
 def uniform_grid(rng_or_seed: int | random.Random | np.random.Generator | None = None) -> Grid:
