@@ -45,7 +45,7 @@ def startup() -> dict[str, float]:
     return {
         "python -c pass": wall("-c", "pass"),
         "import pipeline.cli": wall("-c", "import pipeline.cli"),
-        "import engine+fastcount": wall("-c", "import pipeline.ilp.engine, pipeline.generate.fastcount"),
+        "import engine+count_jit": wall("-c", "import pipeline.ilp.engine, pipeline.generate.count_jit"),
         "generate --count 1": wall("-m", "pipeline", "generate", "--count", "1"),
     }
 
@@ -60,7 +60,7 @@ def _warm_verifier() -> None:
 
 def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     from pipeline import board, verify
-    from pipeline.generate import fastcount
+    from pipeline.generate import count_jit
     from pipeline.generate.puzzle import make_puzzle
     from pipeline.generate.spec import Spec, puzzle_seed
     from pipeline.ilp.engine import engine_for
@@ -70,7 +70,7 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     engine_for(size)
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
-    fastcount.count((0,) * (size * size), 1)
+    count_jit.count((0,) * (size * size), 1)
     _warm_verifier()
     jit = time.perf_counter() - t0
     spec = Spec(size=size, symmetry="rot180", minimal=True, engine=engine)
@@ -153,13 +153,13 @@ def phases16(n_puzzles: int, oracle: bool) -> list[dict[str, tuple[float, float]
     rest of make_puzzle), make (all of make_puzzle), verify (verify_row) and, with ``oracle``, the
     pure-Python count."""
     from pipeline import board, verify
-    from pipeline.generate import fastcount
+    from pipeline.generate import count_jit
     from pipeline.generate.puzzle import make_puzzle
     from pipeline.generate.spec import Spec, puzzle_seed
     from pipeline.ilp.engine import engine_for
 
     engine_for(16)
-    fastcount.count((0,) * 256, 1)
+    count_jit.count((0,) * 256, 1)
     _warm_verifier()
     spec = Spec(size=16, symmetry="rot180", minimal=True, engine="hybrid")
     out = []
@@ -187,8 +187,8 @@ def phases16(n_puzzles: int, oracle: bool) -> list[dict[str, tuple[float, float]
 
 def report16(per: list[dict[str, tuple[float, float]]]) -> None:
     """Print :func:`phases16`'s figures: mean and median per puzzle, wall and CPU."""
-    labels = {"grid": "grid (ILP)", "removal": "removal pass (fastcount)", "grade": "grade",
-              "minimality": "minimality checks (fastcount)", "certify": "certify (ILP) + rest",
+    labels = {"grid": "grid (ILP)", "removal": "removal pass (count_jit)", "grade": "grade",
+              "minimality": "minimality checks (count_jit)", "certify": "certify (ILP) + rest",
               "make": "make_puzzle", "verify": "verify_row (compiled count)",
               "pure-Python count": "pure-Python count (oracle)"}
     print(f"-- 16x16 rot180 orbit-minimal, hybrid ({len(per)} puzzles), seconds per puzzle")

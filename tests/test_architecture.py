@@ -1,5 +1,12 @@
-"""The layout is a contract: each room of ``pipeline`` imports only the rooms below it (README,
-"Architecture"). Read from the source with ``ast``, so a new import that crosses a wall fails here."""
+"""The layout is a contract (docs/architecture.md), read from the source with ``ast`` so that a change
+that breaks it fails here:
+
+- the layers: each room of ``pipeline`` imports only the rooms below it (:data:`ALLOWED`);
+- the executors: dask and joblib are imported only where :data:`EXECUTOR_LIBS` says;
+- the CLI is thin: nothing below ``pipeline/cli/`` imports typer;
+- compiled twins: a module compiled with numba is named ``<name>_jit.py``; only ``_jit`` modules
+  import numba, and every one of them does.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
-    # generate: the compiled counter (fastcount), lazily; difficulty: the singles propagation (trial.settle)
+    # generate: the compiled counter (count_jit), lazily; difficulty: the singles propagation (trial.settle)
     "solve": {"board", "errors", "ilp", "atomic", "generate", "difficulty"},
     "config": {"board", "errors", "symmetry", "difficulty"},
     "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity",
@@ -130,3 +137,26 @@ def test_the_check_sees_a_crossing(tmp_path: Path) -> None:
     assert found == {"pipeline.cli", "pipeline", "pipeline.run.store", "pipeline.ilp.engine"}
     assert {_room(m) for m in found} == {"cli", "__init__", "run", "ilp"}
     assert "cli" not in ALLOWED["verify"] and "run" not in ALLOWED["solve"]
+
+
+def _twin_misnamed(package: Path) -> list[str]:
+    """The modules of ``package`` that break the twin rule: numba imported by a module whose name
+    does not end in ``_jit``, or a ``_jit`` module that does not import numba."""
+    return sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                  if ("numba" in _libraries(p)) != p.stem.endswith("_jit"))
+
+
+def test_compiled_twins_are_named_jit() -> None:
+    assert _twin_misnamed(PACKAGE) == []
+    twins = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*_jit.py")}
+    assert {"generate/count_jit.py", "verify/count_jit.py", "identity/canon_jit.py",
+            "identity/numbering_jit.py", "difficulty/logic_jit.py"} <= twins  # the check reads what it should
+
+
+def test_the_twin_check_sees_a_misnamed_module(tmp_path: Path) -> None:
+    """The guard can fail both ways: numba in a plain module, a ``_jit`` module without numba."""
+    for where, text in {"fast.py": "from numba import njit\n", "count_jit.py": "import numpy\n",
+                        "ok_jit.py": "import numba\n", "lazy.py": "def f():\n    import numba.core\n",
+                        "plain.py": "import numpy\n"}.items():
+        (tmp_path / where).write_text(text, encoding="utf-8")
+    assert _twin_misnamed(tmp_path) == ["count_jit.py", "fast.py", "lazy.py"]

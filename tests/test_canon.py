@@ -264,7 +264,7 @@ def test_brute_force_agrees_on_a_grid_and_a_puzzle(grids: list[Grid]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the compiled kernels (pipeline.identity.fastcanon) against the numpy reference
+# the compiled kernels (pipeline.identity.canon_jit) against the numpy reference
 # ---------------------------------------------------------------------------------------------
 
 # (lowest, highest) givens and how many 9x9 puzzles of that kind: mostly the hint counts sets have;
@@ -358,16 +358,16 @@ def _outcome(fn: Callable[[Any], object], arg: object) -> object:
 def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The name of every compiled kernel (``canon9``, ``canon_small``) canon calls, in order. A
     comparison with the reference proves something only for inputs that reached a kernel."""
-    from pipeline.identity import fastcanon
+    from pipeline.identity import canon_jit
 
     calls: list[str] = []
     for name in ("canon9", "canon_small"):
 
-        def spy(*args: object, real: Callable[..., int] = getattr(fastcanon, name), name: str = name) -> int:
+        def spy(*args: object, real: Callable[..., int] = getattr(canon_jit, name), name: str = name) -> int:
             calls.append(name)
             return real(*args)
 
-        monkeypatch.setattr(fastcanon, name, spy)
+        monkeypatch.setattr(canon_jit, name, spy)
     return calls
 
 

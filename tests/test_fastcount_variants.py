@@ -1,4 +1,4 @@
-"""The compiled counter (:mod:`pipeline.generate.fastcount`) on variant boards: X, hyper, jigsaw and
+"""The compiled counter (:mod:`pipeline.generate.count_jit`) on variant boards: X, hyper, jigsaw and
 killer counts agree with an independent pure-Python reference written here (own units, own cage rule,
 plain backtracking), and classic counts are unchanged."""
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from pipeline.board import CLASSIC, Cage, Grid, Variant, make_variant, parse
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.solve import search
 
 from .conftest import ROOT
@@ -192,10 +192,10 @@ def killer(cages: Cages, kinds: str = "killer", regions: str | None = None) -> V
 
 
 def agree(puzzle: Grid, n: int, variant: Variant, units: Units, cages: Cages, limit: int) -> int:
-    """fastcount's count and solutions equal the reference's (as sets when below ``limit``)."""
+    """count_jit's count and solutions equal the reference's (as sets when below ``limit``)."""
     ref = ref_solutions(puzzle, n, units, cages, limit)
-    assert fastcount.count(puzzle, limit, BIG, variant) == len(ref)
-    sols = fastcount.solutions(puzzle, limit, BIG, variant)
+    assert count_jit.count(puzzle, limit, BIG, variant) == len(ref)
+    sols = count_jit.solutions(puzzle, limit, BIG, variant)
     assert sols is not None and len(sols) == len(ref)
     for s in sols:
         assert ref_valid(s, n, units, cages)
@@ -206,7 +206,7 @@ def agree(puzzle: Grid, n: int, variant: Variant, units: Units, cages: Cages, li
 
 
 def variant_solution(n: int, variant: Variant, units: Units, cages: Cages) -> Grid:
-    sols = fastcount.solutions((0,) * (n * n), 1, BIG, variant)
+    sols = count_jit.solutions((0,) * (n * n), 1, BIG, variant)
     assert sols is not None and len(sols) == 1
     assert ref_valid(sols[0], n, units, cages)
     return sols[0]
@@ -239,7 +239,7 @@ def test_unit_variant_counts_match_reference(n: int, kinds: str) -> None:
         assert found >= 1  # holes in a solution keep it
         counts.append(found)
         if "jigsaw" not in kinds:  # the extra units only remove solutions of the classic puzzle
-            classic = fastcount.count(puzzle, 12, BIG)
+            classic = count_jit.count(puzzle, 12, BIG)
             assert classic >= found
             bound |= classic > found
     assert bound or "jigsaw" in kinds  # and some puzzle here loses solutions to them
@@ -247,13 +247,13 @@ def test_unit_variant_counts_match_reference(n: int, kinds: str) -> None:
 
 
 def test_classic_grid_breaking_a_diagonal_has_no_x_solution() -> None:
-    classic = fastcount.solutions((0,) * 81, 1, BIG)
+    classic = count_jit.solutions((0,) * 81, 1, BIG)
     assert classic is not None
     grid = classic[0]
     assert not ref_valid(grid, 9, ref_units(9, ("x",)), [])
-    assert fastcount.count(grid, 2, BIG) == 1
-    assert fastcount.count(grid, 2, BIG, make_variant("x")) == 0
-    assert fastcount.solutions(grid, 2, BIG, make_variant("x")) == ()
+    assert count_jit.count(grid, 2, BIG) == 1
+    assert count_jit.count(grid, 2, BIG, make_variant("x")) == 0
+    assert count_jit.solutions(grid, 2, BIG, make_variant("x")) == ()
 
 
 def test_4x4_boards_enumerated() -> None:
@@ -269,7 +269,7 @@ def test_4x4_boards_enumerated() -> None:
         (make_variant("x"), ref_units(4, ("x",)), []),
         (make_variant("jigsaw", JIGSAW[4]), ref_units(4, ("jigsaw",), JIGSAW[4]), []),
     ]
-    found = fastcount.solutions((0,) * 16, 1, BIG)
+    found = count_jit.solutions((0,) * 16, 1, BIG)
     assert found is not None
     first = found[0]
     cages = [((0, 1), first[0] + first[1]), ((2, 6), first[2] + first[6]), ((9, 10, 11), sum(first[9:12]))]
@@ -277,17 +277,17 @@ def test_4x4_boards_enumerated() -> None:
     cases.append((killer(cages, "killer+x"), ref_units(4, ("x",)), cages))
     for variant, units, cgs in cases:
         expect = sorted(g for g in latin if ref_valid(g, 4, units, cgs))
-        assert fastcount.count((0,) * 16, 1000, BIG, variant) == len(expect)
-        sols = fastcount.solutions((0,) * 16, 1000, BIG, variant)
+        assert count_jit.count((0,) * 16, 1000, BIG, variant) == len(expect)
+        sols = count_jit.solutions((0,) * 16, 1000, BIG, variant)
         assert sols is not None and sorted(sols) == expect
     assert [len([g for g in latin if ref_valid(g, 4, u, c)]) for _, u, c in cases][:2] == [288, 48]
 
 
 def test_hyper_needs_nine_and_budget_still_applies() -> None:
     with pytest.raises(ValueError, match="hyper"):
-        fastcount.count((0,) * 36, 2, BIG, make_variant("hyper"))
-    assert fastcount.count((0,) * 81, 2, 1, make_variant("x")) == -1
-    assert fastcount.solutions((0,) * 81, 2, 1, make_variant("hyper")) is None
+        count_jit.count((0,) * 36, 2, BIG, make_variant("hyper"))
+    assert count_jit.count((0,) * 81, 2, 1, make_variant("x")) == -1
+    assert count_jit.solutions((0,) * 81, 2, 1, make_variant("hyper")) is None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,42 +336,42 @@ def test_killer_zero_givens_match_reference(n: int, turn: int) -> None:
 
 
 def test_killer_cage_contradictions_give_zero() -> None:
-    solution = fastcount.solutions((0,) * 81, 1, BIG)
+    solution = count_jit.solutions((0,) * 81, 1, BIG)
     assert solution is not None
     grid = solution[0]
     cages = box_cages(grid, 9)
     cells, total = cages[0]
     wrong = [(cells, total + 1), *cages[1:]]  # the true grid breaks the first cage's sum
-    assert fastcount.count(grid, 2, BIG, killer(cages)) == 1
-    assert fastcount.count(grid, 2, BIG, killer(wrong)) == 0
+    assert count_jit.count(grid, 2, BIG, killer(cages)) == 1
+    assert count_jit.count(grid, 2, BIG, killer(wrong)) == 0
     # the smallest sum of its size forces a cage to 1..k: a given above k there leaves no solution
     k = len(cells)
     big = next(i for i in cells if grid[i] > k)
     puzzle = tuple(d if i == big else 0 for i, d in enumerate(grid))
     bad = [(cells, k * (k + 1) // 2), *cages[1:]]
     assert ref_solutions(puzzle, 9, ref_units(9, ()), bad, 2) == []
-    assert fastcount.count(puzzle, 2, BIG, killer(bad)) == 0
-    assert fastcount.solutions(puzzle, 2, BIG, killer(bad)) == ()
+    assert count_jit.count(puzzle, 2, BIG, killer(bad)) == 0
+    assert count_jit.solutions(puzzle, 2, BIG, killer(bad)) == ()
     # and an open cage whose cells see every digit that could reach its sum
-    assert fastcount.count((0,) * 81, 2, BIG, killer([((0, 1), 3), ((2, 3), 3)])) == 0
+    assert count_jit.count((0,) * 81, 2, BIG, killer([((0, 1), 3), ((2, 3), 3)])) == 0
 
 
 def test_killer_rule_without_cages_is_classic() -> None:
     puzzle = parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    assert fastcount.count(puzzle, 2, BIG, make_variant("killer")) == 1
-    assert fastcount.solutions(puzzle, 2, BIG, make_variant("killer")) == fastcount.solutions(puzzle, 2, BIG)
+    assert count_jit.count(puzzle, 2, BIG, make_variant("killer")) == 1
+    assert count_jit.solutions(puzzle, 2, BIG, make_variant("killer")) == count_jit.solutions(puzzle, 2, BIG)
 
 
 def test_cage_masks() -> None:
-    assert fastcount._cage_masks(9, 2, 3) == (0b11,)
-    assert fastcount._cage_masks(9, 2, 17) == (0b110000000,)
-    assert fastcount._cage_masks(9, 9, 45) == (0b111111111,)
-    assert fastcount._cage_masks(9, 3, 5) == ()
+    assert count_jit._cage_masks(9, 2, 3) == (0b11,)
+    assert count_jit._cage_masks(9, 2, 17) == (0b110000000,)
+    assert count_jit._cage_masks(9, 9, 45) == (0b111111111,)
+    assert count_jit._cage_masks(9, 3, 5) == ()
     for n, k in [(6, 3), (9, 4), (16, 5)]:
         for total in range(0, n * k + 1):
             want = {sum(1 << (d - 1) for d in s) for s in itertools.combinations(range(1, n + 1), k)
                     if sum(s) == total}
-            got = fastcount._cage_masks(n, k, total)
+            got = count_jit._cage_masks(n, k, total)
             assert set(got) == want and len(got) == len(want)
 
 
@@ -410,10 +410,10 @@ TOP95 = [ln.strip() for ln in (ROOT / "tests" / "data" / "top95.txt").read_text(
 def test_classic_counts_unchanged() -> None:
     p = parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     for variant in (None, CLASSIC, Variant()):
-        assert fastcount.count(p, 2, variant=variant) == 1
-        assert fastcount.count((0,) * 16, 300, variant=variant) == 288
-        assert all(fastcount.count(parse(t), 2, BIG, variant) == 1 for t in TOP95[:10])
-    assert fastcount.count(p, 2) == 1 and fastcount.count((0,) * 16, limit=300) == 288
+        assert count_jit.count(p, 2, variant=variant) == 1
+        assert count_jit.count((0,) * 16, 300, variant=variant) == 288
+        assert all(count_jit.count(parse(t), 2, BIG, variant) == 1 for t in TOP95[:10])
+    assert count_jit.count(p, 2) == 1 and count_jit.count((0,) * 16, limit=300) == 288
     for text, want, _ in SMALL + TDOKU[:20]:  # the golden counts (0, 1, many) of every size
-        assert fastcount.count(parse(text), 3, BIG, CLASSIC) == min(want, 3)
-    assert fastcount.tables(9) is fastcount.tables(9, CLASSIC) is fastcount.tables(9, Variant())
+        assert count_jit.count(parse(text), 3, BIG, CLASSIC) == min(want, 3)
+    assert count_jit.tables(9) is count_jit.tables(9, CLASSIC) is count_jit.tables(9, Variant())

@@ -11,7 +11,7 @@ import pytest
 
 from pipeline import verify
 from pipeline.board import Grid, board, parse, size_of_grid
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.ilp.engine import CountResult, engine_for
 from pipeline.solve import batch, search, solver
 
@@ -28,7 +28,7 @@ def _python(puzzle: Grid, limit: int) -> tuple[Grid, ...] | None:
 
 
 def _compiled(puzzle: Grid, limit: int) -> tuple[Grid, ...] | None:
-    return fastcount.solutions(puzzle, limit, node_limit=10**7)
+    return count_jit.solutions(puzzle, limit, node_limit=10**7)
 
 
 def _solver(puzzle: Grid, limit: int) -> tuple[Grid, ...] | None:
@@ -96,7 +96,7 @@ def test_budgets_run_out_into_the_next_tier(monkeypatch: pytest.MonkeyPatch) -> 
     hard = parse(TOP95[0])  # needs search: propagation alone does not solve it
     many = parse(next(p for p, c, _ in TDOKU if c == 13))
     assert search.search(hard, 2, node_limit=1) is None
-    assert fastcount.solutions(hard, 2, node_limit=1) is None
+    assert count_jit.solutions(hard, 2, node_limit=1) is None
     monkeypatch.setattr(search, "PY_WORK", 1)  # Python tier: no node at all
     assert search.search(hard, 2) is None
     assert solver.count_solutions(hard).solutions == engine_for(9).count_solutions(hard, 2).solutions
@@ -112,7 +112,7 @@ def test_clashing_givens_have_no_solution_on_every_path() -> None:
     clash = parse("55" + P[2:])
     for path in PATHS.values():
         assert path(clash, 2) == ()
-    assert fastcount.count(clash) == 0
+    assert count_jit.count(clash) == 0
     with pytest.raises(ValueError, match="limit"):
         search.search(clash, 0)
 

@@ -26,7 +26,7 @@ from pipeline.board import BOX_SHAPES, Grid, parse
 from pipeline.difficulty import logic_jit
 from pipeline.difficulty.grade import explain, grade, grade_result
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logically
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 
@@ -63,7 +63,7 @@ def minimal_puzzle(n: int, rng: random.Random, keep_from: float = 0.0) -> tuple[
     rng.shuffle(order)
     for i in order[: round(n * n * (1 - keep_from))]:
         d, puzzle[i] = puzzle[i], 0
-        if fastcount.count(tuple(puzzle), 2, 20_000) != 1:
+        if count_jit.count(tuple(puzzle), 2, 20_000) != 1:
             puzzle[i] = d
     return tuple(puzzle), solution
 

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.config import validate
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.generate.grid import prefill
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import GenerationFailed, Spec, puzzle_seed
@@ -21,14 +21,14 @@ from .test_engine import SMALL, TDOKU
 
 @pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
 def test_fast_counter_matches_golden_counts(puzzle: str, count: int, solution: str | None) -> None:
-    assert fastcount.count(parse(puzzle), limit=3) == min(count, 3)
+    assert count_jit.count(parse(puzzle), limit=3) == min(count, 3)
 
 
 def test_fast_counter_exact_beyond_two_and_node_budget() -> None:
-    assert fastcount.count((0,) * 16, limit=300) == 288
+    assert count_jit.count((0,) * 16, limit=300) == 288
     many = next(p for p, c, _ in TDOKU if c == 847)
-    assert fastcount.count(parse(many), limit=10_000) == 847
-    assert fastcount.count(parse(many), limit=10_000, node_limit=5) == -1  # undecided, not guessed
+    assert count_jit.count(parse(many), limit=10_000) == 847
+    assert count_jit.count(parse(many), limit=10_000, node_limit=5) == -1  # undecided, not guessed
 
 
 @pytest.mark.heavy
@@ -78,7 +78,7 @@ def test_prefill_is_a_valid_start_for_every_size() -> None:
         for k in range(40 if n < 16 else 5):
             start = prefill(n, np.random.default_rng(k))
             assert sum(1 for d in start if d) == n * boxes
-            assert fastcount.count(start, limit=1) == 1  # has a completion
+            assert count_jit.count(start, limit=1) == 1  # has a completion
 
 
 @pytest.mark.heavy
@@ -87,7 +87,7 @@ def test_generate_command_prints_verified_lines() -> None:
     assert res.returncode == 0, res.stderr
     lines = res.stdout.split()
     assert len(lines) == 4 and all(size_of(line) == 6 for line in lines)
-    assert all(fastcount.count(parse(line), 2) == 1 for line in lines)
+    assert all(count_jit.count(parse(line), 2) == 1 for line in lines)
     same = numplace("generate", "--count", "4", "--seed", "3", "--size", "6", "--symmetry", "full",
                     "--engine", "ilp", "--workers", "2")
     assert same.stdout.split() == lines

@@ -240,7 +240,7 @@ def test_invalid_input_is_rejected_with_a_clear_message() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the compiled grid_number (pipeline.identity.fastnumber) against the pure-Python reference
+# the compiled grid_number (pipeline.identity.numbering_jit) against the pure-Python reference
 # ---------------------------------------------------------------------------------------------
 
 
@@ -249,17 +249,17 @@ def kernel_statuses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The status of every call :func:`nb.grid_number` makes into the compiled kernel, in order (0: the
     kernel numbered the grid; else the reference took over). A comparison with the reference proves
     something only for inputs that got a 0 here: the others take the Python path on both sides."""
-    from pipeline.identity import fastnumber
+    from pipeline.identity import numbering_jit
 
     seen: list[int] = []
-    real = fastnumber.grid_rank
+    real = numbering_jit.grid_rank
 
     def spy(*args: object) -> int:
         status = int(real(*args))
         seen.append(status)
         return status
 
-    monkeypatch.setattr(fastnumber, "grid_rank", spy)
+    monkeypatch.setattr(numbering_jit, "grid_rank", spy)
     return seen
 
 
@@ -368,7 +368,7 @@ def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(k
 @pytest.mark.heavy
 def test_fill_rank_grows_its_work_space() -> None:
     """A band with more transversals than the work space holds is ranked all the same."""
-    from pipeline.identity import fastnumber
+    from pipeline.identity import numbering_jit
 
     t = nb.tables()
     rng = random.Random(34)
@@ -381,8 +381,8 @@ def test_fill_rank_grows_its_work_space() -> None:
         i = rng.randrange(tr.total)
         rows = np.array(tr.unrank(i), dtype=np.int64)
         args = (np.array(cols, dtype=np.int64), rows)
-        assert fastnumber._fill_rank(*args, np.empty((4, 128), dtype=np.int64)) == i
-        assert fastnumber._fill_rank(*args, np.empty((4, 1), dtype=np.int64)) == i
+        assert numbering_jit._fill_rank(*args, np.empty((4, 128), dtype=np.int64)) == i
+        assert numbering_jit._fill_rank(*args, np.empty((4, 1), dtype=np.int64)) == i
 
 
 # ---------------------------------------------------------------------------------------------

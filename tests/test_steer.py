@@ -10,7 +10,7 @@ import pytest
 from pipeline import symmetry, verify
 from pipeline.board import board
 from pipeline.difficulty.grade import Grade, grade
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.removal import remove
 from pipeline.generate.spec import Spec, puzzle_seed
@@ -52,7 +52,7 @@ def _orbit_minimal(puzzle: tuple[int, ...]) -> bool:
 def test_climb_reaches_expert_from_an_easy_puzzle_and_keeps_it_unique_and_orbit_minimal() -> None:
     """From the first easy minimal puzzle of a seed, the search finds an expert one on the same grid."""
     def unique(p: tuple[int, ...]) -> bool:
-        return fastcount.count(p, 2) == 1
+        return count_jit.count(p, 2) == 1
 
     for s in range(40):
         made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), puzzle_seed(21, s))
@@ -77,7 +77,7 @@ def test_climb_never_blanks_a_locked_cell() -> None:
     grid = made.solution
     locked_orbits = [orb for orb in ORBITS if made.puzzle[orb[0]]][:3]
     locked = {i for orb in locked_orbits for i in orb}
-    puzzle, _ = climb(lambda p: fastcount.count(p, 2) == 1, lambda p: grade(p, grid),
+    puzzle, _ = climb(lambda p: count_jit.count(p, 2) == 1, lambda p: grade(p, grid),
                       lambda g: miss(g, ["extreme"], None, None), grid, made.puzzle, grade(made.puzzle, grid),
                       ORBITS, locked, np.random.default_rng(1), steps=40)
     assert all(puzzle[i] == grid[i] for i in locked)
@@ -129,9 +129,9 @@ def test_climb_leaves_a_puzzle_already_in_range_alone() -> None:
     made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), puzzle_seed(23, 0))
     grid = made.solution
     order = list(ORBITS)
-    puzzle, _ = remove(lambda p: fastcount.count(p, 2) == 1, grid, order, set(), None)
+    puzzle, _ = remove(lambda p: count_jit.count(p, 2) == 1, grid, order, set(), None)
     g = grade(puzzle, grid)
-    out, out_grade = climb(lambda p: fastcount.count(p, 2) == 1, lambda p: grade(p, grid),
+    out, out_grade = climb(lambda p: count_jit.count(p, 2) == 1, lambda p: grade(p, grid),
                            lambda gr: miss(gr, [gr.level], None, None), grid, puzzle, g, ORBITS, set(),
                            np.random.default_rng(0))
     assert out == puzzle and out_grade is g

@@ -165,7 +165,7 @@ def test_the_verifier_counts_with_the_compiled_counter(monkeypatch: pytest.Monke
 
 
 def test_written_apart_from_the_counters_it_checks() -> None:
-    """count_jit imports nothing of ours but the board vocabulary (no ilp, no generate.fastcount)."""
+    """count_jit imports nothing of ours but the board vocabulary (no ilp, no generate.count_jit)."""
     tree = ast.parse((ROOT / "pipeline" / "verify" / "count_jit.py").read_text(encoding="utf-8"))
     ours = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
             and node.module and node.module.startswith("pipeline")}

@@ -36,7 +36,7 @@ def _first_combo(idx: np.ndarray, k: int) -> None:  # pragma: no cover - compile
         idx[q] = q
 
 
-# verify_fast keeps its own copy on purpose: the verifier shares no code with what it checks
+# verify/count_jit keeps its own copy on purpose: the verifier shares no code with what it checks
 @nb.njit(cache=True, nogil=True)
 def _next_combo(idx: np.ndarray, k: int, cnt: int) -> bool:  # pragma: no cover - compiled
     """Advance ``idx[:k]`` (ascending indices into ``range(cnt)``) to the next combination; False at the end."""

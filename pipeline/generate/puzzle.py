@@ -31,7 +31,7 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    seed. Orbits that hold a fixed cell with ``keep_fixed`` are locked: never removed, whole.
 3. *Try each orbit once.* Blank it and ask whether the puzzle is still unique: with ``engine: ilp``
    one HiGHS solve against the grid's no-good row (infeasible <=> unique); with ``hybrid`` the
-   compiled counter of :mod:`pipeline.generate.fastcount` (ILP fallback if its node budget runs out).
+   compiled counter of :mod:`pipeline.generate.count_jit` (ILP fallback if its node budget runs out).
    Keep the removal if unique, else restore the orbit and remember that it is *proven*
    non-removable: removing more givens later can only add solutions, so the proof still holds
    for the final puzzle.
@@ -92,7 +92,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import fastcount, pattern, steer
+from pipeline.generate import count_jit, pattern, steer
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -327,7 +327,7 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
     def second(cages: tuple[Cage, ...]) -> Grid | None:
         """A solution of the cages other than ``grid``: the compiled counter; the ILP with ``engine: ilp``."""
         if spec.engine == "hybrid":
-            found = fastcount.solutions(blank, 2, variant=Variant(kinds, regions, cages))
+            found = count_jit.solutions(blank, 2, variant=Variant(kinds, regions, cages))
             if found is None:  # past the node budget: these cages are too loose to settle quickly
                 raise _LooseCages
             return next((g for g in found if g != grid), None)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pipeline.board import Grid, Variant
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import Engine
 
@@ -25,20 +25,20 @@ def checker(eng: Engine, kind: str, variant: Variant | None = None) -> Check:
     (None: classic; ``eng`` must hold the same rules, killer cages included).
 
     ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
-    :mod:`pipeline.generate.fastcount`, falling back to the ILP only when its node budget runs out. Both
+    :mod:`pipeline.generate.count_jit`, falling back to the ILP only when its node budget runs out. Both
     are exact, so both give the same answer and the same puzzles.
     """
     if kind == "ilp":
         return eng.unique_without
     if variant is not None and not variant.classic:
         def hybrid_variant(puzzle: Grid) -> bool:
-            k = fastcount.count(puzzle, 2, variant=variant)
+            k = count_jit.count(puzzle, 2, variant=variant)
             return eng.unique_without(puzzle) if k < 0 else k == 1
 
         return hybrid_variant
 
     def hybrid(puzzle: Grid) -> bool:
-        k = fastcount.count(puzzle, 2)
+        k = count_jit.count(puzzle, 2)
         return eng.unique_without(puzzle) if k < 0 else k == 1
 
     return hybrid

@@ -3,7 +3,7 @@ standard form of :mod:`.standard`, the standard bands of :mod:`.bands`, the band
 :mod:`.bandcount` and the tables of :mod:`.numbering_tables`), canonical forms under the
 validity-preserving group and the dedup key (:mod:`.canon`, with the band table of
 :mod:`.canon_tables`), their tables kept in the checksummed on-disk cache of :mod:`pipeline.tablecache`.
-The per-puzzle work is compiled (numba): :mod:`.fastcanon` and :mod:`.fastnumber`, with the
+The per-puzzle work is compiled (numba): :mod:`.canon_jit` and :mod:`.numbering_jit`, with the
 pure-Python code kept beside them as the tests' oracle (identical results, checked on thousands of
 random puzzles and grids).
 

@@ -26,7 +26,7 @@ allowed by the band structure and keeps only candidates whose relabelled prefix 
 candidates live in numpy arrays; when a puzzle has more than a few thousand (sparse puzzles, blank
 rows), candidates with identical futures are merged. That numpy search (about 0.7 ms per 25-given
 puzzle) is kept as the reference (:func:`_canonical_puzzle_py`, the tests' oracle); the public
-functions run the same breadth-first search compiled with numba (:mod:`pipeline.identity.fastcanon`,
+functions run the same breadth-first search compiled with numba (:mod:`pipeline.identity.canon_jit`,
 tens of microseconds per puzzle), with exact reductions for blank rows and columns instead of the
 merging. Small boards (4x4, 6x6) likewise: a compiled scan over every position map
 (:func:`canonical_small`) with the numpy brute force as its reference (:func:`_canonical_small_py`).
@@ -46,7 +46,7 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
-from pipeline.identity import fastcanon
+from pipeline.identity import canon_jit
 from pipeline.identity.canon_tables import COLPERMS as _COLPERMS
 from pipeline.identity.canon_tables import VERSION, reset_tables, tables
 from pipeline.identity.standard import ARRANGEMENTS, BOX1, PERMS3, check_grid
@@ -352,7 +352,7 @@ def _canonical_puzzles_py(puzzles: Sequence[Sequence[int]], batch: int = 32) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# puzzles, compiled (pipeline.identity.fastcanon)
+# puzzles, compiled (pipeline.identity.canon_jit)
 # ---------------------------------------------------------------------------------------------
 
 # the kernel's tables: the same column maps and first-row tables as the reference, compact dtypes
@@ -385,7 +385,7 @@ def _form9(puzzle: Sequence[int], search_complete: bool = False) -> bytes:
     if buf is None or len(buf) != 81:
         buf = bytes(check_puzzle(puzzle))  # converts the same way as the reference, or raises its error
     out = np.empty(81, dtype=np.uint8)
-    status = fastcanon.canon9(
+    status = canon_jit.canon9(
         np.frombuffer(buf, dtype=np.uint8), out, _K_COLPERMS, _K_MINKEY, _K_ARG_OFF, _K_ARG_FLAT, search_complete
     )
     if status == 0:
@@ -474,7 +474,7 @@ def _form_small(puzzle: Sequence[int]) -> bytes:
     if buf is None or len(buf) != n * n or max(buf) > n:
         return bytes(_canonical_small_py(puzzle))
     out = np.empty(n * n, dtype=np.uint8)
-    fastcanon.canon_small(np.frombuffer(buf, dtype=np.uint8), _small_maps_kernel(n), n, out)
+    canon_jit.canon_small(np.frombuffer(buf, dtype=np.uint8), _small_maps_kernel(n), n, out)
     return out.tobytes()
 
 

@@ -29,7 +29,7 @@ on disk; the only constants are ``N2``/``N0``, which the build checks.
 
 :func:`grid_number` runs once per 9x9 row of a set, so it is compiled: the same steps over the same
 tables (plus arrays derived from them when they are loaded; the file is unchanged) in
-:mod:`pipeline.identity.fastnumber`, about 20 times faster than the pure-Python
+:mod:`pipeline.identity.numbering_jit`, about 20 times faster than the pure-Python
 :func:`_grid_number_py` (``bench/bench_canon.py``), which stays as the tests' oracle.
 :func:`grid_from_number` (uniform grids, ``numplace`` queries) is not compiled.
 
@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from pipeline.board import Grid
-from pipeline.identity import fastnumber, standard
+from pipeline.identity import numbering_jit, standard
 from pipeline.identity.bandcount import NSPLIT, Transversals, band_completions, band_count, columns_of, count_grids
 from pipeline.identity.bands import Band, standard_bands
 from pipeline.identity.numbering_tables import TABLE_VERSION, band_table, reset_tables, tables
@@ -117,7 +117,7 @@ def grid_number(grid: Sequence[int]) -> int:
     """The number ``0 <= i < N0`` of a valid 9x9 grid (a bijection; inverse :func:`grid_from_number`).
 
     Raises ``ValueError`` (naming the problem) if ``grid`` is not a complete valid 9x9 grid.
-    Compiled (:mod:`pipeline.identity.fastnumber`) for a list or tuple of 81 small ints; anything
+    Compiled (:mod:`pipeline.identity.numbering_jit`) for a list or tuple of 81 small ints; anything
     else, and every error message, comes from :func:`_grid_number_py`, whose results it equals.
     """
     buf = None
@@ -129,7 +129,7 @@ def grid_number(grid: Sequence[int]) -> int:
     if buf is None or len(buf) != 81:
         return _grid_number_py(grid)
     out = np.empty(4, dtype=np.int64)
-    status = fastnumber.grid_rank(np.frombuffer(buf, dtype=np.uint8), out, *tables().kernel)
+    status = numbering_jit.grid_rank(np.frombuffer(buf, dtype=np.uint8), out, *tables().kernel)
     if status != 0:  # not a valid grid (the reference says why), or tables it cannot use
         return _grid_number_py(grid)
     a, b, c, d = out.tolist()

@@ -137,7 +137,7 @@ class NumberingTables:
         return tuple(a["bands"][p].tolist()), tuple(a["band_cols"][p].tolist()), tuple(a["band_relabel"][p].tolist())
 
     def _kernel_tables(self) -> tuple[np.ndarray, ...]:
-        """The arrays :func:`pipeline.identity.fastnumber.grid_rank` takes after ``(g, out)``, in its order."""
+        """The arrays :func:`pipeline.identity.numbering_jit.grid_rank` takes after ``(g, out)``, in its order."""
         outside = [i for i in range(27) if i % 9 >= 3]  # the 18 cells outside box 1, reading order
         powers = 9 ** np.arange(17, -1, -1, dtype=np.int64)
         band_keys = (self.arrays["bands"][:, outside].astype(np.int64) - 1) @ powers

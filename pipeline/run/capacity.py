@@ -19,7 +19,7 @@ from functools import cache
 
 from pipeline import symmetry
 from pipeline.board import Grid, board
-from pipeline.generate import fastcount
+from pipeline.generate import count_jit
 from pipeline.identity import canon
 
 
@@ -68,9 +68,9 @@ def distinct(tag: str, minimal: bool, hints_min: int | None = None,
             hints = sum(1 for d in puzzle if d)
             if not minimal and not ((hints_min or 0) <= hints <= (hints_max or 16)):
                 continue
-            if fastcount.count(tuple(puzzle), 2) != 1:
+            if count_jit.count(tuple(puzzle), 2) != 1:
                 continue
-            if minimal and any(keep[k] and fastcount.count(_without(puzzle, orbits[k]), 2) == 1
+            if minimal and any(keep[k] and count_jit.count(_without(puzzle, orbits[k]), 2) == 1
                                for k in range(len(orbits))):
                 continue
             key = canon.canonical_key(tuple(puzzle))

@@ -15,7 +15,7 @@ Two tiers behind one contract:
    solves one puzzle pays no compiler: importing numba and loading its cached kernels costs more
    than half a second of CPU here, more than the whole ``numplace solve P`` budget, while this
    search settles a typical 9x9 puzzle in a few milliseconds and top95's hardest in tens of them.
-2. :func:`pipeline.generate.fastcount.solutions`, the compiled (numba) kernel of the removal
+2. :func:`pipeline.generate.count_jit.solutions`, the compiled (numba) kernel of the removal
    loop, with a large budget (:data:`COMPILED_NODES`), for what the Python tier leaves undecided
    (hard 16x16 boards, many solutions), and straight away for a batch (``compiled_first``),
    whose worker pays the numba load once for all its puzzles.
@@ -137,6 +137,6 @@ def find(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False,
         found = search(puzzle, limit, variant=variant)
         if found is not None:
             return found
-    from pipeline.generate import fastcount  # numba: loaded only when the Python tier gives up
+    from pipeline.generate import count_jit  # numba: loaded only when the Python tier gives up
 
-    return fastcount.solutions(puzzle, limit, COMPILED_NODES, variant)
+    return count_jit.solutions(puzzle, limit, COMPILED_NODES, variant)

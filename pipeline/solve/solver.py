@@ -97,9 +97,9 @@ def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = Fals
     if variant is None:
         found = search.find(puzzle, limit, compiled_first=compiled_first)
     else:
-        from pipeline.generate import fastcount
+        from pipeline.generate import count_jit
 
-        found = fastcount.solutions(puzzle, limit, variant=variant)
+        found = count_jit.solutions(puzzle, limit, variant=variant)
     if found is not None:
         return CountResult(len(found), limit, found)
     from pipeline.ilp.engine import engine_for  # only where the exact search ran out of budget

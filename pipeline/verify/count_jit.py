@@ -6,7 +6,7 @@ and gives the same numbers; :func:`pipeline.verify.verify_puzzle` asks it for th
 every written puzzle, where the pure-Python search costs seconds on a 16x16 board.
 
 It is written apart from the counters it checks, on purpose, and shares no code or scheme with them:
-the ILP (:mod:`pipeline.ilp`) and the removal loop's counter (:mod:`pipeline.generate.fastcount`,
+the ILP (:mod:`pipeline.ilp`) and the removal loop's counter (:mod:`pipeline.generate.count_jit`,
 bitmask candidates with singles propagation, branching on cells only) may not be imported here, nor
 may board.py's variant units and peers be read (the caller states the rules:
 :func:`pipeline.verify.rules_for` builds them from first principles), and but for killer sums
@@ -52,7 +52,7 @@ the board, an extra unit of other than ``n`` distinct cells, cages that overlap,
 have no cells or more than ``n``, or a variant board ``b`` without its rules raise :class:`ValueError`.
 
 Roads not taken: counting with the pure-Python counter alone (seconds per 16x16 puzzle where this
-takes tens of milliseconds: ``docs/benchmarks.md``); asking :mod:`pipeline.generate.fastcount`
+takes tens of milliseconds: ``docs/benchmarks.md``); asking :mod:`pipeline.generate.count_jit`
 (then the removal loop's decisions and the check of them would share every bug); a second bitmask
 search with another propagation (the exact-cover statement differs more, and its branching on the
 scarcest item, a cell or a digit's places in a unit, also beats cell-only branching on hard 16x16
@@ -347,7 +347,7 @@ def _matched(digits: int, cand: np.ndarray, m: int, n: int, where: np.ndarray) -
     return (reach >> ((1 << m) - 1)) & 1 == 1
 
 
-# Bit helpers written again on purpose (difficulty/fastlogic has its own): the verifier imports only board.
+# Bit helpers written again on purpose (difficulty/candidates_jit has its own): the verifier imports only board.
 @nb.njit(cache=True, nogil=True)
 def _lowest(c: int) -> int:  # pragma: no cover - compiled
     """The smallest digit of mask ``c`` (nonzero)."""

@@ -13,7 +13,7 @@ design (:mod:`.design`); and, unless ``fast``, the derived columns recomputed (:
 recomputed canonical form when there is one.
 
 Roads not taken: uniqueness for the minimality flags is decided by the compiled counter of
-:mod:`pipeline.generate.fastcount` (much faster than the pure-Python counter of :mod:`pipeline.verify`,
+:mod:`pipeline.generate.count_jit` (much faster than the pure-Python counter of :mod:`pipeline.verify`,
 which stays the independent judge of the row itself and is the fallback when the counter's node
 budget runs out); the recomputation is not the generator's code path (which reuses proofs from its
 removal pass), only the same definition.
@@ -131,11 +131,11 @@ def _unique(puzzle: Grid, n: int, variant: Variant | None = None) -> bool:
     """Whether ``puzzle`` has exactly one solution under ``variant``'s rules: the compiled counter, or
     (classic) the verifier's counter where the compiled one's node budget runs out (a variant gets
     the compiled counter without a budget)."""
-    from pipeline.generate import fastcount
+    from pipeline.generate import count_jit
 
     if variant is not None and not variant.classic:
-        return fastcount.count(puzzle, 2, node_limit=2**62, variant=variant) == 1
-    found = fastcount.count(puzzle, 2)
+        return count_jit.count(puzzle, 2, node_limit=2**62, variant=variant) == 1
+    found = count_jit.count(puzzle, 2)
     if found < 0:
         found = verify.count_solutions(puzzle, board(n), 2)
     return found == 1
