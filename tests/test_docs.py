@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 README = ROOT / "README.md"
 CHANGELOG = ROOT / "CHANGELOG.md"

@@ -1,0 +1,165 @@
+"""Exports: CSV and JSON lines round-trip to the set's rows; one-line text; SVG (XML, one <text> per
+given, each in its cell) and PNG per puzzle; bad selections and unwritable targets are one line."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import polars as pl
+import pytest
+from PIL import Image
+
+from pipeline.publish import select
+from pipeline.publish.export import export
+from pipeline.publish.render import SVG_CELL
+from pipeline.publish.select import PublishError
+from tests.conftest import numplace
+from tests.publish.test_select import BIG_SEED, MIX, write_set
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def sets(tmp_path: Path) -> tuple[Path, Path, pl.DataFrame]:
+    """A 9x9 run of ten puzzles and a 16x16 run of two; and their rows."""
+    a = write_set(tmp_path / "out", "classic", MIX)
+    b = write_set(tmp_path / "out", "giant", ["extreme", "hard"], size=16)
+    frame = select.read_sets([a, b]).frame
+    assert frame.height == 12  # the tests' loops over its rows check every row, not none
+    return a, b, frame
+
+
+def test_csv_round_trip(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    out = tmp_path / "x" / "puzzles.csv"
+    written = export(frame, "csv", out)
+    assert written.target == out and written.files == 1 and written.puzzles == 12
+    text = out.read_text(encoding="utf-8")
+    assert text.splitlines()[0].split(",")[:4] == ['"puzzle_id"', '"set_name"', '"config_hash"', '"seed"']
+    assert f'"{BIG_SEED}"' in text  # the seed is text, every digit kept
+    back = pl.read_csv(out, infer_schema=False)  # every field as text
+    assert back.columns == frame.columns and back.height == frame.height
+    for name in ("puzzle_id", "puzzle", "solution", "difficulty", "symmetry"):
+        assert back[name].to_list() == frame[name].to_list()
+    assert [int(s) for s in back["seed"]] == frame["seed"].to_list()
+    assert [int(s) for s in back["hints"]] == frame["hints"].to_list()
+    assert [float(s) for s in back["difficulty_score"]] == frame["difficulty_score"].to_list()
+    assert [s.split(";") for s in back["techniques"]] == frame["techniques"].to_list()
+    assert back["created_at"][0] == "2026-11-22T04:28:16.635752Z"
+    assert back["minimal"].to_list() == ["false"] * 12
+    typed = pl.read_csv(out, schema_overrides={"seed": pl.String})
+    assert typed["seed"].to_list() == [str(s) for s in frame["seed"]]
+
+
+def test_jsonl_round_trip(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    out = tmp_path / "p.jsonl"
+    export(frame, "jsonl", out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == frame.height
+    rows = [json.loads(line) for line in lines]
+    for got, want in zip(rows, frame.to_dicts(), strict=True):
+        assert isinstance(got["seed"], str) and int(got["seed"]) == want["seed"]
+        assert got["created_at"] == "2026-11-22T04:28:16.635752Z"
+        for key in ("puzzle_id", "index", "size", "puzzle", "solution", "hints", "techniques", "difficulty",
+                    "difficulty_score", "minimal", "grid_number"):
+            assert got[key] == want[key], key
+    assert rows[0]["seed"] == str(BIG_SEED)
+
+
+def test_one_line_text_and_sdk_grids(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    export(frame, "sdk", tmp_path / "all.sdk", solutions=True)
+    assert (tmp_path / "all.sdk").read_text().splitlines() == frame["puzzle"].to_list()
+    assert (tmp_path / "all-solutions.sdk").read_text().splitlines() == frame["solution"].to_list()
+    written = export(frame.head(1), "sdk", tmp_path / "grids", solutions=True)
+    assert written.files == 2
+    pid, puzzle = frame["puzzle_id"][0], frame["puzzle"][0]
+    lines = (tmp_path / "grids" / f"{pid}.sdk").read_text().splitlines()
+    assert len(lines) == 9 and all(len(x) == 9 for x in lines) and "".join(lines) == puzzle
+    assert "".join((tmp_path / "grids" / f"{pid}-solution.sdk").read_text().split()) == frame["solution"][0]
+
+
+def _texts(path: Path) -> list[ET.Element]:
+    root = ET.parse(path).getroot()  # parses as XML, or raises
+    assert root.tag == f"{SVG}svg"
+    return list(root.iter(f"{SVG}text"))
+
+
+def test_svg_one_text_per_given_in_its_cell(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    written = export(frame, "svg", tmp_path / "svg", solutions=True)
+    assert written.files == 2 * frame.height
+    for row in frame.iter_rows(named=True):
+        n = row["size"]
+        texts = _texts(tmp_path / "svg" / f"{row['puzzle_id']}.svg")
+        assert len(texts) == row["hints"] == sum(ch != "." for ch in row["puzzle"])
+        pad = float(ET.parse(tmp_path / "svg" / f"{row['puzzle_id']}.svg").getroot().find(f"{SVG}g/{SVG}rect")
+                    .get("x"))  # type: ignore[union-attr, arg-type]
+        for t in texts:  # each symbol sits in the cell that holds it
+            col = int((float(t.get("x")) - pad) // SVG_CELL)  # type: ignore[arg-type]
+            row_ = int((float(t.get("y")) - pad) // SVG_CELL)  # type: ignore[arg-type]
+            assert row["puzzle"][row_ * n + col] == t.text
+        answer = _texts(tmp_path / "svg" / f"{row['puzzle_id']}-solution.svg")
+        assert len(answer) == n * n and "".join(t.text or "" for t in answer) == row["solution"]
+        assert sum(t.get("font-weight") == "bold" for t in answer) == row["hints"]
+
+
+@pytest.mark.heavy
+def test_png_per_puzzle(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    export(frame, "png", tmp_path / "png")
+    for row in frame.iter_rows(named=True):
+        with Image.open(tmp_path / "png" / f"{row['puzzle_id']}.png") as img:
+            assert img.format == "PNG"
+            gray = img.convert("L")
+            n = row["size"]
+            cell = 48 if n <= 9 else 36
+            pad = (img.width - n * cell) // 2
+            for i in (row["puzzle"].index("."), next(i for i, ch in enumerate(row["puzzle"]) if ch != ".")):
+                r, c = divmod(i, n)
+                box = (pad + c * cell + cell // 4, pad + r * cell + cell // 4,
+                       pad + (c + 1) * cell - cell // 4, pad + (r + 1) * cell - cell // 4)
+                ink = sum(1 for v in gray.crop(box).tobytes() if v < 128)
+                assert (ink > 10) == (row["puzzle"][i] != "."), (row["puzzle_id"], i, ink)
+
+
+def test_bad_targets_are_one_line(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    with pytest.raises(PublishError, match="svg export writes one file per puzzle; give a folder"):
+        export(frame, "svg", tmp_path / "x.svg")
+    with pytest.raises(PublishError, match=r"--format: 'xls' is not one of csv, jsonl, sdk, svg, png"):
+        export(frame, "xls", tmp_path / "x.xls")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(PublishError, match="file: is a file, not a folder"):
+        export(frame, "png", tmp_path / "file")
+    with pytest.raises(PublishError, match=r"file/sub: cannot create the folder \(Not a directory\)"):
+        export(frame, "png", tmp_path / "file" / "sub")
+    with pytest.raises(PublishError, match="nothing to export"):
+        export(frame.head(0), "csv", tmp_path / "e.csv")
+
+
+@pytest.mark.heavy
+def test_cli_export(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    a, *_ = sets
+    res = numplace("export", str(a), "--format", "csv", "--out", str(tmp_path / "h.csv"), "--level", "hard")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == f"wrote 2 puzzles as csv to {tmp_path / 'h.csv'} (1 file(s))"
+    assert pl.read_csv(tmp_path / "h.csv", infer_schema=False)["difficulty"].to_list() == ["hard", "hard"]
+    bad = numplace("export", str(a), "--format", "svg", "--out", str(tmp_path / "s"), "--level", "legendary")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert bad.stderr.startswith("numplace: error: --level: 'legendary' is not one of")
+    none = numplace("export", str(a), "--format", "csv", "--out", str(tmp_path / "n.csv"), "--score", "99999-")
+    assert none.returncode == 2 and "matches the selection (score 99999-)" in none.stderr
+    assert not (tmp_path / "n.csv").exists() and not (tmp_path / "s").exists()
+
+
+def test_a_missing_font_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.publish import render
+
+    assert render.font_path("cjk").name == "ipaexg.ttf" and render.font_path("sans").is_file()
+    monkeypatch.setitem(render._FONTS, "cjk", ("japanize_matplotlib", "fonts/missing.ttf"))
+    with pytest.raises(PublishError, match=r"^font file fonts/missing\.ttf not found: install the japanize-matplotlib"):
+        render.font_path("cjk")

@@ -1,0 +1,80 @@
+"""The output contract readers rely on: the one-liners of docs/output.md ("Reading a set") for polars,
+pandas (pyarrow) and duckdb read exactly the puzzles of a set or of one run; every part says its
+schema version; the published schema file is the code's schema."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import polars as pl
+import pytest
+
+from pipeline import config
+from pipeline.run import rows, runner, store
+from tests.conftest import ROOT
+
+SCHEMA_FILE = ROOT / "schema" / "numplace-row.schema.json"
+OUTPUT_DOC = ROOT / "docs" / "output.md"
+
+
+def reader_lines() -> str:
+    """The Python block of docs/output.md that reads a set with polars, pandas and duckdb."""
+    found = re.findall(r"^```python\n(.*?)^```", OUTPUT_DOC.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return next(b for b in found if "pd.read_parquet" in b and "duckdb.sql" in b)
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An output root with one set of two runs (5 + 3 puzzles), beside a catalog and a lock."""
+    root = tmp_path_factory.mktemp("readers") / "outputs"
+    data = {"name": "book", "seed": 3, "count": 5, "board": {"size": 4},
+            "removal": {"symmetry": "none", "minimal": True}, "workers": 1,
+            "output": {"dir": str(root), "shard_size": 2}}
+    runner.run(config.validate(data))
+    runner.run(config.validate(dict(data, count=3)))
+    return root
+
+
+def test_the_documented_lines_read_exactly_the_set(two_runs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(two_runs.parent)  # the lines read outputs/default-classic: here outputs/book
+    found: dict[str, Any] = {}
+    exec(reader_lines().replace("default-classic", "book"), found)  # the docs' own lines, as written there
+    by_polars = found["by_polars"]
+    by_pandas = found["by_pandas"]  # a set folder is a dataset: _-names are skipped
+    by_duckdb = found["by_duckdb"].pl()
+    whole_root = found["whole_root"].pl()
+    assert isinstance(by_polars, pl.DataFrame) and isinstance(by_pandas, pd.DataFrame)
+    for frame in (by_polars, by_duckdb, whole_root):
+        assert sorted(frame["puzzle_id"].to_list()) == [f"book-{i:07d}" for i in range(8)]
+    assert sorted(by_pandas["puzzle_id"]) == [f"book-{i:07d}" for i in range(8)]
+    assert list(by_pandas.columns) == list(rows.SCHEMA)
+    assert list((two_runs / "_catalog").glob("*.keys"))  # the catalog is there, and no *.parquet glob takes it
+    assert all(p.name.startswith("part-") for p in two_runs.glob("**/*.parquet"))  # nothing else is *.parquet
+
+
+def test_one_run_reads_alone(two_runs: Path) -> None:
+    run_dir = next(d for d in sorted((two_runs / "book").iterdir()) if d.is_dir() and (d / "_SUCCESS").exists())
+    assert sorted(p.name for p in run_dir.iterdir() if not p.name.startswith("part-")) == ["_SUCCESS",
+                                                                                        "_manifest.json"]
+    assert len(pd.read_parquet(run_dir)) == len(pl.read_parquet(run_dir / "part-*.parquet"))
+
+
+def test_every_part_carries_its_schema_version_and_set(two_runs: Path) -> None:
+    parts = sorted(two_runs.glob("book/*/part-*.parquet"))
+    assert len(parts) == 5
+    for part in parts:
+        meta = pl.read_parquet_metadata(part)
+        assert meta["numplace.schema_version"] == str(rows.SCHEMA_VERSION) and meta["numplace.set_name"] == "book"
+        assert store.schema_version(part) == rows.SCHEMA_VERSION
+    frame = pl.read_parquet(parts)
+    assert frame["difficulty_rank"].to_list() == [["easy", "medium", "hard", "expert", "extreme"].index(d) + 1
+                                                  for d in frame["difficulty"]]
+
+
+def test_the_published_schema_file_is_the_codes() -> None:
+    assert json.loads(SCHEMA_FILE.read_text(encoding="utf-8")) == rows.json_schema()
+    assert rows.json_schema()["x-schema-version"] == rows.SCHEMA_VERSION
