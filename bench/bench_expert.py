@@ -1,4 +1,4 @@
-"""Hard puzzles on demand (issue #15): expert puzzles per second per core, numplace against QQWing.
+"""Hard puzzles on demand: expert puzzles per second per core, numplace against QQWing.
 
 QQWing's ``--difficulty expert`` output is rated by numplace's own grader (``numplace rate``), so
 its effective rate is (puzzles/s) x (share our grader calls expert); numplace's rate is
@@ -13,6 +13,7 @@ QQWing is built from its public source outside this repository (see bench/bench_
 passed with ``--qqwing``; it is never a dependency.
 
 Usage: .venv/bin/python bench/bench_expert.py --qqwing /tmp/qq/qqwing [--n 200] [--ours-n 30]
+Figures: docs/benchmarks.md "Hard puzzles on demand".
 """
 
 from __future__ import annotations

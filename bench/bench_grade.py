@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Grades per second: the pure-Python solver against the compiled path (issue 15), same puzzles.
+"""Grades per second: the pure-Python solver against the compiled path, same puzzles.
 
 Input: JSON lines from ``numplace generate --format json`` (fields ``puzzle`` and ``solution``), or
 made on the spot when no file is given (slow: the generator certifies every puzzle).

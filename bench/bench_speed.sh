@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #15's side-by-side run: numplace's default path (weighted-ILP grids) and `grid: uniform`
+# The side-by-side run: numplace's default path (weighted-ILP grids) and `grid: uniform`
 # beside the PyPI peers and QQWing, one core each, one invocation, ratios printed by peer_bench.py.
 # Peers live in their own Python 3.12 venv, never in ours (rustoku ships only a cp312 wheel):
 #   ~/.pyenv/versions/3.12.1/bin/python -m venv /tmp/peers
@@ -8,6 +8,7 @@
 # (g++ -O2 main.cpp qqwing.cpp with a three-line config.h) and point QQWING at the binary; it is
 # never committed, and without QQWING the row is left out.
 # Usage: QQWING=/tmp/qq/qqwing bench/bench_speed.sh [peer_bench.py flags, e.g. --n 300 --budget 30]
+# Figures: docs/benchmarks.md "Side by side with other generators".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS_PY=${PEERS_PY:-/tmp/peers/bin/python}

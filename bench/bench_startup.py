@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Start-up and one-shot solving speed of the CLI, as a user sees it (issue 15).
+"""Start-up and one-shot solving speed of the CLI, as a user sees it.
 
 Each figure is a whole child process, interpreter start and imports included, on a warm cache
 (one warm-up run first, so numba's on-disk cache and the .pyc files exist):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Variant puzzles/s on one core (issue 16), and numplace's killer generation against pencilmark's (a PyPI peer).
+"""Variant puzzles/s on one core, and numplace's killer generation against pencilmark's (a PyPI peer).
 
     .venv/bin/python bench/bench_variants.py [--n 20] [--budget 60] [--grace 60] [--peer-python /tmp/peers/bin/python]
 
@@ -13,7 +13,7 @@ warm-up are reported apart; the import of numplace once, at the top. Columns: pu
 + verification), mean givens, attempts (grids drawn) per puzzle, share ``certified`` (the ILP found no second
 solution), verification failures (must be 0), the grader's levels. No runner, no Parquet, no worker pool.
 
-pencilmark (MIT, PyPI, version 1.0.0rc1 when this was written) runs in a child process of its own Python 3.12
+pencilmark (MIT, PyPI; docs/benchmarks.md names the version) runs in a child process of its own Python 3.12
 venv, pinned to the same CPU, after numplace. It has two killer generators (``pencilmark.gen.generate``):
 
   cage-count  ``{"size": 9, "elements": {"cage": K}, "max_givens": 0, "seed": s}``: no givens, exactly K cages: tile

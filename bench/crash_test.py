@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Crash test of ``numplace run`` (issue 12): kill a run at random moments, resume it, compare.
+"""Crash test of ``numplace run``: kill a run at random moments, resume it, compare.
 
 A clean run makes the reference set first (its wall time sets the range of kill moments). Then each
 trial, in its own folder with a fresh output root:
@@ -35,9 +35,9 @@ trial, in its own folder with a fresh output root:
 A trial passes with 0 orphans, resume exit 0, ``check`` OK, status ``complete`` with ``_SUCCESS``,
 one run folder, no temp files left, and 0 lost, extra, duplicated and different rows. (The clean set
 is not checked on its own: every trial's set passes ``numplace check`` and equals it.) Exit codes after the signal are
-checked against the README's contract (143 / 130 and status ``interrupted`` for SIGTERM / SIGINT
-once the run folder exists; -9 for SIGKILL) and reported as *signal notes*; ``--strict-signals``
-makes a note fail its trial. Prints one line per trial and a summary; exit status 0 only when every
+checked against the contract of docs/cli.md "Exit codes" (143 / 130 and status ``interrupted`` for
+SIGTERM / SIGINT once the run folder exists; -9 for SIGKILL) and reported as *signal notes*;
+``--strict-signals`` makes a note fail its trial. Prints one line per trial and a summary; exit status 0 only when every
 trial passes.
 
     .venv/bin/python bench/crash_test.py --trials 24 --seed 1 [--workers 2] [--config PATH]
@@ -77,7 +77,7 @@ SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGKILL, signal.SIGINT)
 #: Times a trial whose run finished before its signal is drawn again (a busy machine makes runs slower
 #: or faster than the clean run).
 MAX_REDRAWS = 3
-#: The exit code the README promises once the run is under way, and the status the manifest must say.
+#: The exit code docs/cli.md "Exit codes" promises once the run is under way, and the status the manifest must say.
 PROMISED = {signal.SIGTERM: (143, "interrupted"), signal.SIGINT: (130, "interrupted")}
 Say = Callable[[str], None]
 
@@ -503,7 +503,7 @@ class CrashTest:
 
     @staticmethod
     def signal_contract(t: Trial, sig: signal.Signals, runs: list[Path]) -> None:
-        """Exit code and status after the signal against the README (notes, see the module doc)."""
+        """Exit code and status after the signal against docs/cli.md (notes, see the module doc)."""
         if t.status == "complete":
             # The signal came as the run ended or after (MAX_REDRAWS used up): nothing left to
             # interrupt. A SIGTERM in the interpreter's final teardown, where Python has put the
@@ -520,9 +520,9 @@ class CrashTest:
         if runs:
             if t.rc != code or t.status != status:
                 t.signal_notes.append(f"{sig.name} with a run folder: exit {t.rc}, status {t.status} "
-                                      f"(README: exit {code}, status {status})")
+                                      f"(docs/cli.md: exit {code}, status {status})")
         elif t.rc not in (code, -sig):  # before the run folder: the default action or the documented code
-            t.signal_notes.append(f"{sig.name} before the run folder existed: exit {t.rc} (README: {code})")
+            t.signal_notes.append(f"{sig.name} before the run folder existed: exit {t.rc} (docs/cli.md: {code})")
 
 
 def delays(trials: int, span: float, rng: random.Random) -> list[float]:
@@ -609,7 +609,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--shard-size", type=int, default=None, help="puzzles per part (default 10, or the config's)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds the workers have to end after the kill")
     ap.add_argument("--strict-signals", action="store_true", help="fail a trial whose exit code or status after "
-                    "SIGTERM/SIGINT differs from the README")
+                    "SIGTERM/SIGINT differs from docs/cli.md")
     ap.add_argument("--signals", type=parse_signals, default=SIGNALS, metavar="KILL,TERM,...",
                     help="the cycle of signals, trial by trial (default KILL,TERM,KILL,INT)")
     ap.add_argument("--workdir", type=Path, default=None, help="work folder (default: a new temp folder)")

@@ -15,7 +15,7 @@ this process's `time.process_time`, the steadier figure on a shared machine): gr
 grade, minimality checks (each by wrapping the function `generate.puzzle` calls), certify (the rest
 of `make_puzzle`), and `verify_row` (its uniqueness count is the compiled `verify.count_jit` counter).
 `--oracle` also times the pure-Python counter `verify.count_solutions` on each 16x16 puzzle, the
-verifier's count before issue 15.
+oracle of the compiled counter. Figures: docs/benchmarks.md "Per phase".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Symmetry of a layout of givens: the eight position maps, the ten groups, orbits, detection.
 
-Cells are 0-based ``(r, c)`` on a board of side ``n``. The maps (DESIGN.md):
+Cells are 0-based ``(r, c)`` on a board of side ``n``. The maps (``docs/config.md`` "Symmetry tags"):
 ``identity``; ``rot90`` (r,c)->(c, n-1-r); ``rot180`` (r,c)->(n-1-r, n-1-c); ``rot270``;
 ``mirror-h`` (r,c)->(n-1-r, c); ``mirror-v`` (r,c)->(r, n-1-c); ``mirror-d`` (r,c)->(c, r);
 ``mirror-a`` (r,c)->(n-1-c, n-1-r).

@@ -97,6 +97,8 @@ def _chain_ok(parent: np.ndarray, s: int, div: int, seen: np.ndarray, least: int
 
 
 # scratch and digit loop as in _simple_colors: each kernel allocates its own (kernels share no state)
+# the conjugate-pair set-up of _simple_colors, repeated: each probe owns its scratch arrays and stays
+# one kernel that reads as its Python finder (chains._x_chain)
 @nb.njit(cache=True, nogil=True)
 def _x_chain(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover
     """``chains._x_chain(st, ctx) is not None``: the same breadth-first search (same neighbour order,

@@ -280,7 +280,7 @@ def solve_logically(
     ``compiled=True`` places the singles and probes the techniques with the compiled kernels of
     :mod:`pipeline.difficulty.logic_jit`; ``compiled=False`` is the pure-Python reference; ``None``
     (default) picks by :data:`AUTO_COMPILE_AFTER`. All give the same result, step for step
-    (``tests/test_grade_compiled.py``); only the speed differs.
+    (``tests/difficulty/test_logic_jit.py``); only the speed differs.
 
     ``variant`` (None = classic) solves on that variant's board (:func:`pipeline.board.board`): every
     technique uses its units and peers, as described in :mod:`pipeline.difficulty.grade`. A non-classic

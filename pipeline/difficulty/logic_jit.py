@@ -29,7 +29,7 @@ Contracts
   the first one that applies, or that it cannot probe (remote pair, trial and error); Python then
   runs that technique's finder, which finds *which* instance comes first, so steps, their order and
   their wording stay the Python solver's.
-* Nothing here is trusted alone: ``tests/test_grade_compiled.py`` compares whole solve paths of the
+* Nothing here is trusted alone: ``tests/difficulty/test_logic_jit.py`` compares whole solve paths of the
   compiled and the pure-Python driver over thousands of puzzles of every size.
 
 Roads not taken: returning the steps themselves from compiled code would also spare the Python

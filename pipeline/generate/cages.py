@@ -59,7 +59,7 @@ are ranked by
 1. how many *earlier* second solutions the move revives (fewest first): refine remembers every
    second solution it was shown, and a move that replaces all the cages an earlier one broke by
    pieces it satisfies would let it back. Without this memory re-partitions can flip between two
-   layouts for ever (seen on 9x9 with sizes 2..4 before it was added);
+   layouts for ever (they do on 9x9 with sizes 2..4);
 2. ``rank="random"`` (the default): a uniform random draw among the rest. ``rank="information"``:
    the information gained (most first), ``log2`` of the number of digit fillings the replaced cages
    allow minus that of the new pieces, where a cage of ``m`` cells and sum ``s`` allows

@@ -12,7 +12,7 @@ does not fit costs one attempt; ``removal.max_attempts`` bounds the search, and 
 
 How often a grid fits depends on the picture: with 9x9 random grids a 33-given heart fits about one
 grid in ten, a 35-given one one in five, while a 31-given outline heart whose bottom boxes hold one
-given each fitted none of 1,000 (measured with ``bench``-style loops; see the README). The config
+given each fitted none of 1,000 (``docs/variants.md`` "Clue patterns"). The config
 refuses what cannot fit at all (:mod:`pipeline.config`): fewer givens than the known minimum, or two
 rows of one band (two columns of one stack) without a given, since swapping them in any solution
 gives a second one.

@@ -77,7 +77,7 @@ A pattern or a design adds no draw: it only leaves some out.
 
 For ``symmetry: random`` the group is drawn once per puzzle from ``default_rng([s, 0x5EED])``. The
 seed of puzzle ``i`` of a set is :func:`puzzle_seed` of (config seed, ``i``). Reordering, adding or
-skipping a draw changes every puzzle of every set; ``tests/test_generate.py`` pins three puzzles.
+skipping a draw changes every puzzle of every set; ``tests/generate/test_puzzle.py`` pins three puzzles.
 """
 
 from __future__ import annotations
@@ -299,7 +299,7 @@ def _givens(job: _Puzzle, grid: Grid, order: list[tuple[int, ...]], goal: tuple[
 
 class _LooseCages(Exception):
     """The compiled counter ran out of nodes on a killer layout during refinement: the attempt moves
-    on to a new grid (asking the ILP for a second solution there took 18-30 s where we measured it)."""
+    on to a new grid (asking the ILP for a second solution there can take tens of seconds)."""
 
 
 #: Refinement steps a killer grid gets before the attempt moves on to a new grid.

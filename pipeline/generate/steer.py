@@ -32,9 +32,11 @@ from pipeline.board import Grid
 from pipeline.difficulty.grade import Grade
 from pipeline.difficulty.techniques import LEVELS
 
-#: Local-search steps one grid gets before the attempt moves on to a new grid. Measured on 9x9 rot180
-#: expert (2026-11-23): 30 steps 6.9 expert puzzles/s, 100 steps 8.2/s, 200 steps 5.6/s (one core,
-#: load from other work; the grid solve is then a small share and stuck climbs the large one).
+#: Local-search steps one grid gets before the attempt moves on to a new grid. Fewer steps give up on
+#: grids that were close to the range; more spend the time on climbs that are stuck, where a new grid
+#: (a small share of an attempt's cost) does better. Of 30, 100 and 200 steps on 9x9 rot180 expert,
+#: 100 made the most expert puzzles per second (``docs/difficulty.md`` "Steering: hard puzzles without
+#: throwing grids away"; rates in ``docs/benchmarks.md`` "Hard puzzles on demand").
 STEER_STEPS = 100
 
 Miss = tuple[int, float]

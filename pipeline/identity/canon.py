@@ -406,10 +406,10 @@ def canonical_puzzle(puzzle: Sequence[int]) -> Grid:
 
 
 def canonical_puzzles(puzzles: Sequence[Sequence[int]], batch: int = 32) -> list[Grid]:
-    """:func:`canonical_puzzle` of each puzzle. ``batch`` only mattered to the numpy search (now
-    :func:`_canonical_puzzles_py`); the compiled kernel takes one puzzle at a time at the same speed.
+    """:func:`canonical_puzzle` of each puzzle. ``batch`` is accepted and ignored: it sizes the batches
+    of the numpy search (:func:`_canonical_puzzles_py`); the compiled kernel takes one puzzle at a time.
     ``ValueError`` for the first bad puzzle, as :func:`check_puzzle` words it."""
-    del batch  # kept so callers of the batched numpy search keep working
+    del batch  # the same signature as _canonical_puzzles_py's, so callers may pass it
     return [canonical_puzzle(p) for p in puzzles]
 
 

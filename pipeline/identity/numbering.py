@@ -52,7 +52,7 @@ from pipeline.identity.numbering_tables import TABLE_VERSION, band_table, reset_
 from pipeline.identity.standard import N0, N1, N2, check_grid, perm_rank, perm_unrank
 from pipeline.tablecache import cache_dir
 
-# the names callers have always imported from here, wherever they live now
+# the names callers import from here, wherever they are defined
 __all__ = [
     "N0", "N1", "N2", "TABLE_VERSION", "Band", "band_completions", "band_count", "band_table", "cache_dir",
     "check_grid", "count_grids", "grid_from_number", "grid_number", "perm_rank", "perm_unrank", "reset_tables",

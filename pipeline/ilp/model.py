@@ -8,7 +8,8 @@ Givens are *not* rows: they are bounds, applied by the engine. Pyomo is used onl
 and to hand its matrix to the engine once per worker (:func:`matrix`); the hot loop talks to HiGHS.
 :func:`compiled` keeps the matrix of a model without a design in the user cache
 (:mod:`pipeline.tablecache`), keyed by this file's source, pyomo's version and the board's units, so
-a process that finds it there never imports pyomo (about 0.3 s of every start-up; issue 15).
+a process that finds it there never imports pyomo, which would weigh on every start-up
+(``docs/identity.md`` "Tables and the user cache").
 Variants add rows through ``extra_units`` (e.g. the two diagonals), stated in the same cell terms.
 
 *Designed grids* (:class:`Design`) add rows that shape the solution grid itself, for the engine that
@@ -174,7 +175,7 @@ def cage_rows(n: int, cage: Cage, first_col: int) -> tuple[int, list[Row]]:
     ``first_col, first_col + 1, ...``) with ``sum_s y[s] == 1`` and ``sum_i x[i, d] == sum_{s owns d}
     y[s]`` per digit; with one set only, its digits are simply present and the others absent. It comes
     from the cage alone, never from a solution, so the IP's proof stays a proof of the cage rules
-    (a zero-given 9x9 certificate went from 17-57 s to 0.1-0.3 s on the cages we tried)."""
+    (with the rule rows alone a zero-given 9x9 certificate is far slower: ``docs/variants.md`` "Killer")."""
     cells = cage.cells
     k = len(cells)
     rows: list[Row] = []

@@ -117,7 +117,7 @@ class LabelsCfg(_Strict):
 
 
 class BookConfig(_Strict):
-    """The book config (YAML). Every key is optional; see the README's table."""
+    """The book config (YAML). Every key is optional; see ``docs/publishing.md`` "Book config"."""
 
     title: str = Field(default="ナンプレ", min_length=1)
     subtitle: str | None = None

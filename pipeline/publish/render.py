@@ -18,7 +18,7 @@ and share the rules of the house style:
   DejaVu Sans first with common fallbacks (an SVG cannot carry a font portably).
 
 **Variants** (``GridArt.variant``, read from a row's ``variant``/``regions``/``cages`` columns; a row
-without them is classic and draws exactly as before):
+without them is classic, and none of these rules applies to it):
 
 * *jigsaw*: the thick rules follow the region borders (wherever two neighbouring cells lie in
   different regions) instead of the box lines; every other inner edge is a thin rule.

@@ -28,7 +28,7 @@ from pipeline.run import store
 from pipeline.run.rows import SCHEMA
 
 #: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
-#: room may not import the solver's room, and ``tests/test_publish_select.py`` keeps the two equal).
+#: room may not import the solver's room, and ``tests/publish/test_select.py`` keeps the two equal).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 
 

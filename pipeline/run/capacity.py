@@ -1,15 +1,14 @@
 """How many distinct puzzles a 4x4 request can have at all, counted exactly before a run starts.
 
 A 4x4 board has 288 grids, so a config can ask for more distinct puzzles than exist (the shipped
-``small-4x4.yaml`` once asked for 26 orthogonal orbit-minimal ones; there are 7). :func:`distinct`
+26 orthogonal orbit-minimal ones, say, where there are 7). :func:`distinct`
 enumerates every grid and every set of whole orbits of the requested symmetry group as givens,
 keeps the puzzles the request could produce (a unique solution; with ``minimal``, no orbit can go;
 with a hints rule, the givens in range) and returns their dedup keys (canonical forms). Groups with
 more than :data:`MAX_ORBITS` orbits (``none``: 16 single cells) would take too long
 before a run, and 6x6 and larger boards are far too big to enumerate (6x6: about 39,000 grids up to
 relabelling times 2^18 rot180 orbit subsets): for those no count is made (None), and the dedup
-catalog is the guard (the README's "Grid numbers, uniform grids and no duplicates" has a measured
-estimate of where 6x6 runs out).
+catalog is the guard (``docs/identity.md`` "Dedup" estimates where 6x6 runs out).
 """
 
 from __future__ import annotations

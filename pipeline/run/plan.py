@@ -97,8 +97,8 @@ class Plan:
 
 
 #: Parts one run may have: the manifest records every part and is saved whole after each, so a run of
-#: very many tiny parts would spend its time rewriting the manifest (refused up front; DESIGN: parts of
-#: hundreds of puzzles are what Parquet readers want anyway).
+#: very many tiny parts would spend its time rewriting the manifest (refused up front; parts of
+#: hundreds of puzzles are what Parquet readers want anyway; ``docs/config.md``, ``output.shard_size``).
 MAX_PARTS = 10_000
 
 

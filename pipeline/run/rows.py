@@ -1,9 +1,10 @@
 """The output row: the Parquet schema, defined once, and the one function that builds a row.
 
 A row is a ``dict`` whose keys are exactly :data:`SCHEMA`'s columns, in its order, with values of
-those types (DESIGN.md "Output"). :func:`build_row` makes it from a :class:`~pipeline.generate.puzzle.MadePuzzle`
-inside the worker; :mod:`pipeline.run.store` writes rows with :data:`SCHEMA`; ``numplace check`` compares
-a written file against it (:func:`schema_problems`). Columns may be added, never renamed or re-typed.
+those types (``docs/output.md`` "Parquet columns"). :func:`build_row` makes it from a
+:class:`~pipeline.generate.puzzle.MadePuzzle` inside the worker; :mod:`pipeline.run.store` writes rows
+with :data:`SCHEMA`; ``numplace check`` compares a written file against it (:func:`schema_problems`).
+Columns may be added, never renamed or re-typed.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ SCHEMA_VERSION = 3
 #: The killer cage struct of the ``cages`` column.
 CAGE = pl.Struct({"cells": pl.List(pl.Int16()), "sum": pl.Int16()})
 
-# The output contract (DESIGN.md "Output"); columns may be added, never renamed or re-typed.
+# The output contract (docs/output.md "Parquet columns"); columns may be added, never renamed or re-typed.
 SCHEMA: dict[str, pl.DataType] = {
     "puzzle_id": pl.String(),
     "set_name": pl.String(),

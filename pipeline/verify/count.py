@@ -4,7 +4,7 @@
 bounding its cells' candidates, the cell with fewest candidates first). It is exact, has no node
 budget and never imports numba; it costs seconds on a 16x16 puzzle where its compiled twin
 :mod:`pipeline.verify.count_jit` takes tens of milliseconds (``bench/profile_phases.py``). The twin
-must give the same numbers (``tests/test_verify_fast.py``, ``tests/test_verify_variants.py``);
+must give the same numbers (``tests/verify/test_count_jit.py``, ``tests/verify/test_variants.py``);
 :mod:`pipeline.verify.puzzle` asks the twin for the uniqueness count of every written puzzle.
 """
 
@@ -20,7 +20,7 @@ def count_solutions(puzzle: Grid, b: Board, limit: int = 2, rules: Rules | None 
     """Number of solutions of ``puzzle`` capped at ``limit >= 1`` (0 for contradictory givens) under
     ``rules`` (else ``b``'s, built here from first principles). Pure Python, exact, no node budget: the
     oracle that :func:`pipeline.verify.count_jit.count_solutions` must agree with
-    (``tests/test_verify_fast.py``, ``tests/test_verify_variants.py``). Cage mates are peers (no
+    (``tests/verify/test_count_jit.py``, ``tests/verify/test_variants.py``). Cage mates are peers (no
     digit twice) and each cage bounds its cells' candidates (:func:`_propagate`)."""
     if rules is None:
         rules = rules_of_board(b)
