@@ -506,3 +506,16 @@ def test_a_json_block_parses(block: Block) -> None:
         assert isinstance(obj, dict)
         if "puzzle_id" in obj:  # a row: every key is a column of the schema
             assert set(obj) <= set(rows.SCHEMA), sorted(set(obj) - set(rows.SCHEMA))
+
+
+def test_the_exit_code_table_is_the_enum() -> None:
+    """docs/cli.md's exit-code table names every ``ExitCode`` member with its number, and no other."""
+    from pipeline.cli import ExitCode
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8").split("## Exit codes", 1)[1]
+    rows = [line for line in text.splitlines() if re.match(r"^\| `\d", line)]
+    documented: dict[str, int] = {}
+    for row in rows:
+        codes, names = row.split("|")[1:3]
+        documented |= dict(zip(re.findall(r"`(\w+)`", names), map(int, re.findall(r"`(\d+)`", codes)), strict=True))
+    assert documented == {member.name: member.value for member in ExitCode}
