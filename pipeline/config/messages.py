@@ -71,15 +71,21 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
     (the run config) an item is ``grid.areas.2`` and every part that starts with ``function-``,
     ``literal[``, ``int`` or ``str`` is dropped; with ``items`` (the book config) an item is
     ``sections[1]`` and the markers dropped are ``function-*``, ``literal[*``, ``[key]`` and the
-    branch names ``int``, ``str``, ``float``, ``bool``."""
+    branch names ``int``, ``str``, ``float``, ``bool``. The last part of an unknown key's location
+    is the key as written and is never dropped."""
     e = err.errors()[0]
+    raw = list(e["loc"])
+    # an unknown key is the user's own word, never a marker, even when spelled like one (``strict``)
+    key = [raw.pop()] if e["type"] == "extra_forbidden" and raw else []
     loc: list[str | int]
     if items:
-        loc = [p for p in e["loc"] if isinstance(p, int)
+        loc = [p for p in raw if isinstance(p, int)
                or not (p in ("[key]", "int", "str", "float", "bool") or p.startswith(("function-", "literal[")))]
+        loc += key
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
     else:
-        loc = [str(p) for p in e["loc"] if not str(p).startswith(("function-", "literal[", "int", "str"))]
+        loc = [str(p) for p in raw if not str(p).startswith(("function-", "literal[", "int", "str"))]
+        loc += [str(p) for p in key]
         path = ".".join(str(p) for p in loc)
     if e["type"] == "extra_forbidden":
         parent = _model_at(root, loc[:-1])

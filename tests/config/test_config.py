@@ -41,6 +41,10 @@ from tests.conftest import ROOT, numplace, tiny
         ({"difficulty": {"quota": {"easy": 8}, "steer": True}},
          "difficulty.steer: a quota takes puzzles of every level"),
         ({"difficulty": {"levels": ["expert"], "steer": "yes"}}, "difficulty.steer: Input should be a valid boolean"),
+        # unknown keys spelled like pydantic's markers (int..., str...) are named, not a traceback
+        ({"strict": 1}, "strict: unknown key (known keys: name, seed, count, board"),
+        ({"int": 1}, "int: unknown key (known keys: name, seed"),
+        ({"board": {"size": 9, "strict": 1}}, "board.strict: unknown key (known keys: size, variant"),
     ],
 )
 def test_bad_config(tmp_path: Path, write_config, change: dict, message: str) -> None:
