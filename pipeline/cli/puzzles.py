@@ -130,6 +130,36 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
     return "\n".join(lines), ExitCode.OK
 
 
+def _render_why(text: str, fmt: str, rules: Any = None) -> tuple[str, ExitCode]:
+    """Text for ``solve --why`` and the exit code: 1 and a core of givens that cannot stand together
+    when the puzzle has no solution; 0 and its status when it has one (nothing to explain)."""
+    import json
+
+    from pipeline import board
+    from pipeline.solve import why
+
+    grid, variant = board.parse_with_rules(text, rules)
+    try:
+        core = why.explain(grid, variant=variant)
+    except why.Undecided as exc:
+        raise fail(str(exc), ExitCode.PROBLEMS) from None
+    if core is None:
+        from pipeline.solve import solver
+
+        status = solver.solve(grid, variant=variant).status
+        if fmt == "json":
+            return json.dumps({"status": status, "why": None}), ExitCode.OK
+        return f"{status}: the puzzle has a solution; nothing to explain", ExitCode.OK
+    if fmt == "json":
+        givens = [{"row": r, "col": c, "digit": s} for r, c, s in core.givens()]
+        return json.dumps({"status": "none", "why": givens, "smallest": core.smallest}), ExitCode.PROBLEMS
+    if not core.cells:
+        return "none: the rules alone (the cages) admit no grid; no given is to blame", ExitCode.PROBLEMS
+    size = "smallest" if core.smallest else "minimal: drop any one and the rest has a solution"
+    head = f"none: these {len(core.cells)} givens cannot stand together ({size}): {core}"
+    return (head + "\n" + board.format_grid(core.grid()) if fmt == "grid" else head), ExitCode.PROBLEMS
+
+
 @user_errors
 def solve(
     puzzle: Annotated[str, typer.Argument(help="A puzzle (81 chars, . or 0 blank), a file (text, .csv, .parquet), "
@@ -137,6 +167,8 @@ def solve(
     count: Annotated[bool, typer.Option("--count", help="Report unique / multiple / none.")] = False,
     limit: Annotated[int, typer.Option(min=1, help="With --count: stop after this many solutions.")] = 2,
     repair: Annotated[bool, typer.Option("--repair", help="Change the fewest givens so the puzzle solves.")] = False,
+    why: Annotated[bool, typer.Option("--why", help="One puzzle without a solution: a smallest (else minimal) set of "
+                                                    "its givens that cannot stand together.")] = False,
     fmt: Annotated[str | None, typer.Option("--format", help="grid | line | json (default: grid on a terminal, "
                                                              "else line).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write here instead of stdout: one puzzle .txt or .json; a batch "
@@ -155,6 +187,8 @@ def solve(
 
     if count and repair:
         raise fail("choose --count or --repair, not both")
+    if why and (count or repair):
+        raise fail("choose --why alone, not with --count or --repair")
     if fmt not in (None, "grid", "line", "json"):
         raise fail(f"--format: {fmt!r} is not one of grid, line, json")
     mode: batch.Mode = "repair" if repair else "count" if count else "solve"
@@ -169,12 +203,14 @@ def solve(
                 raise fail(f"--format {fmt} does not fit --out {out}: a .json file holds --format json")
             fmt = "json"
         fmt = fmt or ("grid" if sys.stdout.isatty() and out is None else "line")
-        rendered, code = _render_single(text, mode, fmt, limit, rules)
+        rendered, code = _render_why(text, fmt, rules) if why else _render_single(text, mode, fmt, limit, rules)
         if out is not None:
             batch.write_text(out, rendered + "\n")
         else:
             typer.echo(rendered)
         raise typer.Exit(code)
+    if why:
+        raise fail("--why takes one puzzle, not a batch")
     from pipeline import progress
     from pipeline.run.workers import parse_workers, worker_count
 
