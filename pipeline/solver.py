@@ -1,5 +1,6 @@
-"""``pipeline.solver``, the import path the README documents: the public names of
-:mod:`pipeline.solve.solver`, re-exported."""
+"""``pipeline.solver``, the library's documented import path (docs/solving.md, "From Python"): the
+public names of :mod:`pipeline.solve.solver`, re-exported, so that scripts written against it keep
+working wherever the solver's modules live."""
 
 from pipeline.solve.solver import (
     Change,
