@@ -3,14 +3,14 @@
 ``puzzle:count[:solution]`` lines (``.`` = blank; ``#`` comments): tdoku's 43 9x9 puzzles and our
 4x4, 6x6 and 16x16 file (provenance in ``tests/data/README.md``). The ILP engine, the compiled
 counters, the verifier's counter, the pure-Python search and the CLI are each checked against these
-same cases.
+same cases; ``TOP95`` is Norvig's hard list, read once for the tests that take it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+from tests.conftest import DATA
 
 
 def cases(path: Path) -> list[tuple[str, int, str | None]]:
@@ -26,3 +26,6 @@ def cases(path: Path) -> list[tuple[str, int, str | None]]:
 
 TDOKU = cases(DATA / "tdoku_test_puzzles.txt")
 SMALL = cases(DATA / "golden_small.txt")
+#: Norvig's 95 hard 9x9 puzzles, one text line each (every one has exactly one solution).
+TOP95 = [ln.strip() for ln in (DATA / "top95.txt").read_text(encoding="utf-8").splitlines()
+         if ln.strip() and not ln.startswith("#")]

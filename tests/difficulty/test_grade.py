@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.board import Grid, parse
@@ -24,9 +22,9 @@ from pipeline.difficulty.grade import (
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, Step, next_step, solve_logically
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
+from tests.conftest import DATA
 
-ROOT = Path(__file__).resolve().parents[2]
-TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
+TDOKU = DATA / "tdoku_test_puzzles.txt"
 
 # Original puzzles of HoDoKu's technique examples (hodoku.sourceforge.net, show_example.php):
 # each needs exactly the named technique beyond singles, and HoDoKu rates them Hard.

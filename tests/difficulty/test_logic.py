@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -28,10 +27,10 @@ from pipeline.difficulty.logic import (
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import engine_for
+from tests.conftest import DATA
 
-ROOT = Path(__file__).resolve().parents[2]
-POSITIONS_FILE = ROOT / "tests" / "data" / "logic_positions.txt"
-TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
+POSITIONS_FILE = DATA / "logic_positions.txt"
+TDOKU = DATA / "tdoku_test_puzzles.txt"
 
 # Two generated 16x16 puzzles with their (ILP-certified) solutions, for the large-board checks.
 P16 = [

@@ -29,11 +29,11 @@ from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logical
 from pipeline.generate import count_jit
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
+from tests.conftest import DATA
 
-ROOT = Path(__file__).resolve().parents[2]
-TOP95 = ROOT / "tests" / "data" / "top95.txt"
-POSITIONS = ROOT / "tests" / "data" / "logic_positions.txt"
-TDOKU = ROOT / "tests" / "data" / "tdoku_test_puzzles.txt"
+TOP95 = DATA / "top95.txt"
+POSITIONS = DATA / "logic_positions.txt"
+TDOKU = DATA / "tdoku_test_puzzles.txt"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import time
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,8 +30,7 @@ from pipeline.difficulty.logic import (
     solve_logically,
     unit_name,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import DATA
 
 # A 9x9 jigsaw layout: the classic boxes with random cells swapped between them while every region
 # stayed connected (checked in test_layout_is_valid).
@@ -297,7 +295,7 @@ def test_finned_fish_on_regions_matches_the_classic_search() -> None:
     :func:`pipeline.difficulty.fish_jit._fish`) does on classic boxes (so on jigsaw boards it is
     the same technique with the box read as a region)."""
     compared = found = 0
-    lines = [t for t in (ROOT / "tests" / "data" / "top95.txt").read_text().splitlines() if t and t[0] != "#"]
+    lines = [t for t in (DATA / "top95.txt").read_text().splitlines() if t and t[0] != "#"]
     (_, _, _, _, _, _, _, row_band, col_band), width = logic_jit._tables(9)
     for line in lines[:8]:
         puzzle = parse(line)

@@ -13,8 +13,7 @@ import pytest
 from pipeline.board import CLASSIC, Cage, Grid, Variant, make_variant, parse
 from pipeline.generate import count_jit
 from pipeline.solve import search
-from tests.conftest import ROOT
-from tests.golden import SMALL, TDOKU
+from tests.golden import SMALL, TDOKU, TOP95
 
 Units = list[tuple[int, ...]]
 Cages = list[tuple[tuple[int, ...], int]]
@@ -402,8 +401,6 @@ def test_solve_fast_takes_the_variant() -> None:
 # classic unchanged
 # ---------------------------------------------------------------------------------------------
 
-TOP95 = [ln.strip() for ln in (ROOT / "tests" / "data" / "top95.txt").read_text().splitlines()
-         if ln.strip() and not ln.startswith("#")]
 
 
 def test_classic_counts_unchanged() -> None:

@@ -15,10 +15,8 @@ from pipeline.generate import count_jit
 from pipeline.ilp.engine import CountResult, engine_for
 from pipeline.solve import batch, search, solver
 from tests.conftest import ROOT
-from tests.golden import SMALL, TDOKU
+from tests.golden import SMALL, TDOKU, TOP95
 
-TOP95 = [ln.strip() for ln in (ROOT / "tests" / "data" / "top95.txt").read_text().splitlines()
-         if ln.strip() and not ln.startswith("#")]
 P = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
