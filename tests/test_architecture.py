@@ -38,7 +38,10 @@ ALLOWED: dict[str, set[str]] = {
     # publish reads sets, writes via atomic, reads YAML via config
     "publish": {"__init__", "board", "errors", "atomic", "config", "run"},
     "cli": {"__init__", "errors", "board", "atomic", "config", "progress", "difficulty", "generate", "identity", "run",
-            "solve", "publish"},
+            "solve", "publish", "studio"},
+    # the studio: a web face over the library (every room but the CLI); nothing imports it but the CLI
+    "studio": {"errors", "board", "symmetry", "atomic", "progress", "verify", "config", "difficulty", "identity",
+               "generate", "solve", "run", "publish"},
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -160,3 +163,13 @@ def test_the_twin_check_sees_a_misnamed_module(tmp_path: Path) -> None:
                         "plain.py": "import numpy\n"}.items():
         (tmp_path / where).write_text(text, encoding="utf-8")
     assert _twin_misnamed(tmp_path) == ["count_jit.py", "fast.py", "lazy.py"]
+
+
+def test_only_the_studio_imports_streamlit() -> None:
+    """The web framework is an optional extra: only ``pipeline/studio/`` imports it, and there only
+    the page-side modules (the launcher finds it without importing it, so the CLI works without it)."""
+    found = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if "streamlit" in _libraries(p))
+    assert found and all(f.startswith("studio/") for f in found), found
+    top = ast.parse((PACKAGE / "studio" / "launch.py").read_text(encoding="utf-8")).body  # module level only
+    assert not [n for n in top if isinstance(n, ast.Import | ast.ImportFrom) and "streamlit" in ast.dump(n)]
+    assert not {"studio/words.py", "studio/puzzle_io.py", "studio/draw.py", "studio/forms.py"} & set(found)

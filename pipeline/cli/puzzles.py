@@ -118,10 +118,7 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
                 return "none", ExitCode.PROBLEMS
             raise fail(f"no solution: {result.reason}; try --repair", ExitCode.PROBLEMS)
         if mode == "count" or result.status != "unique":
-            found = len(result.solutions)
-            many = "at least " if found >= result.limit else ""
-            lines.append(result.status if result.status != "multiple"
-                         else f"multiple: {many}{found} solutions (limit {result.limit})")
+            lines.append(solver.count_line(result))
         sol = result.solution
     if result.status == "timeout" or sol is None:
         raise fail("the solver hit its time limit; no answer", ExitCode.PROBLEMS)
@@ -244,7 +241,8 @@ def rate(
     Variant puzzles: as for solve (JSON lines, part files, --config)."""
     from pipeline import board
     from pipeline.difficulty import grade
-    from pipeline.solve import batch, solver
+    from pipeline.solve import batch
+    from pipeline.solve import rate as rating
 
     rules = _rules(config)
     source = batch.load(puzzle)
@@ -255,19 +253,7 @@ def rate(
         try:
             grid, variant = board.parse_with_rules(text, rules)
             code = ExitCode.PROBLEMS
-            # Only a unique puzzle is graded (a grade along one of several solutions would mean nothing):
-            # the solver decides (exact search; the ILP only where its budgets run out) and says why
-            # there is no solution; its solution spares the grader's trial-and-error search.
-            checked = solver.solve(grid, variant=variant)
-            if checked.status == "multiple":
-                raise ValueError("cannot grade: not unique: 2+ solutions")
-            if checked.status == "none":
-                reason = checked.reason
-                raise ValueError(f"cannot grade: no solution{f': {reason}' if reason else ''}")
-            if checked.status != "unique":
-                raise ValueError("cannot grade: the solver hit its time limit; uniqueness not decided")
-            g = (grade.grade(grid, checked.solution) if variant.classic
-                 else grade.grade(grid, checked.solution, variant=variant))
+            g = rating.rate(grid, variant)
         except (board.PuzzleFormatError, ValueError) as exc:
             if source.single:
                 raise fail(str(exc), code) from None

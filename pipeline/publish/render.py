@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -392,12 +392,14 @@ def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: 
 SVG_CELL = 40.0  # px per cell
 
 
-def to_svg(art: GridArt, title: str = "") -> str:
+def to_svg(art: GridArt, title: str = "", highlight: Mapping[int, str] | None = None) -> str:
     """An SVG document of ``art``: exactly one ``<text>`` element per mark (so a classic puzzle's
     file has one per given) and, on a killer board, one ``<text class="cage-sum">`` per cage; the
     rules as ``<line>`` elements and the frame as a ``<rect>``; a variant's shaded cells as ``<rect
     class="shade">`` and each cage as one dashed ``<path class="cage">`` (``stroke-dasharray``), drawn
-    under the rules. ``title`` goes into ``<title>`` (the puzzle id)."""
+    under the rules. ``title`` goes into ``<title>`` (the puzzle id). ``highlight`` (cell index ->
+    CSS colour) fills those cells as ``<rect class="mark">`` over the shading, under the rules and
+    digits (the studio's marked cells; files written by ``export`` have none)."""
     side = art.n * SVG_CELL
     thin, thick, frame = (w / 0.75 for w in weights(side * 0.75))  # pt -> px at 96 dpi
     pad = frame
@@ -408,6 +410,10 @@ def to_svg(art: GridArt, title: str = "") -> str:
            f"<title>{escape(title)}</title>",
            f'<rect x="0" y="0" width="{total:g}" height="{total:g}" fill="#fff"/>']
     out += _svg_variant_under(art, pad, thin)
+    for cell, colour in sorted((highlight or {}).items()):
+        r, c = divmod(cell, art.n)
+        out.append(f'<rect class="mark" x="{pad + c * SVG_CELL:g}" y="{pad + r * SVG_CELL:g}" '
+                   f'width="{SVG_CELL:g}" height="{SVG_CELL:g}" fill="{escape(colour)}"/>')
     out.append('<g stroke="#000" stroke-linecap="square">')
     for kind, x0, y0, x1, y1 in art.rules():
         out.append(f'<line x1="{pad + x0 * SVG_CELL:g}" y1="{pad + y0 * SVG_CELL:g}" x2="{pad + x1 * SVG_CELL:g}" '

@@ -121,6 +121,16 @@ def solve(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False, variant
     return SolveResult(_status(result), puzzle, result.solutions, limit, reason)
 
 
+def count_line(result: SolveResult) -> str:
+    """The status as ``numplace solve --count`` prints it (a contract the studio shows verbatim):
+    ``unique``, ``none``, ``timeout`` or ``multiple: [at least ]K solutions (limit L)``."""
+    if result.status != "multiple":
+        return result.status
+    found = len(result.solutions)
+    many = "at least " if found >= result.limit else ""
+    return f"multiple: {many}{found} solutions (limit {result.limit})"
+
+
 def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | None = None) -> RepairResult:
     """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one).
     The counts are :func:`count_solutions`'s (``compiled_first``, ``variant`` as there); the repair is

@@ -1,0 +1,107 @@
+"""``/solve?puzzle=LINE[&variant=..&regions=..&cages=..]``: solve a puzzle, count its solutions, grade it.
+
+The status line is :func:`pipeline.solve.solver.count_line`'s, word for word ``numplace solve --count``;
+two solutions are drawn side by side with the cells where they differ marked; a unique puzzle's
+solution is drawn and given as a line, and its grade (:func:`pipeline.solve.rate.rate`, as ``numplace
+rate``) comes with the solving path, one step at a time, the step's cells marked on the grid.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pipeline.board import Grid, PuzzleFormatError, Variant, format_line
+from pipeline.difficulty import grade
+from pipeline.solve import rate, solver
+from pipeline.studio import draw, puzzle_io, widgets
+from pipeline.studio.widgets import t
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _solve(line: str) -> solver.SolveResult:
+    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+    return solver.solve(grid, 2, variant=variant)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _grade(line: str) -> grade.Grade | str:
+    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+    try:
+        return rate.rate(grid, variant)
+    except rate.NotGradable as exc:
+        return str(exc)
+
+
+def render() -> None:
+    """Draw the page (see the module docstring)."""
+    st.title(t("solve"))
+    query = widgets.puzzle_input("solve")
+    if not query.puzzle:
+        return
+    try:
+        grid, variant = puzzle_io.parse(query)
+    except PuzzleFormatError as exc:
+        st.error(str(exc))
+        return
+    line = query.json_line()
+    with st.spinner(t("working")):
+        result = _solve(line)
+    st.subheader(f"{t('status')}: {solver.count_line(result)}")
+    if result.status == "none":
+        st.error(result.reason or "")
+        st.markdown(f"[{t('repair')} →](repair?{_qs(query.params())})")
+        return
+    if result.status == "multiple":
+        a, b = result.solutions[0], result.solutions[1]
+        cells = puzzle_io.differing(a, b)
+        st.caption(t("differ"))
+        for col, sol in zip(st.columns(2), (a, b), strict=True):
+            with col:
+                widgets.grid(draw.svg(grid, variant, sol, draw.marks(differ=cells)))
+                st.code(format_line(sol), language=None)
+        return
+    if result.solution is None:
+        st.error("the solver hit its time limit; no answer")
+        return
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('puzzle')}**")
+        widgets.grid(draw.svg(grid, variant))
+    with right:
+        st.markdown(f"**{t('solution')}**")
+        widgets.grid(draw.svg(grid, variant, result.solution))
+    st.markdown(f"**{t('line')}**")
+    st.code(format_line(result.solution), language=None)
+    _path(grid, variant, line)
+
+
+def _qs(params: dict[str, str]) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode(params)
+
+
+def _path(grid: Grid, variant: Variant, line: str) -> None:
+    """The grade and the solving path, one step at a time."""
+    g = _grade(line)
+    st.subheader(t("grade"))
+    if isinstance(g, str):
+        st.info(f"{t('no_grade')}: {g}")
+        return
+    hardest = g.techniques[-1] if g.techniques else "-"
+    st.markdown(f"**{t(g.level)}** · score {g.score:g} · {g.logic_steps} logic steps"
+                f"{f' · {g.guesses} guesses' if g.guesses else ''} · hardest: {hardest}")
+    if g.reason:
+        st.caption(g.reason)
+    if not g.steps:
+        return
+    st.subheader(t("path"))
+    k = st.slider(t("step"), 1, len(g.steps), 1, key="solve.step") if len(g.steps) > 1 else 1
+    step = g.steps[k - 1]
+    st.markdown(grade.explain_step(step, g.n, k))
+    before = puzzle_io.grid_after(grid, g.steps, k - 1)
+    marks = draw.marks(pattern=step.cells, removed=[c for c, _ in step.eliminations],
+                       placed=[c for c, _ in step.placements])
+    widgets.grid(draw.svg(grid, variant, before if before != grid else None, marks))
+    with st.expander(t("path")):
+        st.text("\n".join(grade.explain(g)))

@@ -1,0 +1,168 @@
+"""The Streamlit pieces every page shares: the settings (root, language), a drawn grid, the puzzle
+input (click a cell and type, paste text, upload a file, variant fields) kept in step with the URL.
+
+Contracts:
+
+* :func:`settings` reads ``NUMPLACE_STUDIO_ROOT`` and ``NUMPLACE_STUDIO_LANG`` (set by
+  :func:`pipeline.studio.launch.launch`); ``?lang=ja|en`` in the URL wins over the default.
+* :func:`puzzle_input` returns the page's :class:`~pipeline.studio.puzzle_io.PuzzleQuery` and writes
+  it back to the URL's query parameters, so the address bar always reproduces what the page shows.
+  The grid editor, the text box and an upload all edit the same puzzle; the last one used wins.
+* Nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from pipeline.errors import UserError
+from pipeline.studio import puzzle_io
+from pipeline.studio.puzzle_io import KINDS, SIDES, PuzzleQuery
+from pipeline.studio.words import Lang, lang_of, word
+
+ROOT_ENV = "NUMPLACE_STUDIO_ROOT"
+LANG_ENV = "NUMPLACE_STUDIO_LANG"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The output root the studio shows and the language of its labels."""
+
+    root: Path
+    lang: Lang
+
+
+def settings() -> Settings:
+    """The studio's settings for this page view (see the module contract)."""
+    lang = st.query_params.get("lang") or os.environ.get(LANG_ENV, "en")
+    return Settings(Path(os.environ.get(ROOT_ENV, "outputs")), lang_of(lang))
+
+
+def t(key: str) -> str:
+    """The label of ``key`` in this view's language."""
+    return word(key, settings().lang)
+
+
+def grid(svg: str, width: int = 360) -> None:
+    """Draw one SVG grid at ``width`` pixels (it scales down on a narrow screen)."""
+    st.markdown(f'<div class="np-grid" style="max-width:{width}px">{svg}</div>', unsafe_allow_html=True)
+
+
+def set_params(params: dict[str, str], keep: tuple[str, ...] = ("lang",)) -> None:
+    """Make the URL's query parameters exactly ``params`` (plus the ``keep`` ones already there)."""
+    kept = {k: st.query_params[k] for k in keep if k in st.query_params}
+    wanted = {**kept, **params}
+    if dict(st.query_params) != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _init(key: str) -> None:
+    """First view of the page in this session: the puzzle from the URL."""
+    if f"{key}.text" in st.session_state:
+        return
+    query = puzzle_io.from_params(st.query_params)
+    st.session_state[f"{key}.text"] = query.puzzle
+    st.session_state[f"{key}.variant"] = [k for k in query.variant.lower().split("+") if k in KINDS]
+    st.session_state[f"{key}.regions"] = query.regions
+    st.session_state[f"{key}.cages"] = query.cages
+    st.session_state[f"{key}.ver"] = 0
+    line = puzzle_io.line_of(query.puzzle)
+    st.session_state[f"{key}.base"] = line or puzzle_io.empty(9)
+
+
+def _rebase(key: str) -> None:
+    """The text box changed: the grid editor starts again from its puzzle (when it is one)."""
+    line = puzzle_io.line_of(st.session_state[f"{key}.text"])
+    if line is not None:
+        st.session_state[f"{key}.base"] = line
+        st.session_state[f"{key}.ver"] += 1
+
+
+def _from_editor(key: str) -> None:
+    """The grid editor changed: its cells become the puzzle text."""
+    base = st.session_state[f"{key}.base"]
+    n = round(len(base) ** 0.5)
+    rows = puzzle_io.table(base, n)
+    edits = st.session_state[f"{key}.ed{st.session_state[f'{key}.ver']}"].get("edited_rows", {})
+    for r, changed in edits.items():
+        for c, value in changed.items():
+            rows[int(r)][int(c) - 1] = "" if value is None else str(value)
+    try:
+        st.session_state[f"{key}.text"] = puzzle_io.from_table(rows)
+        st.session_state.pop(f"{key}.bad", None)
+    except puzzle_io.PuzzleFormatError as exc:
+        st.session_state[f"{key}.bad"] = str(exc)
+
+
+def _new_size(key: str) -> None:
+    n = st.session_state[f"{key}.size"]
+    st.session_state[f"{key}.base"] = puzzle_io.empty(n)
+    st.session_state[f"{key}.text"] = ""
+    st.session_state[f"{key}.ver"] += 1
+
+
+def _editor(key: str) -> None:
+    import pandas as pd
+
+    base = st.session_state[f"{key}.base"]
+    n = round(len(base) ** 0.5)
+    frame = pd.DataFrame(puzzle_io.table(base, n), columns=[str(c) for c in range(1, n + 1)],
+                         index=[str(r) for r in range(1, n + 1)])
+    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=34) for c in range(1, n + 1)}
+    st.data_editor(frame, key=f"{key}.ed{st.session_state[f'{key}.ver']}", num_rows="fixed",
+                   column_config=columns, on_change=_from_editor, args=(key,))
+
+
+def _upload(key: str) -> None:
+    file = st.session_state.get(f"{key}.file")
+    if file is None:
+        return
+    try:
+        text, count = puzzle_io.read_upload(file.name, file.getvalue())
+    except (UserError, ValueError, OSError) as exc:  # one line from the reader, shown inline
+        st.session_state[f"{key}.bad"] = str(exc)
+        return
+    st.session_state.pop(f"{key}.bad", None)
+    query = puzzle_io.query_of(text)
+    st.session_state[f"{key}.variant"] = [k for k in query.variant.lower().split("+") if k in KINDS]
+    st.session_state[f"{key}.regions"] = query.regions
+    st.session_state[f"{key}.cages"] = query.cages
+    text = query.puzzle
+    st.session_state[f"{key}.text"] = text
+    st.session_state[f"{key}.note"] = f"{file.name}: the first of {count} puzzles" if count > 1 else ""
+    _rebase(key)
+
+
+def puzzle_input(key: str) -> PuzzleQuery:
+    """The puzzle input block of a page (see the module contract); returns the current puzzle."""
+    _init(key)
+    edit, paste, upload = st.tabs([t("type_in"), t("paste"), t("upload")])
+    with edit:
+        st.selectbox(t("size"), SIDES, index=SIDES.index(round(len(st.session_state[f"{key}.base"]) ** 0.5)),
+                     key=f"{key}.size", on_change=_new_size, args=(key,))
+        _editor(key)
+    with paste:
+        st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),
+                     label_visibility="collapsed", placeholder="53..7....6..195....98....6.8...6...34...")
+    with upload:
+        st.file_uploader(t("upload"), key=f"{key}.file", on_change=_upload, args=(key,),
+                         type=["txt", "sdk", "csv", "parquet", "jsonl"], label_visibility="collapsed")
+        if st.session_state.get(f"{key}.note"):
+            st.caption(st.session_state[f"{key}.note"])
+    with st.expander(t("variant"), expanded=bool(st.session_state[f"{key}.variant"])):
+        st.multiselect(t("variant"), KINDS, key=f"{key}.variant")
+        st.text_area(t("regions"), key=f"{key}.regions", height=80)
+        st.text_area(t("cages"), key=f"{key}.cages", height=80,
+                     placeholder='[{"cells": [0, 1], "sum": 3}, ...]')
+    if st.session_state.get(f"{key}.bad"):
+        st.error(st.session_state[f"{key}.bad"])
+    text = st.session_state[f"{key}.text"].strip()
+    line = puzzle_io.line_of(text)
+    query = PuzzleQuery(line or text, "+".join(st.session_state[f"{key}.variant"]),
+                        st.session_state[f"{key}.regions"].strip(), st.session_state[f"{key}.cages"].strip())
+    set_params(query.params())
+    return query

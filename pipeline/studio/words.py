@@ -1,0 +1,102 @@
+"""The studio's labels in Japanese and English (``numplace studio --lang ja|en``, or ``?lang=`` in a URL).
+
+:func:`word` returns the label of a key in a language; every key exists in both languages (a test
+checks it). Level names follow the books' Japanese labels (初級 easy ... 超難問 extreme).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["ja", "en"]
+LANGS: tuple[Lang, ...] = ("en", "ja")
+
+WORDS: dict[str, dict[Lang, str]] = {
+    "app": {"en": "numplace studio", "ja": "ナンプレ スタジオ"},
+    "solve": {"en": "Solve", "ja": "解く"},
+    "repair": {"en": "Repair", "ja": "修正"},
+    "generate": {"en": "Generate", "ja": "作る"},
+    "sets": {"en": "Sets", "ja": "セット"},
+    "puzzle": {"en": "Puzzle", "ja": "問題"},
+    "solution": {"en": "Solution", "ja": "解答"},
+    "solutions": {"en": "Solutions", "ja": "解答"},
+    "enter": {"en": "Enter a puzzle", "ja": "問題を入力"},
+    "type_in": {"en": "Click a cell and type", "ja": "マスをクリックして入力"},
+    "paste": {"en": "Paste a line or a drawn grid", "ja": "1行または盤面を貼り付け"},
+    "upload": {"en": "Upload a file", "ja": "ファイルをアップロード"},
+    "use_text": {"en": "Use this text", "ja": "このテキストを使う"},
+    "size": {"en": "Size", "ja": "サイズ"},
+    "variant": {"en": "Variant", "ja": "バリアント"},
+    "regions": {"en": "Jigsaw regions (one label per cell)", "ja": "ジグソー領域(マスごとのラベル)"},
+    "cages": {"en": "Killer cages (JSON)", "ja": "キラーのケージ(JSON)"},
+    "clear": {"en": "Clear", "ja": "クリア"},
+    "status": {"en": "Status", "ja": "状態"},
+    "line": {"en": "As one line", "ja": "1行で"},
+    "differ": {"en": "Cells where the two solutions differ are marked", "ja": "2つの解答で異なるマスに印"},
+    "grade": {"en": "Grade", "ja": "難易度"},
+    "path": {"en": "Solving path", "ja": "解き筋"},
+    "step": {"en": "Step", "ja": "ステップ"},
+    "no_grade": {"en": "Not graded", "ja": "難易度なし"},
+    "repair_do": {"en": "Repair", "ja": "修正する"},
+    "changes": {"en": "Changed givens", "ja": "変更したヒント"},
+    "repaired": {"en": "Repaired puzzle", "ja": "修正後の問題"},
+    "nothing_to_repair": {"en": "Nothing to repair: the puzzle is", "ja": "修正不要: この問題は"},
+    "why": {"en": "Why there is no solution", "ja": "解けない理由"},
+    "why_core": {"en": "These givens cannot stand together", "ja": "これらのヒントは両立しません"},
+    "smallest": {"en": "smallest such set", "ja": "最小の組"},
+    "minimal": {"en": "minimal: drop any one and the rest has a solution",
+                "ja": "極小: どれか1つを外せば残りは解ける"},
+    "count": {"en": "Count", "ja": "個数"},
+    "seed": {"en": "Seed", "ja": "シード"},
+    "symmetry": {"en": "Symmetry", "ja": "対称性"},
+    "hints": {"en": "Hints", "ja": "ヒント"},
+    "minimal_puzzles": {"en": "Orbit-minimal puzzles", "ja": "極小の問題"},
+    "levels": {"en": "Levels", "ja": "レベル"},
+    "steer": {"en": "Steer toward the levels", "ja": "レベルに寄せる"},
+    "method": {"en": "Grid method", "ja": "盤面の作り方"},
+    "engine": {"en": "Engine", "ja": "エンジン"},
+    "fixed": {"en": "Fixed cells of the solution", "ja": "解答の固定マス"},
+    "pattern": {"en": "Clue pattern (ticked cells hold givens)", "ja": "ヒントの配置(チェックしたマス)"},
+    "solution_symmetry": {"en": "Solution symmetry", "ja": "解答の対称性"},
+    "go": {"en": "Generate", "ja": "作成"},
+    "config": {"en": "The same as a config for numplace run", "ja": "numplace run 用の設定"},
+    "download": {"en": "Download", "ja": "ダウンロード"},
+    "working": {"en": "Working", "ja": "作成中"},
+    "made": {"en": "made", "ja": "作成"},
+    "failed": {"en": "failed", "ja": "失敗"},
+    "root": {"en": "Output root", "ja": "出力フォルダ"},
+    "no_sets": {"en": "No sets under this root yet", "ja": "まだセットがありません"},
+    "set": {"en": "Set", "ja": "セット"},
+    "runs": {"en": "Runs", "ja": "実行"},
+    "check": {"en": "Check", "ja": "検査"},
+    "filter": {"en": "Filter", "ja": "絞り込み"},
+    "score": {"en": "Score", "ja": "スコア"},
+    "book": {"en": "Book PDF", "ja": "本のPDF"},
+    "make_book": {"en": "Make a book", "ja": "本を作る"},
+    "title": {"en": "Title", "ja": "タイトル"},
+    "first_n": {"en": "Take the first N of the filter", "ja": "絞り込みの先頭N問"},
+    "picked": {"en": "Picked puzzles", "ja": "選んだ問題"},
+    "used": {"en": "Used list", "ja": "使用リスト"},
+    "plots": {"en": "Report", "ja": "レポート"},
+    "unique": {"en": "unique", "ja": "唯一解"},
+    "multiple": {"en": "multiple", "ja": "複数解"},
+    "none": {"en": "none", "ja": "解なし"},
+    "timeout": {"en": "timeout", "ja": "時間切れ"},
+    "easy": {"en": "easy", "ja": "初級"},
+    "medium": {"en": "medium", "ja": "中級"},
+    "hard": {"en": "hard", "ja": "上級"},
+    "expert": {"en": "expert", "ja": "難問"},
+    "extreme": {"en": "extreme", "ja": "超難問"},
+    "unrated": {"en": "unrated", "ja": "未評価"},
+}
+
+
+def lang_of(value: object) -> Lang:
+    """``value`` as a language (``ja`` or ``en``); anything else is English."""
+    return "ja" if str(value).strip().lower() == "ja" else "en"
+
+
+def word(key: str, lang: Lang = "en") -> str:
+    """The label of ``key`` in ``lang``; an unknown key is returned as it is (a level name from data)."""
+    entry = WORDS.get(key)
+    return entry[lang] if entry else key
