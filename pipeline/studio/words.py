@@ -56,6 +56,7 @@ WORDS: dict[str, dict[Lang, str]] = {
     "method": {"en": "Grid method", "ja": "盤面の作り方"},
     "engine": {"en": "Engine", "ja": "エンジン"},
     "fixed": {"en": "Fixed cells of the solution", "ja": "解答の固定マス"},
+    "keep_fixed": {"en": "Keep fixed cells as givens", "ja": "固定マスをヒントに残す"},
     "pattern": {"en": "Clue pattern (ticked cells hold givens)", "ja": "ヒントの配置(チェックしたマス)"},
     "solution_symmetry": {"en": "Solution symmetry", "ja": "解答の対称性"},
     "go": {"en": "Generate", "ja": "作成"},

@@ -1,10 +1,225 @@
-"""``/generate``: being built."""
+"""``/generate?size=9&symmetry=rot180&count=2&seed=11&...``: make puzzles as ``numplace run`` would.
+
+The query parameters are :mod:`pipeline.studio.forms`'s (every key of the config's ``board``,
+``grid``, ``removal`` and ``difficulty`` sections, dotted, and short aliases). A URL with any of them
+makes the puzzles when it is opened; the form writes them to the URL. The puzzles come from
+:func:`pipeline.run.runner.stream` (``numplace generate``'s engine: the same seeds, certification,
+grading and independent verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`.
+Shown: each puzzle drawn, as a line, with its grade, hints and seed; downloads PNG and SVG per puzzle,
+CSV and a PDF (the book's layout) of all; the equivalent YAML config, which ``numplace run`` takes
+as it is. Results are kept per config in the session, so a download or a second look does not make
+them again.
+"""
 
 from __future__ import annotations
 
+import io
+import tempfile
+from pathlib import Path
+from typing import Any
+
 import streamlit as st
+
+from pipeline import config as cfgmod
+from pipeline.board import PuzzleFormatError, parse
+from pipeline.config.sections import IMAGE_MAPS
+from pipeline.difficulty.techniques import LEVELS
+from pipeline.errors import UserError
+from pipeline.studio import draw, forms, puzzle_io, widgets
+from pipeline.studio.puzzle_io import KINDS, SIDES
+from pipeline.studio.widgets import t
+from pipeline.symmetry import TAGS
+
+
+def _table_editor(key: str, rows: list[list[Any]], checkbox: bool = False) -> list[list[Any]]:
+    """An n x n editor (text cells, or tick boxes); returns its rows."""
+    import pandas as pd
+
+    n = len(rows)
+    names = [str(c) for c in range(1, n + 1)]
+    frame = pd.DataFrame(rows, columns=names, index=names)
+    column = st.column_config.CheckboxColumn if checkbox else st.column_config.TextColumn
+    config = {c: column(c, width=34) for c in names}
+    edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config)
+    return [list(r) for r in edited.itertuples(index=False)]
+
+
+def _form(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The form, filled from ``data``; the new config dict when submitted, else None."""
+    board = data.get("board", {})
+    grid = data.get("grid", {})
+    removal = data.get("removal", {})
+    difficulty = data.get("difficulty") or {}
+    n = int(board.get("size", 9)) if board.get("size") in SIDES else 9
+    with st.form("generate.form"):
+        a, b, c, d = st.columns(4)
+        size = a.selectbox(t("size"), SIDES, index=SIDES.index(n))
+        count = b.number_input(t("count"), 1, forms.COUNT_CAP, int(data.get("count", 2)))
+        seed = c.text_input(t("seed"), str(data.get("seed", 0)))
+        symmetry = d.selectbox(t("symmetry"), (*TAGS, "random"), index=(*TAGS, "random").index(
+            removal.get("symmetry", "rot180")))
+        a, b, c, d = st.columns(4)
+        kinds = board.get("variant", "classic")
+        kinds = kinds.split("+") if isinstance(kinds, str) else list(kinds)
+        variant = a.multiselect(t("variant"), KINDS, default=[k for k in kinds if k in KINDS])
+        hints = removal.get("hints") or {}
+        hint_text = b.text_input(t("hints"), f"{hints.get('min', '')}-{hints.get('max', '')}" if hints else "",
+                                 placeholder="minimal, or 24-28")
+        levels = c.multiselect(t("levels"), LEVELS, default=[x for x in difficulty.get("levels") or [] if x in LEVELS],
+                               format_func=t)
+        steer = d.checkbox(t("steer"), bool(difficulty.get("steer")))
+        a, b, c = st.columns(3)
+        method = a.selectbox(t("method"), ("weighted-ilp", "uniform"), index=int(grid.get("method") == "uniform"))
+        maps = ("", *IMAGE_MAPS)
+        current = (grid.get("solution_symmetry") or {}).get("map", "")
+        image = b.selectbox(t("solution_symmetry"), maps, index=maps.index(current) if current in maps else 0)
+        keep = c.checkbox(t("keep_fixed"), bool(grid.get("keep_fixed")))
+        with st.expander(t("fixed"), expanded=bool(grid.get("fixed"))):
+            fixed_rows = _table_editor("generate.fixed", _rows_of(grid.get("fixed"), n))
+        with st.expander(t("pattern"), expanded=bool(removal.get("pattern"))):
+            pattern_rows = _table_editor("generate.pattern", _mask_of(removal.get("pattern"), n), checkbox=True)
+        with st.expander(t("regions"), expanded=bool(board.get("regions"))):
+            region_rows = _table_editor("generate.regions", _labels_of(board.get("regions"), n))
+        if not st.form_submit_button(t("go"), type="primary"):
+            return None
+    if not seed.strip().isdigit():
+        raise forms.FormError(f"seed: {seed!r} is not a whole number (0 or more)")
+    out: dict[str, Any] = {"name": data.get("name", "studio"), "seed": int(seed), "count": int(count)}
+    out["board"] = {"size": size, **({"variant": "+".join(variant)} if variant else {})}
+    regions = "".join(str(v or "").strip() for r in region_rows for v in r)
+    if "jigsaw" in variant and regions:
+        out["board"]["regions"] = regions
+    if "killer" in variant and isinstance(board.get("cages"), dict):
+        out["board"]["cages"] = board["cages"]
+    fixed = puzzle_io.from_table(fixed_rows) if size == n else ""
+    out["grid"] = {k: v for k, v in (("method", method if method != "weighted-ilp" else None),
+                                      ("fixed", fixed if fixed.strip(".") else None),
+                                      ("keep_fixed", keep or None),
+                                      ("solution_symmetry", {"map": image} if image else None)) if v is not None}
+    pattern = "\n".join("".join("#" if v else "." for v in r) for r in pattern_rows)
+    out["removal"] = {"symmetry": symmetry}
+    if "#" in pattern and size == n:
+        out["removal"] = {"pattern": pattern}
+    elif hint_text.strip():
+        out["removal"]["hints"] = forms.config_from_params({"hints": hint_text.strip()})["removal"]["hints"]
+    if levels:
+        out["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
+    return {k: v for k, v in out.items() if v != {}}
+
+
+def _rows_of(text: Any, n: int) -> list[list[Any]]:
+    try:
+        line = "".join("." if not d else "123456789ABCDEFG"[d - 1] for d in parse(str(text), n)) if text else ""
+    except PuzzleFormatError:
+        line = ""
+    return puzzle_io.table(line or puzzle_io.empty(n), n)
+
+
+def _mask_of(text: Any, n: int) -> list[list[bool]]:
+    cells = [ch in "#X1x" for ch in str(text or "") if not ch.isspace()]
+    cells = cells if len(cells) == n * n else [False] * (n * n)
+    return [cells[r * n:(r + 1) * n] for r in range(n)]
+
+
+def _labels_of(text: Any, n: int) -> list[list[str]]:
+    cells = [ch for ch in str(text or "") if not ch.isspace()]
+    cells = cells if len(cells) == n * n else [""] * (n * n)
+    return [cells[r * n:(r + 1) * n] for r in range(n)]
+
+
+def _make(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The puzzles of ``data`` (one worker), with a progress bar; and the failure lines."""
+    from pipeline.run import runner
+    from pipeline.run.work import Made
+
+    cfg = cfgmod.validate({**data, "workers": 1})
+    made: list[dict[str, Any]] = []
+    failed: list[str] = []
+    bar = st.progress(0.0, text=f"{t('working')} 0 / {cfg.count}")
+    for k, item in enumerate(runner.stream(cfg), 1):
+        if isinstance(item, Made):
+            made.append(dict(item.row))
+        else:
+            failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
+        bar.progress(k / cfg.count, text=f"{t('working')} {k} / {cfg.count}")
+    bar.empty()
+    return made, failed
 
 
 def render() -> None:
-    """Draw the page."""
-    st.title("generate")
+    """Draw the page (see the module docstring)."""
+    st.title(t("generate"))
+    try:
+        data = forms.config_from_params(st.query_params)
+    except UserError as exc:
+        st.error(str(exc))
+        data = dict(forms.DEFAULTS)
+    try:
+        submitted = _form(data)
+    except UserError as exc:
+        st.error(str(exc))
+        return
+    if submitted is not None:
+        widgets.set_params(forms.params_from_config(submitted))
+        data = submitted
+    elif not (set(st.query_params) - set(forms.PAGE_KEYS)):
+        return  # nothing asked for yet
+    text = forms.yaml_text(data)
+    if st.session_state.get("generate.key") != text:
+        try:
+            made, failed = _make(data)
+        except UserError as exc:
+            st.error(str(exc))
+            return
+        st.session_state["generate.key"] = text
+        st.session_state["generate.result"] = (made, failed)
+    made, failed = st.session_state["generate.result"]
+    for line in failed:
+        st.warning(line)
+    _show(made)
+    _downloads(made, text)
+
+
+def _show(made: list[dict[str, Any]]) -> None:
+    from pipeline.publish import render
+
+    cols = st.columns(3)
+    for k, row in enumerate(made):
+        with cols[k % 3]:
+            variant = render.variant_of_row(row)
+            grid = parse(row["puzzle"])
+            widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
+            st.code(row["puzzle"], language=None)
+            st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · score {row.get('difficulty_score')} · "
+                       f"{t('hints')} {row.get('hints')} · {t('seed')} {row.get('seed')}")
+            art = render.art_of(row)
+            png = io.BytesIO()
+            render.to_image(art).save(png, format="PNG")
+            a, b = st.columns(2)
+            a.download_button("PNG", png.getvalue(), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
+                              key=f"generate.png{k}")
+            b.download_button("SVG", render.to_svg(art, row["puzzle_id"]), f"{row['puzzle_id']}.svg",
+                              "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
+
+
+def _downloads(made: list[dict[str, Any]], text: str) -> None:
+    import polars as pl
+
+    from pipeline.publish import book, export
+    from pipeline.run.rows import SCHEMA
+
+    st.subheader(t("download"))
+    a, b, c = st.columns(3)
+    if made:
+        frame = pl.DataFrame(made, schema={k: v for k, v in SCHEMA.items() if k in made[0]})
+        a.download_button("CSV", export.text_frame(frame, lists=False).write_csv(), "puzzles.csv", "text/csv",
+                          on_click="ignore", key="generate.csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "puzzles.pdf"
+            cfg = book.load_config(None, {"title": "numplace studio", "per_page": 4 if len(made) > 2 else 2})
+            book.write_book([book.Section("studio", tuple(made), tuple(range(1, len(made) + 1)))], cfg, out)
+            b.download_button("PDF", out.read_bytes(), "puzzles.pdf", "application/pdf", on_click="ignore",
+                              key="generate.pdf")
+    c.download_button("YAML", text, "studio.yaml", "application/yaml", on_click="ignore", key="generate.yaml")
+    st.markdown(f"**{t('config')}**")
+    st.code(text, language="yaml")
