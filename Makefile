@@ -38,7 +38,7 @@ bench: $(STAMP)
 
 lock: $(STAMP)  ## re-resolve requirements.lock from pyproject.toml
 	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile -q --extra dev --generate-hashes --strip-extras --allow-unsafe \
+	$(BIN)/pip-compile -q --extra dev --extra studio --generate-hashes --strip-extras --allow-unsafe \
 	  --no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
 
 clean-venv:

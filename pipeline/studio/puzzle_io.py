@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pipeline.board import SYMBOLS, Grid, PuzzleFormatError, Variant, format_line, parse_with_rules, size_of_grid
 from pipeline.difficulty.candidates import Step
+from pipeline.errors import UserError
 
 #: Board sides a page offers for an empty grid.
 SIDES = (4, 6, 9, 16)
@@ -170,7 +171,10 @@ def read_upload(name: str, data: bytes) -> tuple[str, int]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"upload{suffix}"
         path.write_bytes(data)
-        source = batch.load(str(path))
+        try:
+            source = batch.load(str(path))
+        except UserError as exc:  # the reader names its file: name the upload instead
+            raise PuzzleFormatError(str(exc).replace(str(path), name)) from None
     if not source.items:
         raise PuzzleFormatError(f"{name}: no puzzle in the file")
     return source.items[0][1], len(source.items)

@@ -112,9 +112,9 @@ def _editor(key: str) -> None:
     n = round(len(base) ** 0.5)
     frame = pd.DataFrame(puzzle_io.table(base, n), columns=[str(c) for c in range(1, n + 1)],
                          index=[str(r) for r in range(1, n + 1)])
-    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=34) for c in range(1, n + 1)}
+    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=40) for c in range(1, n + 1)}
     st.data_editor(frame, key=f"{key}.ed{st.session_state[f'{key}.ver']}", num_rows="fixed",
-                   column_config=columns, on_change=_from_editor, args=(key,))
+                   column_config=columns, on_change=_from_editor, args=(key,), width="content")
 
 
 def _upload(key: str) -> None:

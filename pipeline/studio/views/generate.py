@@ -39,8 +39,8 @@ def _table_editor(key: str, rows: list[list[Any]], checkbox: bool = False) -> li
     names = [str(c) for c in range(1, n + 1)]
     frame = pd.DataFrame(rows, columns=names, index=names)
     column = st.column_config.CheckboxColumn if checkbox else st.column_config.TextColumn
-    config = {c: column(c, width=34) for c in names}
-    edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config)
+    config = {c: column(c, width=40) for c in names}
+    edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config, width="content")
     return [list(r) for r in edited.itertuples(index=False)]
 
 
@@ -189,7 +189,7 @@ def _show(made: list[dict[str, Any]]) -> None:
             variant = render.variant_of_row(row)
             grid = parse(row["puzzle"])
             widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
-            st.code(row["puzzle"], language=None)
+            st.code(row["puzzle"], language=None, wrap_lines=True)
             st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · score {row.get('difficulty_score')} · "
                        f"{t('hints')} {row.get('hints')} · {t('seed')} {row.get('seed')}")
             art = render.art_of(row)

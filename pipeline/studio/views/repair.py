@@ -51,7 +51,7 @@ def render() -> None:
         if result.status == "timeout":
             st.error("the solver hit its time limit; no answer")
         else:
-            st.success(f"{t('nothing_to_repair')} {result.status}")
+            st.success(f"{t('nothing_to_repair')} {t(result.status)}")
         return
     n = puzzle_io.side_of(grid)
     changed = [c.row * n + c.col for c in result.changes]

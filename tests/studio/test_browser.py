@@ -1,0 +1,157 @@
+"""The studio in a real browser: ``numplace studio`` started as a user starts it, Debian's Chromium
+driven by playwright (``executable_path``: nothing downloads a browser) through the deep links and
+clicks an editor makes: solve a linked puzzle, type a digit into the grid, repair a broken puzzle,
+generate two puzzles with a fixed cell clicked in.
+
+``NUMPLACE_SHOTS=docs/img`` keeps the screenshots there (the pictures in docs/studio.md are made so).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.studio.test_repair import BROKEN
+from tests.studio.test_solve import EASY
+
+pytestmark = [pytest.mark.browser, pytest.mark.heavy]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CELL = 40  # the grid editor's column width in pixels (widgets.py, views/generate.py)
+ROW = 35  # a row of Streamlit's data editor, header included
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``numplace studio`` on a free port over an empty root; its base URL."""
+    if CHROMIUM is None:
+        pytest.skip("no Chromium installed (make test installs Debian's chromium)")
+    pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
+    pytest.importorskip("streamlit", reason="the studio extra is not installed")
+    root = tmp_path_factory.mktemp("root")
+    port = _free_port()
+    log = open(root / "studio.log", "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "studio", str(root), "--port", str(port)],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise AssertionError((root / "studio.log").read_text()) from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(studio: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def tab(browser: Any) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1280, "height": 1400})
+    yield page
+    page.close()
+
+
+def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
+    """A full-page screenshot, kept under $NUMPLACE_SHOTS when set; checked to be a real picture."""
+    from PIL import Image
+
+    folder = Path(os.environ.get("NUMPLACE_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"studio-{name}.png"
+    tab.screenshot(path=str(path), full_page=True)
+    with Image.open(path) as im:
+        assert im.width >= 1000 and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
+    return path
+
+
+def _type_into_grid(tab: Any, editor: Any, row: int, col: int, text: str) -> None:
+    """Click cell (row, col) (0-based) of a grid editor and type ``text`` as a person would."""
+    box = editor.bounding_box()
+    n = round((box["height"] - 2) / ROW) - 1
+    x = box["x"] + box["width"] - (n - col - 0.5) * CELL
+    y = box["y"] + ROW * (row + 1.5)
+    tab.mouse.click(x, y)
+    tab.wait_for_timeout(300)  # the grid takes the focus before it takes keys
+    tab.keyboard.type(text)
+    tab.wait_for_timeout(300)
+    tab.keyboard.press("Enter")
+
+
+def test_solve_from_a_link_then_type_a_digit(studio: str, tab: Any, tmp_path: Path) -> None:
+    tab.goto(f"{studio}/solve?puzzle={EASY}")
+    tab.get_by_text("Status: unique").wait_for(timeout=90_000)
+    tab.get_by_text("Step 1: Naked Single").first.wait_for()
+    tab.locator("svg rect.mark").first.wait_for()
+    assert tab.locator("svg rect.mark").count() == 1  # the step's cell on the path grid
+    _shot(tab, "solve", tmp_path)
+    _type_into_grid(tab, tab.locator('[data-testid="stDataFrame"]').first, 0, 2, "4")  # r1c3, the right digit
+    tab.wait_for_function("() => location.search.includes('puzzle=534')", timeout=60_000)
+    assert tab.url.endswith("puzzle=534.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5"
+                            "....8..79")
+    tab.get_by_text("Status: unique").wait_for()
+
+
+def test_repair_from_a_link(studio: str, tab: Any, tmp_path: Path) -> None:
+    tab.goto(f"{studio}/repair?puzzle={BROKEN}")
+    tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
+    tab.get_by_text("These givens cannot stand together").wait_for(timeout=120_000)
+    tab.locator("svg rect.mark").nth(2).wait_for()
+    assert tab.locator("svg rect.mark").count() >= 3  # the change twice, the core at least once
+    _shot(tab, "repair", tmp_path)
+
+
+def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path: Path) -> None:
+    tab.goto(f"{studio}/generate?lang=en")
+    tab.get_by_text("Fixed cells of the solution").click()
+    editor = tab.locator('[data-testid="stDataFrame"]').first
+    editor.wait_for()
+    tab.wait_for_timeout(500)
+    _type_into_grid(tab, editor, 0, 0, "7")
+    count = tab.get_by_label("Count")
+    count.fill("2")
+    tab.get_by_role("button", name="Generate").click()
+    tab.get_by_text("The same as a config for numplace run").wait_for(timeout=180_000)
+    assert "fixed=7" in tab.url and "count=2" in tab.url
+    assert tab.get_by_text("fixed: 7....").count() == 1  # the YAML for numplace run
+    assert tab.locator('[data-testid="stDownloadButton"]').count() == 2 * 2 + 3  # PNG+SVG each; CSV, PDF, YAML
+    _shot(tab, "generate", tmp_path)
+
+
+def test_the_home_page_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
+    tab.goto(f"{studio}/?lang=ja")
+    tab.get_by_text("ナンプレ スタジオ").first.wait_for(timeout=60_000)
+    tab.get_by_role("link", name="解く").first.wait_for()

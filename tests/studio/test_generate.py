@@ -1,0 +1,86 @@
+"""The Generate page: a deep link makes the very puzzles ``numplace generate`` makes for the same
+config; the form writes the URL; the YAML it shows is a config ``numplace run`` takes as it is; bad
+input is one inline line naming the field; ``count`` is capped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline import config as cfgmod
+from pipeline.run import runner
+from pipeline.run.work import Made
+from pipeline.studio import forms
+from tests.conftest import numplace
+from tests.studio.apptest import page
+
+
+def _puzzles(params: dict[str, str]) -> list[str]:
+    """What ``numplace generate`` makes for the page's config (one worker, as the page)."""
+    cfg = cfgmod.validate({**forms.config_from_params(params), "workers": 1})
+    return [item.row["puzzle"] for item in runner.stream(cfg) if isinstance(item, Made)]
+
+
+def test_a_deep_link_makes_the_puzzles_generate_makes() -> None:
+    params = {"count": "2", "seed": "11", "symmetry": "rot180", "fixed": "1" + "." * 80}
+    at = page("generate", params)
+    assert not at.exception and not at.error
+    lines = [c.value for c in at.code if len(c.value) == 81]
+    assert lines == _puzzles(params)
+    captions = [c.value for c in at.caption]
+    assert len(captions) == 2 and all(" · Hints " in c and " · Seed " in c for c in captions)
+    grids = [m.value for m in at.markdown if "<svg" in m.value]
+    assert len(grids) == 2
+
+
+def test_the_page_shows_a_config_that_numplace_run_takes(tmp_path: Path) -> None:
+    at = page("generate", {"count": "1", "seed": "5", "hints": "30-34", "levels": "easy,medium"})
+    (text,) = [c.value for c in at.code if c.language == "yaml"]
+    path = tmp_path / "studio.yaml"
+    path.write_text(text, encoding="utf-8")
+    cfg = cfgmod.load(path)
+    assert (cfg.seed, cfg.count, cfg.removal.hints.min, cfg.removal.hints.max) == (5, 1, 30, 34)
+    assert cfg.difficulty is not None and cfg.difficulty.levels == ["easy", "medium"]
+
+
+@pytest.mark.heavy
+def test_numplace_run_takes_the_yaml_as_it_is(tmp_path: Path) -> None:
+    at = page("generate", {"count": "2", "seed": "3"})
+    (text,) = [c.value for c in at.code if c.language == "yaml"]
+    path = tmp_path / "studio.yaml"
+    path.write_text(text, encoding="utf-8")
+    res = numplace("run", str(path), "--out", str(tmp_path / "out"), "--workers", "1")
+    assert res.returncode == 0, res.stderr
+    import polars as pl
+
+    made = pl.read_parquet(tmp_path / "out" / "studio" / "*" / "part-*.parquet")["puzzle"].to_list()
+    shown = [c.value for c in at.code if len(c.value) == 81]
+    assert sorted(made) == sorted(shown)  # the set run makes the puzzles the page showed
+
+
+def test_the_form_writes_the_url_and_makes_the_puzzles() -> None:
+    at = page("generate")
+    assert not [c for c in at.code if len(c.value) == 81]  # nothing asked for yet: only the form
+    at.text_input[0].set_value("7")  # the seed
+    at.number_input[0].set_value(1)  # the count
+    at.button[0].click().run()
+    assert at.query_params["seed"] == "7" and at.query_params["count"] == "1"
+    assert [c.value for c in at.code if len(c.value) == 81] == _puzzles({"seed": "7", "count": "1"})
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"count": "500"}, "count: 500 is over the page's cap of 50 a request (numplace run makes sets)"),
+    ({"hints": "many"}, "hints: 'many' is not N or A-B"),
+    ({"colour": "red"}, "colour: not a key of the generate page"),
+    ({"size": "7", "count": "1"}, "board.size"),
+    ({"variant": "jigsaw", "regions": "1" * 9 + "2" * 9 + "3" * 9 + "4" * 9 + "5" * 9 + "6" * 9 + "7" * 9 + "8" * 9
+      + "9" * 8 + "1", "count": "1"}, "region"),
+    ({"fixed": "11" + "." * 79, "count": "1"}, "grid.fixed"),
+])
+def test_bad_input_is_one_inline_line(params: dict[str, str], message: str) -> None:
+    at = page("generate", params)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and message in errors[0], errors
+    assert "\n" not in errors[0]

@@ -1,0 +1,110 @@
+"""The Solve page: status word for word as ``numplace solve --count``, both solutions of a puzzle
+with two, the solution of a unique one, its grade and path, and bad input as one inline line."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.board import format_line, parse
+from pipeline.solve import solver
+from tests.studio.apptest import page, texts
+
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+EASY_SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def _multiple() -> str:
+    """EASY with givens taken away (last first) until it has several solutions."""
+    cells = list(EASY)
+    for i in reversed(range(81)):
+        if cells[i] != ".":
+            cells[i] = "."
+            if solver.solve(parse("".join(cells))).status == "multiple":
+                return "".join(cells)
+    raise AssertionError("unreachable")
+
+
+def _marks(svg: str) -> int:
+    return len(re.findall(r'<rect class="mark"', svg))
+
+
+def marked_cells(svg: str, n: int = 9) -> set[tuple[int, int]]:
+    """The (row, col) of every marked cell of a drawn grid, 0-based, read back from the SVG."""
+    pad = float(re.search(r'<rect x="([\d.]+)" y="[\d.]+" width="[\d.]+" height="[\d.]+" fill="none"', svg).group(1))
+    out = set()
+    for x, y, w in re.findall(r'<rect class="mark" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', svg):
+        out.add((round((float(y) - pad) / float(w)), round((float(x) - pad) / float(w))))
+    return out
+
+
+def test_a_unique_puzzle_from_the_url_is_solved_graded_and_explained() -> None:
+    at = page("solve", {"puzzle": EASY})
+    assert not at.exception
+    assert at.subheader[0].value == "Status: unique"
+    assert EASY_SOLUTION in [c.value for c in at.code]
+    text = texts(at)
+    assert "**easy**" in text and "Step 1: Naked Single" in text
+    assert at.query_params["puzzle"] == EASY
+
+
+def test_stepping_through_the_path_marks_the_cells_of_the_step() -> None:
+    at = page("solve", {"puzzle": EASY})
+    at.slider(key="solve.step").set_value(3).run()
+    text = texts(at)
+    step = re.search(r"Step 3: Naked Single in r(\d)c(\d) — sets r\dc\d = (\d)", text)
+    assert step, text
+    grids = [m.value for m in at.markdown if "<svg" in m.value]
+    r, c = int(step.group(1)) - 1, int(step.group(2)) - 1
+    assert marked_cells(grids[-1]) == {(r, c)}  # the one cell the single sets, and no other
+
+
+def test_two_solutions_are_drawn_side_by_side_with_the_differences_marked() -> None:
+    puzzle = _multiple()
+    at = page("solve", {"puzzle": puzzle})
+    result = solver.solve(parse(puzzle))
+    assert at.subheader[0].value == f"Status: {solver.count_line(result)}"
+    assert at.subheader[0].value.startswith("Status: multiple: at least 2 solutions")
+    a, b = (format_line(s) for s in result.solutions)
+    codes = [c.value for c in at.code]
+    assert a in codes and b in codes
+    differ = sum(x != y for x, y in zip(a, b, strict=True))
+    grids = [m.value for m in at.markdown if "<svg" in m.value]
+    assert [_marks(g) for g in grids] == [differ, differ]
+
+
+def test_no_solution_says_why_and_links_the_repair_page() -> None:
+    bad = "55" + EASY[2:]
+    at = page("solve", {"puzzle": bad})
+    assert at.subheader[0].value == "Status: none"
+    assert "row 1 has two 5s" in texts(at)
+    assert any("(repair?puzzle=" in m.value for m in at.markdown)
+
+
+def test_bad_input_is_one_inline_line_naming_the_cell() -> None:
+    at = page("solve", {"puzzle": EASY[:40] + "x" + EASY[41:]})
+    assert not at.exception
+    assert [e.value for e in at.error] == ["unknown symbol 'X' at row 5, column 5 (a 9x9 puzzle uses 1-9 and . or 0 "
+                                           "for blank)"]
+    at = page("solve", {"puzzle": EASY[:80]})
+    assert [e.value for e in at.error] == ["puzzle has 80 cells; expected 16 for 4x4, 36 for 6x6, 81 for 9x9, "
+                                           "256 for 16x16"]
+
+
+def test_pasting_a_drawn_grid_edits_the_puzzle_and_the_url() -> None:
+    """The paste box takes a drawn grid; the URL then holds its line (typing into the grid itself is
+    driven in a real browser: tests/studio/test_browser.py)."""
+    at = page("solve", {"puzzle": EASY})
+    changed = "531" + EASY[3:]
+    drawn = "\n".join(" ".join(changed[r * 9:(r + 1) * 9]) for r in range(9))
+    at.text_area(key="solve.text").set_value(drawn).run()
+    assert at.query_params["puzzle"] == changed
+    assert at.subheader[0].value == "Status: none"
+
+
+def test_a_variant_puzzle_from_the_url() -> None:
+    at = page("solve", {"puzzle": EASY, "variant": "x"})
+    assert not at.exception
+    # EASY is not an X-sudoku: its solution breaks the diagonals, so under X rules it has none
+    assert at.subheader[0].value == "Status: none"
+    at = page("solve", {"puzzle": EASY, "variant": "jigsaw", "regions": "1" * 81})
+    assert at.error and "region" in at.error[0].value
