@@ -142,8 +142,9 @@ def puzzle_input(key: str) -> PuzzleQuery:
     _init(key)
     edit, paste, upload = st.tabs([t("type_in"), t("paste"), t("upload")])
     with edit:
-        st.selectbox(t("size"), SIDES, index=SIDES.index(round(len(st.session_state[f"{key}.base"]) ** 0.5)),
-                     key=f"{key}.size", on_change=_new_size, args=(key,))
+        side = round(len(st.session_state[f"{key}.base"]) ** 0.5)
+        st.columns(4)[0].selectbox(t("size"), SIDES, index=SIDES.index(side), key=f"{key}.size",
+                                   on_change=_new_size, args=(key,))
         _editor(key)
     with paste:
         st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),

@@ -80,7 +80,7 @@ def browser(studio: str) -> Iterator[Any]:
 
 @pytest.fixture
 def tab(browser: Any) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1280, "height": 1400})
+    page = browser.new_page(viewport={"width": 1280, "height": 2000})
     yield page
     page.close()
 
@@ -99,16 +99,28 @@ def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
 
 
 def _type_into_grid(tab: Any, editor: Any, row: int, col: int, text: str) -> None:
-    """Click cell (row, col) (0-based) of a grid editor and type ``text`` as a person would."""
+    """Double-click cell (row, col) (0-based) of a grid editor, type ``text`` into the cell editor that
+    opens and press Enter, as a person would; then read the cell back from the grid's accessible
+    table (one try more if the grid had not taken the keys yet)."""
+    from playwright.sync_api import expect
+
     box = editor.bounding_box()
     n = round((box["height"] - 2) / ROW) - 1
-    x = box["x"] + box["width"] - (n - col - 0.5) * CELL
-    y = box["y"] + ROW * (row + 1.5)
-    tab.mouse.click(x, y)
-    tab.wait_for_timeout(300)  # the grid takes the focus before it takes keys
-    tab.keyboard.type(text)
-    tab.wait_for_timeout(300)
-    tab.keyboard.press("Enter")
+    cell = editor.locator("table td").nth(row * (n + 1) + 1 + col)  # each row: its number, then n cells
+    for attempt in range(3):
+        x = box["x"] + box["width"] - (n - col - 0.5) * CELL
+        y = box["y"] + ROW * (row + 1.5)
+        tab.mouse.dblclick(x, y)
+        tab.locator("textarea.gdg-input").first.wait_for(timeout=10_000)  # the data editor's cell editor
+        tab.wait_for_timeout(300)  # the cell editor takes the focus a moment after it appears
+        tab.keyboard.type(text)
+        tab.keyboard.press("Enter")
+        try:
+            expect(cell).to_have_text(text, timeout=5_000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
 
 
 def test_solve_from_a_link_then_type_a_digit(studio: str, tab: Any, tmp_path: Path) -> None:
@@ -139,7 +151,6 @@ def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path:
     tab.get_by_text("Fixed cells of the solution").click()
     editor = tab.locator('[data-testid="stDataFrame"]').first
     editor.wait_for()
-    tab.wait_for_timeout(500)
     _type_into_grid(tab, editor, 0, 0, "7")
     count = tab.get_by_label("Count")
     count.fill("2")
