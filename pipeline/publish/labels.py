@@ -11,7 +11,8 @@ Contracts
   their rules); with ``en`` every word is English.
 * **Plurals**: English counts take the singular for exactly 1 (``1 puzzle``, ``2 puzzles``,
   ``0 hints``); Japanese counts have no plural (``1問``, ``24問``).
-* **Levels** are the graders' five (easy -> extreme); an unknown level is printed as it is.
+* **Levels** are the graders' five (easy -> extreme) and ``unrated`` (a killer puzzle the grader
+  does not rate); another level is printed as it is.
 * **Variants** are named by their kinds (``x``, ``hyper``, ``jigsaw``, ``killer``, alone or mixed);
   :meth:`Words.variant_name` of no kind (classic) is the empty string.
 """
@@ -24,8 +25,10 @@ from dataclasses import dataclass, field
 LANGS = ("en", "ja")
 
 _LEVELS = {
-    "en": {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert", "extreme": "Extreme"},
-    "ja": {"easy": "初級", "medium": "中級", "hard": "上級", "expert": "超上級", "extreme": "最難関"},
+    "en": {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert", "extreme": "Extreme",
+           "unrated": "Unrated"},
+    "ja": {"easy": "初級", "medium": "中級", "hard": "上級", "expert": "超上級", "extreme": "最難関",
+           "unrated": "未評価"},
 }
 _VARIANTS = {
     "en": {"x": "X", "hyper": "Hyper", "jigsaw": "Jigsaw", "killer": "Killer"},
