@@ -295,13 +295,11 @@ def sum_ratio(n: int) -> float:
     return 0.22 if n <= 9 else 0.2
 
 
-def sum_patch(art: GridArt, row: int, col: int, text: str, ratio: float | None = None
-              ) -> tuple[float, float, float, float]:
+def sum_patch(art: GridArt, row: int, col: int, text: str) -> tuple[float, float, float, float]:
     """The patch ``(x0, y0, x1, y1)`` in cells behind the sum ``text`` of the cage whose first cell
     is (``row``, ``col``): the digits' box plus :data:`SUM_PAD`, filled with the cell's colour so the
-    dashed outline stops at the sum instead of running through it. ``ratio``: the sum's size per
-    cell, when not :func:`sum_ratio`."""
-    size = ratio or sum_ratio(art.n)
+    dashed outline stops at the sum instead of running through it."""
+    size = sum_ratio(art.n)
     return (col + SUM_LEFT - SUM_PAD, row + SUM_TOP - SUM_PAD,
             col + SUM_LEFT + len(text) * DIGIT_ADVANCE * size + SUM_PAD, row + SUM_TOP + CAP_HEIGHT * size + SUM_PAD)
 
@@ -317,18 +315,17 @@ def _grey_hex(g: float) -> str:
 
 
 def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, bold: str, regular: str,
-             cap_height: float = CAP_HEIGHT, gray: bool = True, sum_size: float | None = None) -> None:
+             cap_height: float = CAP_HEIGHT, gray: bool = True) -> None:
     """Draw ``art`` on a reportlab ``canvas`` as vectors: top-left corner at (``x``, ``y_top``) in
     PDF points (y up), ``side`` points wide. ``bold``/``regular`` are registered font names for
     givens and filled-in symbols (and cage sums); ``cap_height`` is their cap height per point of
     font size. Order: shading, cage outlines and the patches behind their sums, rules, frame, sums,
     symbols (a classic grid draws only rules, frame and symbols). Every colour is DeviceGray (K only,
-    what a printer wants for black type and hairlines) unless ``gray`` is False (DeviceRGB greys).
-    ``sum_size`` (points) sets the size of killer cage sums instead of :func:`sum_ratio`."""
+    what a printer wants for black type and hairlines) unless ``gray`` is False (DeviceRGB greys)."""
     cell = side / art.n
     thin, thick, frame = weights(side)
     canvas.saveState()
-    _pdf_variant_under(canvas, art, x, y_top, cell, thin, gray, sum_size)
+    _pdf_variant_under(canvas, art, x, y_top, cell, thin, gray)
     _stroke(canvas, 0.0, gray)
     canvas.setLineCap(2)  # projecting square caps: box rules meet the frame without notches
     for kind, x0, y0, x1, y1 in art.rules():
@@ -339,7 +336,7 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
     canvas.rect(x, y_top - side, side, side, stroke=1, fill=0)
     sums = art.cage_sums()
     if sums:
-        size = sum_size or cell * sum_ratio(art.n)
+        size = cell * sum_ratio(art.n)
         canvas.setFont(regular, size)
         _fill(canvas, 0.0, gray)
         for r, c, text in sums:
@@ -375,7 +372,7 @@ def _stroke(canvas: Any, grey: float, gray: bool) -> None:
 
 
 def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: float, width: float,
-                       gray: bool = True, sum_size: float | None = None) -> None:
+                       gray: bool = True) -> None:
     """What a variant draws under the rules: shaded cells, dashed cage outlines (``width`` points),
     the patches behind the cage sums. Nothing for a classic or jigsaw grid."""
     for r, c, grey in art.shading():
@@ -400,7 +397,7 @@ def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: 
         canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
     for r, c, text in art.cage_sums():
-        x0, y0, x1, y1 = sum_patch(art, r, c, text, sum_size / cell if sum_size else None)
+        x0, y0, x1, y1 = sum_patch(art, r, c, text)
         _fill(canvas, art.shade_of(r, c), gray)
         canvas.rect(x + x0 * cell, y_top - y1 * cell, (x1 - x0) * cell, (y1 - y0) * cell, stroke=0, fill=1)
 

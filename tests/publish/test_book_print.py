@@ -10,6 +10,8 @@ import datetime as dt
 import itertools
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,12 @@ def test_crop_marks_trim_and_bleed_boxes(tmp_path: Path, run_dir: Path) -> None:
     assert trim == pytest.approx([o, o, o + 432, o + 648], abs=0.01)
     assert bleed == pytest.approx([o - 3 * MM, o - 3 * MM, o + 432 + 3 * MM, o + 648 + 3 * MM], abs=0.01)
     assert media == pytest.approx([0, 0, 432 + 2 * o, 648 + 2 * o], abs=0.01)
+    if shutil.which("pdfinfo"):  # poppler's view of the same boxes, where poppler-utils is installed
+        shown = subprocess.run(["pdfinfo", "-box", "-f", "3", "-l", "3", str(tmp_path / "m.pdf")],
+                               capture_output=True, text=True, check=True).stdout
+        boxes = {m[0]: [float(v) for v in m[1:]] for m in re.findall(r"Page\s+3 (\w+):\s+" + r"\s+([\d.]+)" * 4,
+                                                                        shown)}
+        assert boxes["TrimBox"] == pytest.approx(trim, abs=0.01) and boxes["BleedBox"] == pytest.approx(bleed, abs=0.01)
     doc = pdfium.PdfDocument(tmp_path / "m.pdf")
     scale = 2.0
     img = doc[2].render(scale=scale).to_pil().convert("L")
