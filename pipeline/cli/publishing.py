@@ -49,16 +49,25 @@ def book(
     title: Annotated[str | None, typer.Option(help="Title (overrides the config's).")] = None,
     per_page: Annotated[int | None, typer.Option(help="Puzzles a page: 1, 2, 4 or 6 (overrides the config's).")
                         ] = None,
+    lang: Annotated[str | None, typer.Option(help="Language of every printed word: en or ja (overrides the "
+                                                  "config's).")] = None,
+    level: Annotated[list[str] | None, typer.Option(help="Only these levels (repeat, or comma-separated); a "
+                                                         "book without sections.")] = None,
+    count: Annotated[int | None, typer.Option(help="This many puzzles (the first that match, in the sets' "
+                                                   "order); a book without sections.")] = None,
     exclude: Exclude = None,
 ) -> None:
     """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
     from pipeline.publish import book as bookmod
     from pipeline.publish import select
 
-    cfg = bookmod.load_config(config, {"title": title, "per_page": per_page})
-    pages = bookmod.make_book(paths, out, cfg, select.read_used(exclude or []))
-    n = sum(len(p.items) for p in pages if p.kind == "puzzles")
-    typer.echo(f"wrote {out}: {len(pages)} pages, {n} puzzles; ids in {bookmod.used_path(out)}")
+    levels = list(select.check_levels([v.strip() for lv in level for v in lv.split(",") if v.strip()], "--level")
+                  ) if level else None
+    cfg = bookmod.load_config(config, {"title": title, "per_page": per_page, "lang": lang, "levels": levels,
+                                       "count": count})
+    for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or []):
+        n = sum(len(p.items) for p in made.pages if p.kind == "puzzles")
+        typer.echo(f"wrote {made.path}: {len(made.pages)} pages, {n} puzzles; ids in {bookmod.used_path(made.path)}")
 
 
 @user_errors

@@ -315,17 +315,18 @@ def _grey_hex(g: float) -> str:
 
 
 def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, bold: str, regular: str,
-             cap_height: float = CAP_HEIGHT) -> None:
+             cap_height: float = CAP_HEIGHT, gray: bool = True) -> None:
     """Draw ``art`` on a reportlab ``canvas`` as vectors: top-left corner at (``x``, ``y_top``) in
     PDF points (y up), ``side`` points wide. ``bold``/``regular`` are registered font names for
     givens and filled-in symbols (and cage sums); ``cap_height`` is their cap height per point of
     font size. Order: shading, cage outlines and the patches behind their sums, rules, frame, sums,
-    symbols (a classic grid draws only rules, frame and symbols)."""
+    symbols (a classic grid draws only rules, frame and symbols). Every colour is DeviceGray (K only,
+    what a printer wants for black type and hairlines) unless ``gray`` is False (DeviceRGB greys)."""
     cell = side / art.n
     thin, thick, frame = weights(side)
     canvas.saveState()
-    _pdf_variant_under(canvas, art, x, y_top, cell, thin)
-    canvas.setStrokeColorRGB(0, 0, 0)
+    _pdf_variant_under(canvas, art, x, y_top, cell, thin, gray)
+    _stroke(canvas, 0.0, gray)
     canvas.setLineCap(2)  # projecting square caps: box rules meet the frame without notches
     for kind, x0, y0, x1, y1 in art.rules():
         canvas.setLineWidth(thin if kind == "cell" else thick)
@@ -337,7 +338,7 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
     if sums:
         size = cell * sum_ratio(art.n)
         canvas.setFont(regular, size)
-        canvas.setFillColorRGB(0, 0, 0)
+        _fill(canvas, 0.0, gray)
         for r, c, text in sums:
             canvas.drawString(x + (c + SUM_LEFT) * cell, y_top - (r + SUM_TOP) * cell - cap_height * size, text)
     size = cell * font_ratio(art.n)
@@ -346,7 +347,7 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
         if not marks:
             continue
         canvas.setFont(bold if given else regular, size)
-        canvas.setFillColorRGB(*((0.0, 0.0, 0.0) if given else GREY))
+        _fill(canvas, 0.0 if given else GREY[0], gray)
         for m in marks:
             cx = x + (m.col + 0.5) * cell
             cy = y_top - (m.row + 0.5) * cell
@@ -354,17 +355,34 @@ def draw_pdf(canvas: Any, art: GridArt, x: float, y_top: float, side: float, *, 
     canvas.restoreState()
 
 
-def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: float, width: float) -> None:
+def _fill(canvas: Any, grey: float, gray: bool) -> None:
+    """Set the fill colour to ``grey`` (0 black .. 1 white): DeviceGray, or DeviceRGB when not ``gray``."""
+    if gray:
+        canvas.setFillGray(grey)
+    else:
+        canvas.setFillColorRGB(grey, grey, grey)
+
+
+def _stroke(canvas: Any, grey: float, gray: bool) -> None:
+    """Set the stroke colour to ``grey``: DeviceGray, or DeviceRGB when not ``gray``."""
+    if gray:
+        canvas.setStrokeGray(grey)
+    else:
+        canvas.setStrokeColorRGB(grey, grey, grey)
+
+
+def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: float, width: float,
+                       gray: bool = True) -> None:
     """What a variant draws under the rules: shaded cells, dashed cage outlines (``width`` points),
     the patches behind the cage sums. Nothing for a classic or jigsaw grid."""
     for r, c, grey in art.shading():
-        canvas.setFillColorRGB(grey, grey, grey)
+        _fill(canvas, grey, gray)
         canvas.rect(x + c * cell, y_top - (r + 1) * cell, cell, cell, stroke=0, fill=1)
     outlines = art.cage_outlines()
     if not outlines:
         return
     canvas.saveState()
-    canvas.setStrokeColorRGB(0, 0, 0)
+    _stroke(canvas, 0.0, gray)
     canvas.setLineWidth(width)
     canvas.setLineCap(0)
     canvas.setLineJoin(0)
@@ -380,8 +398,7 @@ def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: 
     canvas.restoreState()
     for r, c, text in art.cage_sums():
         x0, y0, x1, y1 = sum_patch(art, r, c, text)
-        grey = art.shade_of(r, c)
-        canvas.setFillColorRGB(grey, grey, grey)
+        _fill(canvas, art.shade_of(r, c), gray)
         canvas.rect(x + x0 * cell, y_top - y1 * cell, (x1 - x0) * cell, (y1 - y0) * cell, stroke=0, fill=1)
 
 

@@ -56,7 +56,8 @@ def _fonts(pdf: Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("titel: x\n", "titel: unknown key (did you mean title?)"),
-    ("page: {size: B4}\n", "page.size: 'B4' is not allowed; input should be 'A4', 'B5', 'A5' or 'Letter'"),
+    ("page: {size: B4}\n", "page.size: 'B4' is not allowed; input should be 'A4', 'B5', 'A5', 'B6', 'Letter', "
+                            "'5x8in', '5.5x8.5in', '6x9in', '7x10in', '8x10in', '8.25x11in' or '8.5x11in'"),
     ("page: {margins: {inside: -1}}\n", "page.margins.inside: Input should be greater than or equal to 0"),
     ("per_page: 3\n", "per_page: 3 is not allowed; input should be 1, 2, 4 or 6"),
     ("sections:\n  - {levels: [hard]}\n  - {levels: [easy], cout: 2}\n", "sections[1].cout: unknown key (did you "
@@ -144,7 +145,8 @@ def test_exclusion(run_dir: Path) -> None:
 
 
 @pytest.mark.heavy
-def test_the_pdf(tmp_path: Path, run_dir: Path) -> None:
+def test_the_pdf(tmp_path: Path, run_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764115200")  # reproducible: the same bytes twice
     cfg = book.load_config(None, {"title": TITLE})
     sections = book.plan([run_dir], cfg)
     out = tmp_path / "b" / "book.pdf"
@@ -174,7 +176,7 @@ def test_the_pdf(tmp_path: Path, run_dir: Path) -> None:
 
     again = tmp_path / "again.pdf"
     book.write_book(sections, cfg, again)
-    assert again.read_bytes() == out.read_bytes()  # the same inputs, the same bytes
+    assert again.read_bytes() == out.read_bytes()  # the same inputs and SOURCE_DATE_EPOCH, the same bytes
 
 
 def test_digits_are_in_their_cells(tmp_path: Path, run_dir: Path) -> None:
@@ -216,7 +218,7 @@ def test_page_sizes_bleed_and_a_16x16_page(tmp_path: Path, run_dir: Path) -> Non
                                 "contents": False, "answers": {"include": False}})
     out = tmp_path / "g.pdf"
     pages = book.write_book(book.plan([giant], cfg), cfg, out)
-    assert [p.kind for p in pages] == ["puzzles"]
+    assert [p.kind for p in pages] == ["puzzles", "blank"]  # padded to an even count
     reader = PdfReader(out)
     mm = 72 / 25.4
     media = [float(v) for v in reader.pages[0].mediabox]
@@ -252,7 +254,7 @@ def test_cli_book_and_exclude(tmp_path: Path, run_dir: Path) -> None:
     first = numplace("book", str(run_dir), "--out", str(tmp_path / "one.pdf"), "--config", str(cfg),
                      "--title", TITLE, "--per-page", "6")
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == (f"wrote {tmp_path / 'one.pdf'}: 7 pages, 14 puzzles; "
+    assert first.stdout.strip() == (f"wrote {tmp_path / 'one.pdf'}: 8 pages, 14 puzzles; "
                                     f"ids in {tmp_path / 'one.used.json'}")
     text = _text(tmp_path / "one.pdf")
     assert TITLE in text[0] and "初級" in text[1] and "上級" in text[1]

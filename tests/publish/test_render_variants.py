@@ -461,7 +461,8 @@ def test_export_svg_and_png_of_variant_rows(tmp_path: Path) -> None:
     assert killer.count('class="cage"') == len(CAGES)
 
 
-def test_a_book_of_variant_puzzles(tmp_path: Path) -> None:
+def test_a_book_of_variant_puzzles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764115200")
     rows = [variant_row(k, i, hints=24, cages="grown" if k == "killer" else None)
             for i, k in enumerate(("x", "hyper", "jigsaw", "killer", "killer+x"))]
     run_dir = write_variant_set(tmp_path / "out", "variants", rows)
@@ -471,11 +472,11 @@ def test_a_book_of_variant_puzzles(tmp_path: Path) -> None:
     sections = book.plan([run_dir, classic], cfg)
     out = tmp_path / "variants.pdf"
     pages = book.write_book(sections, cfg, out)
-    assert [p.kind for p in pages] == ["puzzles"] * 7 + ["answers"] * 2
+    assert [p.kind for p in pages] == ["rules"] + ["puzzles"] * 7 + ["answers"] * 2
     pdf = pdfium.PdfDocument(out)
     geo = book.Geometry.of(cfg.page)
     sums = shades = 0
-    for page in pages[:7]:
+    for page in pages[1:8]:
         row, _ = page.items[0]
         art = render.art_of(row)
         slot = book.slots(geo, page.number, 1, book.CAPTION)[0]

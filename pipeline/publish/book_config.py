@@ -1,0 +1,184 @@
+"""The book config: a strict pydantic model of the YAML a book is made from, its loader, and the
+words it prints (its ``lang`` and ``labels``).
+
+Every key is optional (``docs/publishing.md`` "Book config" lists them); an unknown or misplaced key
+or a bad value is one :class:`~pipeline.publish.select.PublishError` line naming the field. New keys
+only ever add: a config that loaded before loads the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
+from pipeline.publish.labels import Words, words
+from pipeline.publish.select import PublishError
+
+Level = Literal["easy", "medium", "hard", "expert", "extreme"]
+#: The trim sizes a book can have (their millimetres: :data:`pipeline.publish.layout.PAGE_MM`).
+PageSize = Literal["A4", "B5", "A5", "B6", "Letter", "5x8in", "5.5x8.5in", "6x9in", "7x10in", "8x10in",
+                   "8.25x11in", "8.5x11in"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Margins(_Strict):
+    """Page margins in millimetres; ``inside`` is the binding side (left on odd pages)."""
+
+    top: float = Field(default=15.0, ge=0, le=80)
+    bottom: float = Field(default=15.0, ge=0, le=80)
+    inside: float = Field(default=15.0, ge=0, le=80)
+    outside: float = Field(default=15.0, ge=0, le=80)
+
+
+class PageCfg(_Strict):
+    size: PageSize = "A4"
+    margins: Margins = Margins()
+    bleed: float = Field(default=0.0, ge=0, le=10)  # mm added around the trim size on every side
+    marks: bool = False  # crop marks outside the trim (and the bleed)
+
+
+class RangeCfg(MinMaxCfg):
+    """``score`` or ``hints`` of a section: ``min`` and/or ``max``."""
+
+    number_format = "g"
+
+
+class SectionCfg(_Strict):
+    """One section: a title and a selection (every condition given must hold)."""
+
+    title: str | None = None
+    levels: list[Level] | None = None
+    score: RangeCfg | None = None
+    hints: RangeCfg | None = None
+    size: Literal[4, 6, 9, 16] | None = None
+    count: int | None = Field(default=None, ge=1, le=100_000, strict=True)
+
+
+class NumberingCfg(_Strict):
+    """``start``: the first puzzle's number, or ``continue``: one after the last number of the books
+    given with ``--exclude`` (a series: book 2 starts where book 1 ended)."""
+
+    start: Annotated[int, Field(ge=0, strict=True)] | Literal["continue"] = 1
+    prefix: str | None = None  # before each number; None: the lang's ("No. ", "問題")
+
+
+class AnswersCfg(_Strict):
+    include: bool = True
+    per_page: Literal[4, 6, 9, 12, 16, 20] = 12
+
+
+class LabelsCfg(_Strict):
+    """Words that replace the ``lang``'s own (None: the language's word)."""
+
+    contents: str | None = None
+    answers: str | None = None
+    hints: str | None = None
+    puzzles: str | None = None
+    rules: str | None = None
+    blank: str | None = None
+    levels: dict[Level, str] = Field(default_factory=dict)  # e.g. {easy: 初級}; unnamed levels keep the lang's
+
+
+class BookConfig(_Strict):
+    """The book config (YAML). Every key is optional; see ``docs/publishing.md`` "Book config"."""
+
+    title: str = Field(default="ナンプレ", min_length=1)
+    subtitle: str | None = None
+    author: str | None = None
+    lang: Literal["en", "ja"] = "en"
+    colour: Literal["gray", "rgb"] = "gray"
+    preset: Literal["none", "print-on-demand"] = "none"
+    page: PageCfg = PageCfg()
+    per_page: Literal[1, 2, 4, 6] = 4
+    sections: list[SectionCfg] | None = Field(default=None, min_length=1)
+    numbering: NumberingCfg = NumberingCfg()
+    answers: AnswersCfg = AnswersCfg()
+    labels: LabelsCfg = LabelsCfg()
+    stars: bool = True
+    title_page: bool = True
+    contents: bool = True
+    rules_page: bool = True
+    show_ids: bool = True
+    footer: bool = True
+    signatures: bool = False
+    max_pages: int | None = Field(default=None, ge=4, strict=True)
+    split: bool = False
+    levels: list[Level] | None = Field(default=None, min_length=1)  # a book without sections: only these levels
+    count: int | None = Field(default=None, ge=1, le=100_000, strict=True)  # ... and this many puzzles
+
+    @model_validator(mode="after")
+    def _preset_rules(self) -> BookConfig:
+        if self.sections is not None and (self.levels is not None or self.count is not None):
+            key = "levels" if self.levels is not None else "count"
+            raise ValueError(f"{key}: narrows a book without sections; with sections, give each its levels "
+                             "and count")
+        if self.preset == "print-on-demand" and self.page.marks:
+            raise ValueError("page.marks: the print-on-demand preset sends files without printer's marks "
+                             "(set marks only for an offset printer that asks for them)")
+        return self
+
+    @property
+    def words(self) -> Words:
+        """The words of the book's ``lang``, with the ``labels`` given in the config in their place."""
+        base = words(self.lang)
+        lab = self.labels
+        fixed = {k: getattr(lab, k) for k in ("contents", "answers", "puzzles", "rules", "blank")
+                 if getattr(lab, k) is not None}
+        levels: dict[str, str] = {**base.levels, **{str(k): v for k, v in lab.levels.items()}}
+        return base.__class__(**{**base.__dict__, **fixed, "levels": levels})
+
+    def level_name(self, level: str | None) -> str:
+        return self.words.level_name(level)
+
+    @property
+    def prefix(self) -> str:
+        """What goes before a puzzle's number: ``numbering.prefix`` or the language's."""
+        return self.numbering.prefix if self.numbering.prefix is not None else self.words.number_prefix
+
+    def counted(self, n: int, noun: str) -> str:
+        """``n`` puzzles or hints in the book's words (a ``labels.puzzles`` / ``labels.hints`` given in
+        the config follows the number as it is)."""
+        own = {"puzzle": self.labels.puzzles, "hint": self.labels.hints}.get(noun)
+        return f"{n} {own}" if own is not None else self.words.count(n, noun)
+
+    def page_limit(self) -> tuple[int, int | None]:
+        """``(fewest, most)`` pages a book may have: the preset's (24 to 828 for print-on-demand) or
+        ``max_pages``."""
+        if self.preset == "print-on-demand":
+            return 24, min(828, self.max_pages or 828)
+        return 0, self.max_pages
+
+
+def validate_config(data: Any) -> BookConfig:
+    """Validate a parsed book config; raises :class:`PublishError` with one line naming the field."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise PublishError("book config must be a mapping of keys (title, page, sections, ...)")
+    try:
+        return BookConfig.model_validate(data)
+    except ValidationError as err:
+        line = error_line(err, BookConfig, items=True, show=repr)
+        raise PublishError(line.removeprefix("Value error, ").replace(": Value error, ", ": ")) from None
+
+
+def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> BookConfig:
+    """The book config at ``path`` (None: the defaults) with top-level ``overrides`` applied (a None
+    value is ignored), validated. Errors name the file (unreadable, bad YAML) or the field."""
+    data: Any = {}
+    if path is not None:
+        try:
+            data = read_yaml(path, "book config")  # the run config's reader: no aliases, no repeated keys
+        except ConfigError as exc:
+            raise PublishError(str(exc)) from None
+    if isinstance(data, dict):
+        data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    elif data is None:
+        data = {k: v for k, v in (overrides or {}).items() if v is not None}
+    return validate_config(data)

@@ -1,0 +1,219 @@
+"""Where things go in a book: trim sizes, margins (a print-on-demand preset's included), the grid
+positions of a page, and the list of pages (title, contents, rules, puzzles, answers, blanks).
+
+Pure geometry and bookkeeping in PDF points (y up, trim coordinates); nothing here draws.
+
+Contracts
+---------
+* **Trims** (:data:`PAGE_MM`): ISO A4 / A5, JIS B5 / B6, US Letter, and the common print-on-demand
+  trims 5x8, 5.5x8.5, 6x9, 7x10, 8x10, 8.25x11 and 8.5x11 in.
+* **Marks and bleed**: the trim sits ``Geometry.outer`` points inside the media box on every side:
+  the bleed, plus room for crop marks when they are asked for.
+* **Balanced pages** (:func:`slots`): the free height of a page is shared equally above the first
+  row of grids, between rows and below the last caption; grids and captions never leave the margins.
+* **Print-on-demand** (:func:`Geometry.of` with ``preset="print-on-demand"``): the inside margin
+  grows with the page count (:func:`gutter_in`), outside, top and bottom margins are at least 0.25 in
+  (0.375 in with bleed).
+* **Page count** (:func:`pad`): padded with blank pages to an even count, or a multiple of 4 for
+  printed signatures, and to a preset's fewest pages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MM = 72.0 / 25.4
+IN = 72.0
+#: Trim sizes in millimetres. B5 and B6 are JIS (182 x 257, 128 x 182), the sizes of Japanese puzzle books.
+PAGE_MM: dict[str, tuple[float, float]] = {
+    "A4": (210.0, 297.0), "B5": (182.0, 257.0), "A5": (148.0, 210.0), "B6": (128.0, 182.0),
+    "Letter": (215.9, 279.4), "5x8in": (127.0, 203.2), "5.5x8.5in": (139.7, 215.9), "6x9in": (152.4, 228.6),
+    "7x10in": (177.8, 254.0), "8x10in": (203.2, 254.0), "8.25x11in": (209.55, 279.4), "8.5x11in": (215.9, 279.4),
+}
+#: Puzzles per page -> (columns, rows).
+ARRANGEMENT: dict[int, tuple[int, int]] = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4),
+                                           16: (4, 4), 20: (4, 5)}
+HEADER = 30.0  # pt reserved at the top of puzzle and answer pages (running head and rule)
+HEAD_RULE = 14.0  # pt from the top of the content area down to the running head's rule
+CAPTION = 26.0  # pt under a puzzle grid: two lines of caption
+ANSWER_CAPTION = 13.0  # pt under an answer grid: one line
+CONTENTS_PER_PAGE = 18  # entries on one contents page
+MARK_GAP, MARK_LENGTH = 3 * MM, 6 * MM  # crop marks: gap from the trim (at least the bleed), length
+#: Print-on-demand paperback gutters: (most pages, inside margin in inches).
+GUTTER_IN = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
+
+
+def gutter_in(pages: int) -> float:
+    """The print-on-demand inside margin in inches of a paperback of ``pages`` pages."""
+    return next((g for most, g in GUTTER_IN if pages <= most), GUTTER_IN[-1][1])
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one grid goes on a page (PDF points, y up, trim coordinates): its top-left corner and side."""
+
+    x: float
+    y_top: float
+    side: float
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of the book: its title and its rows (in book order) with their numbers."""
+
+    title: str
+    rows: tuple[dict[str, Any], ...]
+    numbers: tuple[int, ...]
+
+
+@dataclass
+class Page:
+    """One page of the plan: ``kind`` is title / contents / rules / puzzles / answers / blank;
+    ``items`` are ``(row, number)`` pairs in slot order; ``heading`` is the section title (puzzle
+    pages); ``per_page`` the slots of its arrangement (puzzle and answer pages)."""
+
+    kind: str
+    number: int
+    heading: str = ""
+    items: list[tuple[dict[str, Any], int]] = field(default_factory=list)
+    starts_section: bool = False
+    contents_lines: list[tuple[str, str, int]] = field(default_factory=list)
+    per_page: int = 0
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Sizes of one book, in points: trim ``width`` x ``height``, margins, ``bleed``, and ``outer``:
+    the distance from the media box's edge to the trim (the bleed plus room for crop marks)."""
+
+    width: float
+    height: float
+    top: float
+    bottom: float
+    inside: float
+    outside: float
+    bleed: float
+    outer: float = 0.0
+    marks: bool = False
+
+    @classmethod
+    def of(cls, page: Any, preset: str = "none", pages: int = 0) -> Geometry:
+        """The geometry of a book config's ``page`` section; with ``preset="print-on-demand"`` the
+        margins are raised to the service's rules for a book of ``pages`` pages."""
+        w, h = PAGE_MM[page.size]
+        m = page.margins
+        top, bottom, inside, outside = m.top * MM, m.bottom * MM, m.inside * MM, m.outside * MM
+        bleed = page.bleed * MM
+        if preset == "print-on-demand":
+            least = (0.375 if bleed else 0.25) * IN
+            top, bottom, outside = max(top, least), max(bottom, least), max(outside, least)
+            inside = max(inside, gutter_in(pages) * IN)
+        outer = bleed + (max(MARK_GAP, bleed) - bleed + MARK_LENGTH + 2 * MM if page.marks else 0.0)
+        return cls(w * MM, h * MM, top, bottom, inside, outside, bleed, outer, page.marks)
+
+    @property
+    def media(self) -> tuple[float, float]:
+        """The media box's width and height."""
+        return self.width + 2 * self.outer, self.height + 2 * self.outer
+
+    def left(self, number: int) -> float:
+        """Left margin of page ``number`` (1 is a right-hand page: its inside margin is on the left)."""
+        return self.inside if number % 2 == 1 else self.outside
+
+    def content(self, number: int) -> tuple[float, float, float, float]:
+        """``(x, y_bottom, width, height)`` of the area inside the margins on page ``number``."""
+        x = self.left(number)
+        return x, self.bottom, self.width - self.inside - self.outside, self.height - self.top - self.bottom
+
+    def crop_marks(self) -> list[tuple[float, float, float, float]]:
+        """The crop marks as lines ``(x0, y0, x1, y1)`` in trim coordinates: two at each corner, in line
+        with the trim edges, starting outside the bleed. Empty unless marks were asked for."""
+        if not self.marks:
+            return []
+        gap = max(MARK_GAP, self.bleed)
+        out = []
+        for x in (0.0, self.width):
+            for y in (0.0, self.height):
+                sx = -1.0 if x == 0 else 1.0
+                sy = -1.0 if y == 0 else 1.0
+                out.append((x + sx * gap, y, x + sx * (gap + MARK_LENGTH), y))  # horizontal, in line with y
+                out.append((x, y + sy * gap, x, y + sy * (gap + MARK_LENGTH)))  # vertical, in line with x
+        return out
+
+
+def slots(geo: Geometry, number: int, per_page: int, caption: float) -> list[Slot]:
+    """The grid positions of a page with ``per_page`` grids, each with ``caption`` points below it,
+    row by row. Grids are as large as the area allows (keeping a least gap between columns and
+    rows), centred across, and the free height is shared equally: above the first row (under the
+    running head's rule), between rows and below the last row's captions."""
+    cols, rows = ARRANGEMENT[per_page]
+    x0, y0, w, h = geo.content(number)
+    top = y0 + h - HEAD_RULE  # the running head's rule
+    h = top - y0
+    gx, gy = (8 * MM if cols > 1 else 0.0), 5 * MM
+    if per_page > 6:
+        gx, gy = 5 * MM, 3 * MM
+    cell_w = (w - (cols - 1) * gx) / cols
+    side = min(cell_w, (h - (rows + 1) * gy) / rows - caption)
+    band = (h - rows * (side + caption)) / (rows + 1)  # >= gy: the equal free bands
+    out = []
+    for r in range(rows):
+        for c in range(cols):  # each grid centred in its column
+            out.append(Slot(x0 + c * (cell_w + gx) + (cell_w - side) / 2, top - band - r * (side + caption + band),
+                            side))
+    return out
+
+
+def pad(pages: list[Page], signatures: bool, fewest: int = 0) -> list[Page]:
+    """``pages`` with blank pages added at the end: to an even count (a multiple of 4 with
+    ``signatures``), and to at least ``fewest``; pages renumbered from 1."""
+    step = 4 if signatures else 2
+    total = max(len(pages), fewest)
+    total = math.ceil(total / step) * step
+    out = [*pages, *(Page("blank", 0) for _ in range(total - len(pages)))]
+    for i, p in enumerate(out):
+        p.number = i + 1
+    return out
+
+
+def paginate(sections: Sequence[Section], cfg: Any, *, rules: int = 0, answers_per_page: int | None = None,
+             range_text: Any = None) -> list[Page]:
+    """Every page of the book in order, numbered from 1 (the title page): title, contents, ``rules``
+    variant rules pages, the puzzles section by section, the answers (``answers_per_page`` a page,
+    default the config's). ``range_text(section)`` is a contents line's detail."""
+    pages: list[Page] = []
+    if cfg.title_page:
+        pages.append(Page("title", 1))
+    words = cfg.words
+    contents_at = len(pages)
+    n_contents = 0
+    if cfg.contents:
+        n_contents = max(1, math.ceil((len(sections) + (1 if cfg.answers.include else 0) + (1 if rules else 0))
+                                      / CONTENTS_PER_PAGE))
+        pages += [Page("contents", 0) for _ in range(n_contents)]
+    lines: list[tuple[str, str, int]] = []
+    if rules:
+        lines.append((words.rules, "", len(pages) + 1))
+        pages += [Page("rules", 0, words.rules, starts_section=k == 0) for k in range(rules)]
+    for sec in sections:
+        first = len(pages) + 1
+        items = list(zip(sec.rows, sec.numbers, strict=True))
+        for k in range(0, len(items), cfg.per_page):
+            pages.append(Page("puzzles", 0, sec.title, items[k : k + cfg.per_page], starts_section=k == 0,
+                              per_page=cfg.per_page))
+        lines.append((sec.title, range_text(sec) if range_text else "", first))
+    if cfg.answers.include:
+        first = len(pages) + 1
+        every = [(r, n) for sec in sections for r, n in zip(sec.rows, sec.numbers, strict=True)]
+        per = answers_per_page or cfg.answers.per_page
+        for k in range(0, len(every), per):
+            pages.append(Page("answers", 0, words.answers, every[k : k + per], starts_section=k == 0, per_page=per))
+        lines.append((words.answers, "", first))
+    for k in range(n_contents):
+        pages[contents_at + k].contents_lines = lines[k * CONTENTS_PER_PAGE : (k + 1) * CONTENTS_PER_PAGE]
+    for i, p in enumerate(pages):
+        p.number = i + 1
+    return pages
