@@ -1,15 +1,21 @@
 """The studio's labels in Japanese and English (``numplace studio --lang ja|en``, or ``?lang=`` in a URL).
 
 :func:`word` returns the label of a key in a language; every key exists in both languages (a test
-checks it). Level names follow the books' Japanese labels (初級 easy ... 超難問 extreme).
+checks it). Level names are the books' (:func:`pipeline.publish.labels.words`: 初級 ... 最難関,
+Easy ... Extreme), so a page and a book name a level alike.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from pipeline.difficulty.techniques import LEVELS
+from pipeline.publish import labels
+
 Lang = Literal["ja", "en"]
 LANGS: tuple[Lang, ...] = ("en", "ja")
+#: Keys named by the grader, printed as the books print them.
+LEVEL_KEYS = (*LEVELS, "unrated")
 
 WORDS: dict[str, dict[Lang, str]] = {
     "app": {"en": "numplace studio", "ja": "ナンプレ スタジオ"},
@@ -83,12 +89,6 @@ WORDS: dict[str, dict[Lang, str]] = {
     "multiple": {"en": "multiple", "ja": "複数解"},
     "none": {"en": "none", "ja": "解なし"},
     "timeout": {"en": "timeout", "ja": "時間切れ"},
-    "easy": {"en": "easy", "ja": "初級"},
-    "medium": {"en": "medium", "ja": "中級"},
-    "hard": {"en": "hard", "ja": "上級"},
-    "expert": {"en": "expert", "ja": "難問"},
-    "extreme": {"en": "extreme", "ja": "超難問"},
-    "unrated": {"en": "unrated", "ja": "未評価"},
 }
 
 
@@ -98,6 +98,9 @@ def lang_of(value: object) -> Lang:
 
 
 def word(key: str, lang: Lang = "en") -> str:
-    """The label of ``key`` in ``lang``; an unknown key is returned as it is (a level name from data)."""
+    """The label of ``key`` in ``lang``: a level (``easy`` ... ``extreme``, ``unrated``) as the books
+    print it; an unknown key is returned as it is."""
+    if key in LEVEL_KEYS:
+        return labels.words(lang).level_name(key)
     entry = WORDS.get(key)
     return entry[lang] if entry else key

@@ -13,7 +13,8 @@ from tests.conftest import numplace
 
 def test_every_label_has_both_languages() -> None:
     assert all(set(v) == set(words.LANGS) and all(v.values()) for v in words.WORDS.values())
-    assert words.word("easy", "ja") == "初級" and words.word("easy", "en") == "easy"
+    assert words.word("easy", "ja") == "初級" and words.word("extreme", "ja") == "最難関"  # as the books print them
+    assert words.word("unrated", "en") == "Unrated" and words.word("no-such-key") == "no-such-key"
     assert words.lang_of("JA") == "ja" and words.lang_of("fr") == "en"
 
 

@@ -43,7 +43,7 @@ def test_a_unique_puzzle_from_the_url_is_solved_graded_and_explained() -> None:
     assert at.subheader[0].value == "Status: unique"
     assert EASY_SOLUTION in [c.value for c in at.code]
     text = texts(at)
-    assert "**easy**" in text and "Step 1: Naked Single" in text
+    assert "**Easy**" in text and "Step 1: Naked Single" in text
     assert at.query_params["puzzle"] == EASY
 
 
