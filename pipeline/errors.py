@@ -12,3 +12,9 @@ from __future__ import annotations
 
 class UserError(Exception):
     """A user-facing error: ``str(exc)`` is the one line to print (see the module docstring)."""
+
+
+class PublishError(UserError, ValueError):
+    """A user mistake in a publishing command; ``str(err)`` is one line naming the flag, field or path.
+    (Here rather than in :mod:`pipeline.publish.select`, which re-exports it, so that drawing a grid
+    does not import polars.)"""

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from pipeline.board import CLASSIC, HYPER_WINDOWS_9, Cage, Variant, board, make_variant
-from pipeline.publish.select import PublishError
+from pipeline.errors import PublishError
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -23,17 +23,13 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import UserError
+from pipeline.errors import PublishError
 from pipeline.run import store
 from pipeline.run.rows import SCHEMA
 
 #: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
 #: room may not import the solver's room, and ``tests/publish/test_select.py`` keeps the two equal).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
-
-
-class PublishError(UserError, ValueError):
-    """A user mistake in a publishing command; ``str(err)`` is one line naming the flag, field or path."""
 
 
 @dataclass(frozen=True)
