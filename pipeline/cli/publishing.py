@@ -64,12 +64,15 @@ def book(
 @user_errors
 def report(
     paths: Paths,
-    out: Annotated[Path, typer.Option(help="The file to write (report.html, or a .png with --format png).")],
-    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained page) or png (one image).")
-                   ] = "html",
+    out: Annotated[Path, typer.Option(help="The file to write: report.html (a page) or report.png (one image).")],
+    fmt: Annotated[str | None, typer.Option("--format", help="html or png; the suffix of --out decides, and this "
+                                                             "must agree with it.")] = None,
+    exclude: Exclude = None,
 ) -> None:
-    """Report a set or run for an editor: counts, hints, difficulty, techniques, time, failures."""
+    """Report a set or run for an editor: counts, hints, difficulty, techniques, time, failures, the
+    stock left per level."""
     from pipeline.publish import report as reportmod
+    from pipeline.publish import select
 
-    reportmod.make_report(paths, out, fmt)
+    reportmod.make_report(paths, out, fmt, select.read_used(exclude or []))
     typer.echo(f"wrote {out}")
