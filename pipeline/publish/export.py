@@ -9,7 +9,9 @@ Contracts
   are quoted, and ``seed`` is written as text: read it as a string (a spreadsheet or a float parser
   loses digits above 2^53). Nulls are empty fields.
 * **JSON lines**: one object per puzzle with the same keys; ``seed`` is a *string* (JavaScript's
-  numbers lose precision above 2^53), lists stay lists, nulls are ``null``.
+  numbers lose precision above 2^53), lists stay lists, nulls are ``null``. Its JSON Schema is
+  :func:`jsonl_schema` (published as ``schema/numplace-export.schema.json``; a test keeps the file
+  equal to it and checks exported lines against it).
 * **sdk** holds the givens only, so a variant selection is refused (its diagonals, regions or cages
   would be lost without a trace; use JSON lines, SVG or PNG).
 * **sdk** (one-line text): into a file, one puzzle per line, row-major, ``.`` for a blank (81
@@ -34,12 +36,14 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from pipeline.atomic import atomic_write
 from pipeline.publish import render
 from pipeline.publish.select import PublishError
+from pipeline.run import rows
 
 FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png")
 LIST_SEPARATOR = ";"
@@ -75,6 +79,27 @@ def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
         else:
             exprs.append(col)
     return frame.select(exprs)
+
+
+def jsonl_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one line of a JSON lines export: the row's schema
+    (:func:`pipeline.run.rows.json_schema`) with ``seed`` a string of digits, and the columns added
+    after schema version 1 nullable too (an export of an older set has them null). Columns may be
+    added, so other keys are allowed."""
+    base = rows.json_schema()
+    props: dict[str, Any] = {}
+    for name, spec in base["properties"].items():
+        spec = dict(spec)
+        if name == "seed":
+            spec.update(type="string", pattern="^-?[0-9]+$")
+        if name in rows.ADDED_IN and "null" not in spec["type"]:
+            spec["type"] = [spec["type"], "null"]
+        props[name] = spec
+    return {"$schema": base["$schema"], "title": "numplace JSON lines export",
+            "description": "One line of `numplace export --format jsonl`: one puzzle, the Parquet row's keys, "
+                           "seed as a string.",
+            "x-schema-version": base["x-schema-version"], "type": "object", "properties": props,
+            "required": [n for n in base["required"] if n not in rows.ADDED_IN]}
 
 
 def _is_folder(out: Path) -> bool:
