@@ -13,20 +13,22 @@ import typer
 from pipeline.cli.base import user_errors
 
 #: The sets a publishing command reads (each command's first argument).
-Paths = Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")]
+Paths = Annotated[list[Path], typer.Argument(metavar="SET_OR_RUN...", help="Set folders, run folders or part files.")]
 #: ``--exclude``: used.json files whose ids a command leaves out.
-Exclude = Annotated[list[Path] | None, typer.Option(help="Leave out the ids in this used.json (repeatable).")]
+Exclude = Annotated[list[Path] | None, typer.Option(metavar="USED_JSON",
+                                                    help="Leave out the ids in this used.json (repeatable).")]
 
 
 @user_errors
 def export(
     paths: Paths,
     out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle).")],
-    fmt: Annotated[str, typer.Option("--format", help="csv | jsonl | sdk | svg | png.")] = "csv",
+    fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="csv | jsonl | sdk | svg | png.")] = "csv",
     solutions: Annotated[bool, typer.Option("--solutions", help="Also write each solution (sdk, svg, png).")] = False,
-    level: Annotated[list[str] | None, typer.Option(help="Only these levels (repeat, or comma-separated).")] = None,
-    score: Annotated[str | None, typer.Option(help="Only scores in A-B (A-, -B, N).")] = None,
-    hints: Annotated[str | None, typer.Option(help="Only puzzles with A-B givens.")] = None,
+    level: Annotated[list[str] | None, typer.Option(metavar="LEVEL", help="Only these levels (repeat, or "
+                                                                          "comma-separated).")] = None,
+    score: Annotated[str | None, typer.Option(metavar="A-B", help="Only scores in A-B (A-, -B, N).")] = None,
+    hints: Annotated[str | None, typer.Option(metavar="A-B", help="Only puzzles with A-B givens.")] = None,
     count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
     exclude: Exclude = None,
 ) -> None:

@@ -170,7 +170,7 @@ def catalog(
                                                           "and rebuild their entries from the runs' parts.")] = False,
 ) -> None:
     """What the dedup catalog under an output root holds: puzzles per set and run. A damaged catalog
-    file is named in one line (exit 2); ``--repair`` moves damaged files aside and says what it did."""
+    file is named in one line (exit 2); --repair moves damaged files aside and says what it did."""
     import polars as pl
 
     from pipeline.run import store
