@@ -31,14 +31,18 @@ def export(
     hints: Annotated[str | None, typer.Option(metavar="A-B", help="Only puzzles with A-B givens.")] = None,
     count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
     exclude: Exclude = None,
+    size: Annotated[str | None, typer.Option(metavar="LENGTH", help="Printed side of each image, frame included: "
+                                                                    "60mm, 6cm, 2.5in or 170pt (png, svg).")] = None,
+    dpi: Annotated[int | None, typer.Option(help="PNG pixels an inch (default 300 with --size, else 96).")] = None,
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
     from pipeline.publish import export as exportmod
     from pipeline.publish import select
 
+    grid_size = exportmod.parse_size(size, dpi)
     flt = select.filter_from_flags(level, score, hints, count)
     frame = select.select(paths, flt, select.read_used(exclude or []))
-    written = exportmod.export(frame, fmt, out, solutions=solutions)
+    written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
 
 

@@ -23,6 +23,14 @@ Contracts
   :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given, and one per cage sum of a
   killer puzzle; variant rows are drawn with their regions, cages and shading), and with
   ``--solutions`` ``<puzzle_id>-solution.svg`` (``.png``).
+* **Sizes**: by default a PNG has 48 px cells (9x9 and smaller; 36 px for 16x16) plus the frame:
+  440 px square for 9x9, 584 px for 16x16 (:func:`png_side`), at 96 dpi, and an SVG is 40 px a
+  cell plus the frame. ``--size`` (``60mm``, ``6cm``, ``2.5in``, ``170pt``) sets the printed side
+  of the whole image, frame included; ``--dpi`` the pixels a printed inch (default 300 with
+  ``--size``, else 96, so ``--dpi`` alone keeps the printed size and adds pixels). A PNG is then
+  exactly ``round(side in inches * dpi)`` pixels square, carries its dpi (so a layout program
+  places it at that size), and the grid is drawn as large as fits and centred; an SVG gets the
+  size as its ``width`` and ``height`` in mm. Sizes apply to png and svg (and pdf) only.
 * ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
   created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
   (``puzzles.csv`` when several sets are mixed).
@@ -33,6 +41,7 @@ Contracts
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +57,67 @@ from pipeline.run import rows
 FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png")
 LIST_SEPARATOR = ";"
 _FOLDER_ONLY = ("svg", "png")
+#: Points in one unit of ``--size``.
+UNITS: dict[str, float] = {"mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pt": 1.0}
+#: The printed sides ``--size`` accepts, in points (about 1 cm to 50 cm), and the ``--dpi`` range.
+SIZE_RANGE = (28.0, 1440.0)
+DPI_RANGE = (36, 2400)
+SCREEN_DPI = 96
+PRINT_DPI = 300
+
+
+@dataclass(frozen=True)
+class Size:
+    """The size of one grid image: ``side_pt`` its printed side in points (None: the format's
+    default), ``dpi`` the PNG's pixels an inch (None: 96 without ``side_pt``, 300 with it)."""
+
+    side_pt: float | None = None
+    dpi: int | None = None
+
+    @property
+    def asked(self) -> bool:
+        return self.side_pt is not None or self.dpi is not None
+
+    @property
+    def png_dpi(self) -> int:
+        """The PNG's pixels an inch: ``dpi``, else 300 with a printed side, else 96."""
+        return self.dpi or (PRINT_DPI if self.side_pt is not None else SCREEN_DPI)
+
+    def pixels(self, n: int) -> int:
+        """The side in pixels of the PNG of an n x n grid."""
+        inches = self.side_pt / 72 if self.side_pt is not None else png_side(n) / SCREEN_DPI
+        return max(1, round(inches * self.png_dpi))
+
+
+def parse_size(text: str | None, dpi: int | None = None) -> Size:
+    """``--size`` (a number and a unit of :data:`UNITS`: ``60mm``, ``2.5in``) and ``--dpi`` as a
+    :class:`Size`; a bad value is a :class:`PublishError` naming the flag."""
+    side = None
+    if text is not None:
+        t = text.strip().lower().replace(" ", "")
+        unit = next((u for u in UNITS if t.endswith(u)), None)
+        try:
+            value = float(t[: -len(unit)]) if unit else None
+        except ValueError:
+            value = None
+        if unit is None or value is None:
+            raise PublishError(f"--size: {text!r} is not a length such as 60mm, 6cm, 2.5in or 170pt")
+        side = value * UNITS[unit]
+        if not SIZE_RANGE[0] <= side <= SIZE_RANGE[1]:
+            raise PublishError(f"--size: {text!r} is not between 1 cm and 50 cm")
+    if dpi is not None and not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise PublishError(f"--dpi: {dpi} is not between {DPI_RANGE[0]} and {DPI_RANGE[1]}")
+    return Size(side, dpi)
+
+
+def png_side(n: int) -> int:
+    """Pixels of the side of a default PNG of an n x n grid (48 px cells, 36 px for 16x16, and the frame)."""
+    return _default_image(n).size[0]
+
+
+def _default_image(n: int) -> Any:
+    br, bc = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}.get(n, (1, n))
+    return render.to_image(render.grid_art("." * n * n, br, bc))
 
 
 @dataclass(frozen=True)
@@ -127,17 +197,31 @@ def write_file(path: Path, write: Callable[[Path], object]) -> None:
         raise PublishError(f"--out {path}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
 
 
+def _num(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def _set_stem(frame: pl.DataFrame) -> str:
     names = frame["set_name"].drop_nulls().unique().to_list()
     return str(names[0]) if len(names) == 1 else "puzzles"
 
 
-def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False) -> Written:
+def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False, size: Size | None = None) -> Written:
     """Write the rows of ``frame`` (a selection, in its order) as ``fmt`` to ``out``; see the module
-    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame
-    or a target that cannot be written."""
+    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame,
+    a size for a format without one, or a target that cannot be written."""
     if fmt not in FORMATS:
         raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    size = size or Size()
+    if size.asked and fmt not in _FOLDER_ONLY:
+        raise PublishError(f"--size and --dpi: {fmt} has no image size (they apply to {', '.join(_FOLDER_ONLY)})")
+    if size.dpi is not None and fmt == "svg":
+        raise PublishError("--dpi: an SVG has no pixels (use --size for its printed size)")
+    if fmt == "png" and size.asked:
+        n = int(_num(frame["size"].max()))
+        if size.pixels(n) < (MIN_CELL + 1) * n:
+            raise PublishError(f"--size and --dpi: {size.pixels(n)} px is too small for a {n}x{n} grid "
+                               f"(at least {(MIN_CELL + 1) * n} px)")
     if frame.is_empty():
         raise PublishError("nothing to export: the selection is empty")
     folder = _is_folder(out)
@@ -169,7 +253,7 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False)
     for r in rows:
         for answer in (False, True) if solutions else (False,):
             name = f"{r['puzzle_id']}{'-solution' if answer else ''}.{fmt}"
-            write_file(out / name, _one_file(fmt, r, answer))
+            write_file(out / name, _one_file(fmt, r, answer, size))
             count += 1
     return Written(out, count, len(rows))
 
@@ -178,7 +262,7 @@ def _text_writer(body: str) -> Callable[[Path], object]:
     return lambda tmp: tmp.write_text(body, encoding="utf-8")
 
 
-def _one_file(fmt: str, row: dict[str, object], answer: bool) -> Callable[[Path], object]:
+def _one_file(fmt: str, row: dict[str, object], answer: bool, size: Size) -> Callable[[Path], object]:
     """The writer of one per-puzzle file (sdk grid text, SVG or PNG)."""
     if fmt == "sdk":
         grid = str(row["solution" if answer else "puzzle"])
@@ -188,5 +272,30 @@ def _one_file(fmt: str, row: dict[str, object], answer: bool) -> Callable[[Path]
     art = render.art_of(row, answer)
     if fmt == "svg":
         svg = render.to_svg(art, str(row["puzzle_id"]) + (" solution" if answer else ""))
+        if size.side_pt is not None:
+            mm = f"{size.side_pt * 25.4 / 72:.2f}mm"
+            svg = re.sub(r'^(<svg [^>]*?)width="[^"]*" height="[^"]*"', rf'\1width="{mm}" height="{mm}"', svg, count=1)
         return lambda tmp: tmp.write_text(svg, encoding="utf-8")
-    return lambda tmp: render.to_png(art, tmp)
+    if not size.asked:
+        return lambda tmp: render.to_png(art, tmp)
+    return lambda tmp: sized_png(art, size).save(tmp, format="PNG", optimize=True, dpi=(size.png_dpi,) * 2)
+
+
+#: The smallest cell, in pixels, of a sized PNG.
+MIN_CELL = 8
+
+
+def sized_png(art: render.GridArt, size: Size) -> Any:
+    """``art`` as a Pillow image of exactly :meth:`Size.pixels` pixels square: the grid drawn with the
+    largest whole-pixel cells that fit, centred on white."""
+    from PIL import Image
+
+    side = size.pixels(art.n)
+    cell = max(MIN_CELL, side // art.n)
+    grid = render.to_image(art, cell)
+    while grid.size[0] > side and cell > MIN_CELL:  # the frame takes a few pixels: one cell size less
+        cell -= 1
+        grid = render.to_image(art, cell)
+    canvas = Image.new("RGB", (side, side), "white")
+    canvas.paste(grid, ((side - grid.size[0]) // 2, (side - grid.size[1]) // 2))
+    return canvas

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from pipeline.publish import select
-from pipeline.publish.export import export, jsonl_schema
+from pipeline.publish.export import export, jsonl_schema, parse_size
 from pipeline.publish.render import SVG_CELL
 from pipeline.publish.select import PublishError
 from pipeline.run.rows import SCHEMA
@@ -175,6 +175,50 @@ def test_png_per_puzzle(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -
                        pad + (c + 1) * cell - cell // 4, pad + (r + 1) * cell - cell // 4)
                 ink = sum(1 for v in gray.crop(box).tobytes() if v < 128)
                 assert (ink > 10) == (row["puzzle"][i] != "."), (row["puzzle_id"], i, ink)
+
+
+def test_png_sizes_are_what_the_docs_say(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    """docs/publishing.md states the default PNG size of 9x9 and 16x16: the files are that size."""
+    *_, frame = sets
+    row = next(line for line in (ROOT / "docs" / "publishing.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `png` |"))
+    stated = {int(n): int(px) for px, n in re.findall(r"(\d+) px (?:square )?for (\d+)\u00d7\d+", row)}
+    assert set(stated) == {9, 16}
+    export(frame, "png", tmp_path / "png")
+    for r in frame.select("puzzle_id", "size").iter_rows():
+        with Image.open(tmp_path / "png" / f"{r[0]}.png") as img:
+            assert img.size == (stated[r[1]], stated[r[1]]), r
+
+
+def test_png_and_svg_for_print(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    nine = frame.filter(pl.col("size") == 9).head(2)
+    export(nine, "png", tmp_path / "print", size=parse_size("60mm", 300), solutions=True)
+    for path in sorted((tmp_path / "print").iterdir()):
+        with Image.open(path) as img:
+            assert img.size == (709, 709)  # 60 mm at 300 dpi: 708.66 px
+            assert [round(v) for v in img.info["dpi"]] == [300, 300]
+            gray = img.convert("L")
+            ink = [x for x in range(709) if gray.getpixel((x, 354)) < 128]
+            assert ink[0] < 10 and ink[-1] > 699  # the grid fills the image, centred
+    export(nine.head(1), "png", tmp_path / "dense", size=parse_size(None, 300))
+    with Image.open(next((tmp_path / "dense").iterdir())) as img:
+        assert img.size == (1375, 1375)  # --dpi alone: the default printed side (440 px at 96 dpi), at 300 dpi
+    export(nine.head(1), "svg", tmp_path / "svg", size=parse_size("2in"))
+    root = ET.parse(next((tmp_path / "svg").iterdir())).getroot()
+    assert (root.get("width"), root.get("height")) == ("50.80mm", "50.80mm")
+    for text, dpi, says in (("60", None, "--size: '60' is not a length such as 60mm"),
+                            ("3mm", None, "--size: '3mm' is not between 1 cm and 50 cm"),
+                            (None, 10, "--dpi: 10 is not between 36 and 2400")):
+        with pytest.raises(PublishError, match=says):
+            parse_size(text, dpi)
+    with pytest.raises(PublishError, match="--size and --dpi: csv has no image size"):
+        export(nine, "csv", tmp_path / "x.csv", size=parse_size("60mm"))
+    with pytest.raises(PublishError, match="--dpi: an SVG has no pixels"):
+        export(nine, "svg", tmp_path / "s2", size=parse_size(None, 300))
+    with pytest.raises(PublishError, match="px is too small for a 16x16 grid"):
+        export(frame, "png", tmp_path / "tiny", size=parse_size("1cm", 72))
+    assert not (tmp_path / "tiny").exists() and not (tmp_path / "s2").exists()
 
 
 def test_bad_targets_are_one_line(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
