@@ -6,6 +6,12 @@ full disk is one line naming the path, exit 4; a usage mistake that typer/click 
 exit 2, never a usage box. Only typer is imported here at start-up: ``numplace --version`` and
 ``--help`` load no module of the run, the solver or the publisher.
 
+**Refusals follow the log format**: a command whose stderr is a log (:data:`LOGGED`: ``run``, JSON
+lines when stderr is not a terminal, see :mod:`pipeline.progress`) writes an exit-2 refusal as one
+JSON line of that log, ``{"ts": ..., "level": "error", "event": "refused", "exit_code": 2,
+"message": "<message>"}``, when stderr is not a terminal; on a terminal, and for every other
+command, it is the plain line.
+
 ``--help`` speaks plain words (:class:`PlainCommand`, :class:`PlainGroup`): an argument is shown by
 its name in capitals (``CONFIG``, ``SET_OR_RUN...``), an option's value by a word (``INTEGER``,
 ``NUMBER``, ``TEXT``, ``PATH``, or the metavar its declaration gives), a flag by nothing, a range
@@ -141,9 +147,32 @@ app = typer.Typer(cls=PlainGroup, add_completion=False, no_args_is_help=True, pr
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(msg: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
-    """Print ``numplace: error: <msg>`` on stderr; the exit to raise, with ``code``."""
+#: Commands whose stderr is a log (JSON lines when it is not a terminal); their exit-2 refusals are log lines too.
+LOGGED = frozenset({"run"})
+
+
+def _command_name(ctx: Any = None) -> str | None:
+    """The name of the command being run (from ``ctx`` or click's current context), if any."""
+    from typer._click.globals import get_current_context
+
+    ctx = ctx or get_current_context(silent=True)
+    return getattr(ctx, "info_name", None) if ctx is not None else None
+
+
+def say_error(msg: str, code: ExitCode = ExitCode.USAGE, command: str | None = None) -> None:
+    """Write the error line of ``msg`` on stderr: ``numplace: error: <msg>``, or, for an exit-2
+    refusal of a :data:`LOGGED` command while stderr is not a terminal, one JSON log line."""
+    if code == ExitCode.USAGE and command in LOGGED and not sys.stderr.isatty():
+        from pipeline import progress
+
+        progress.emit("refused", msg, "error", exit_code=int(code))
+        return
     typer.echo(f"numplace: error: {msg}", err=True)
+
+
+def fail(msg: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
+    """Print the error line of ``msg`` on stderr (:func:`say_error`); the exit to raise, with ``code``."""
+    say_error(msg, code, _command_name())
     return typer.Exit(code)
 
 
@@ -227,7 +256,8 @@ def main() -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except UsageError as exc:
-        typer.echo(f"numplace: error: {_usage_line(exc)}", err=True)
+        say_error(_usage_line(exc), ExitCode.USAGE if exc.exit_code == ExitCode.USAGE else ExitCode.PROBLEMS,
+                  _command_name(exc.ctx))
         sys.exit(exc.exit_code)
     except ClickException as exc:
         typer.echo(f"numplace: error: {' '.join(exc.format_message().split())}", err=True)

@@ -22,8 +22,10 @@ Exclude = Annotated[list[Path] | None, typer.Option(metavar="USED_JSON",
 @user_errors
 def export(
     paths: Paths,
-    out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle).")],
-    fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="csv | jsonl | sdk | svg | png.")] = "csv",
+    out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle; pdf adds "
+                                           "merge.csv).")],
+    fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="csv | jsonl | sdk | svg | png | pdf.")
+                   ] = "csv",
     solutions: Annotated[bool, typer.Option("--solutions", help="Also write each solution (sdk, svg, png).")] = False,
     level: Annotated[list[str] | None, typer.Option(metavar="LEVEL", help="Only these levels (repeat, or "
                                                                           "comma-separated).")] = None,
@@ -34,15 +36,21 @@ def export(
     size: Annotated[str | None, typer.Option(metavar="LENGTH", help="Printed side of each image, frame included: "
                                                                     "60mm, 6cm, 2.5in or 170pt (png, svg).")] = None,
     dpi: Annotated[int | None, typer.Option(help="PNG pixels an inch (default 300 with --size, else 96).")] = None,
+    with_path: Annotated[bool, typer.Option("--with-path", help="Add each puzzle's solving path, as rate --explain "
+                                                                "gives it (csv, jsonl).")] = False,
+    with_link: Annotated[bool, typer.Option("--with-link", help="Add each puzzle's f-puzzles link (csv, jsonl).")
+                         ] = False,
 ) -> None:
-    """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
+    """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG, PNG, or one
+    vector PDF per puzzle and solution with a data-merge CSV for layout programs."""
     from pipeline.publish import export as exportmod
     from pipeline.publish import select
 
     grid_size = exportmod.parse_size(size, dpi)
     flt = select.filter_from_flags(level, score, hints, count)
     frame = select.select(paths, flt, select.read_used(exclude or []))
-    written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size)
+    written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size, with_path=with_path,
+                               with_link=with_link)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
 
 

@@ -1,4 +1,5 @@
-"""Exports for tools that do not read Parquet: CSV, JSON lines, one-line text (``.sdk``), SVG, PNG.
+"""Exports for tools that do not read Parquet: CSV, JSON lines, one-line text (``.sdk``), SVG, PNG,
+and vector PDFs for layout programs.
 
 Contracts
 ---------
@@ -31,6 +32,17 @@ Contracts
   exactly ``round(side in inches * dpi)`` pixels square, carries its dpi (so a layout program
   places it at that size), and the grid is drawn as large as fits and centred; an SVG gets the
   size as its ``width`` and ``height`` in mm. Sizes apply to png and svg (and pdf) only.
+* **pdf**: into a folder, one vector PDF per puzzle, ``<puzzle_id>.pdf``, and one per solution,
+  ``<puzzle_id>-solution.pdf`` (always: layout programs place both), each a page the grid's size
+  (``--size``, 60 mm by default), K only, fonts embedded (:mod:`pipeline.publish.vector`); beside
+  them ``merge.csv``, the data-merge source of layout programs: ``puzzle_id``, ``set_name``,
+  ``index``, ``level``, ``score``, ``hints``, ``size``, and ``@puzzle_image`` / ``@solution_image``
+  (absolute paths of the two PDFs, as data merge wants them; a header starting with ``@`` marks an
+  image field).
+* **Extra columns** (csv and jsonl only): ``--with-path`` adds ``path``, the solving path of
+  ``rate --explain`` (:func:`pipeline.publish.path.solving_path`: a list of steps in JSON lines, the
+  same list as one JSON array in CSV); ``--with-link`` adds ``fpuzzles``, the puzzle's f-puzzles
+  link (:func:`pipeline.publish.fpuzzles.link`).
 * ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
   created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
   (``puzzles.csv`` when several sets are mixed).
@@ -54,9 +66,15 @@ from pipeline.publish import render
 from pipeline.publish.select import PublishError
 from pipeline.run import rows
 
-FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png")
+FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png", "pdf")
 LIST_SEPARATOR = ";"
-_FOLDER_ONLY = ("svg", "png")
+_FOLDER_ONLY = ("svg", "png", "pdf")
+#: The ``path`` column of a JSON lines export (``--with-path``): one struct a step.
+PATH_DTYPE = pl.List(pl.Struct({"technique": pl.String, "cells": pl.List(pl.String), "digits": pl.List(pl.String),
+                                "placements": pl.List(pl.List(pl.String)), "eliminations": pl.List(pl.List(pl.String)),
+                                "text": pl.String}))
+#: The data-merge source written beside a pdf export.
+MERGE_CSV = "merge.csv"
 #: Points in one unit of ``--size``.
 UNITS: dict[str, float] = {"mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pt": 1.0}
 #: The printed sides ``--size`` accepts, in points (about 1 cm to 50 cm), and the ``--dpi`` range.
@@ -165,6 +183,14 @@ def jsonl_schema() -> dict[str, Any]:
         if name in rows.ADDED_IN and "null" not in spec["type"]:
             spec["type"] = [spec["type"], "null"]
         props[name] = spec
+    pair = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+    props["path"] = {"type": "array", "x-export-flag": "--with-path", "items": {
+        "type": "object", "required": ["technique", "cells", "digits", "placements", "eliminations", "text"],
+        "properties": {"technique": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}},
+                       "digits": {"type": "array", "items": {"type": "string"}},
+                       "placements": {"type": "array", "items": pair},
+                       "eliminations": {"type": "array", "items": pair}, "text": {"type": "string"}}}}
+    props["fpuzzles"] = {"type": "string", "x-export-flag": "--with-link", "pattern": "^https://f-puzzles\\.com/\\?load="}
     return {"$schema": base["$schema"], "title": "numplace JSON lines export",
             "description": "One line of `numplace export --format jsonl`: one puzzle, the Parquet row's keys, "
                            "seed as a string.",
@@ -206,17 +232,36 @@ def _set_stem(frame: pl.DataFrame) -> str:
     return str(names[0]) if len(names) == 1 else "puzzles"
 
 
-def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False, size: Size | None = None) -> Written:
+def extra_columns(frame: pl.DataFrame, *, with_path: bool = False, with_link: bool = False) -> pl.DataFrame:
+    """``frame`` with the columns ``--with-path`` (``path``) and ``--with-link`` (``fpuzzles``) add."""
+    from pipeline.publish import fpuzzles, path
+
+    records = frame.to_dicts()
+    extra = []
+    if with_path:
+        steps = [path.solving_path(r) for r in records]
+        extra.append(pl.Series("path", [json.dumps(s) for s in steps], dtype=pl.String))
+    if with_link:
+        extra.append(pl.Series("fpuzzles", [fpuzzles.link(r) for r in records], dtype=pl.String))
+    return frame.with_columns(extra) if extra else frame
+
+
+def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False, size: Size | None = None,
+           with_path: bool = False, with_link: bool = False) -> Written:
     """Write the rows of ``frame`` (a selection, in its order) as ``fmt`` to ``out``; see the module
     docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame,
-    a size for a format without one, or a target that cannot be written."""
+    a size or an extra column for a format without one, or a target that cannot be written."""
     if fmt not in FORMATS:
         raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    if (with_path or with_link) and fmt not in ("csv", "jsonl"):
+        flag = "--with-path" if with_path else "--with-link"
+        raise PublishError(f"{flag}: adds a column to csv and jsonl exports, not to {fmt}")
     size = size or Size()
     if size.asked and fmt not in _FOLDER_ONLY:
         raise PublishError(f"--size and --dpi: {fmt} has no image size (they apply to {', '.join(_FOLDER_ONLY)})")
-    if size.dpi is not None and fmt == "svg":
-        raise PublishError("--dpi: an SVG has no pixels (use --size for its printed size)")
+    if size.dpi is not None and fmt in ("svg", "pdf"):
+        raise PublishError(f"--dpi: {'an SVG' if fmt == 'svg' else 'a vector PDF'} has no pixels (use --size for its "
+                           "printed size)")
     if fmt == "png" and size.asked:
         n = int(_num(frame["size"].max()))
         if size.pixels(n) < (MIN_CELL + 1) * n:
@@ -229,13 +274,18 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False,
         raise PublishError(f"--out {out}: {fmt} export writes one file per puzzle; give a folder")
     if fmt in ("csv", "jsonl"):
         path = out / f"{_set_stem(frame)}.{fmt}" if folder else out
+        full = extra_columns(frame, with_path=with_path, with_link=with_link)
         if fmt == "csv":
-            text = text_frame(frame, lists=False)
+            text = text_frame(full, lists=False)
             write_file(path, lambda tmp: text.write_csv(tmp, quote_style="non_numeric"))
         else:
-            text = text_frame(frame, lists=True)
+            text = text_frame(full, lists=True)
+            if with_path:  # a list of steps, not a JSON string, in a JSON line
+                text = text.with_columns(pl.Series("path", [json.loads(x) for x in text["path"]], dtype=PATH_DTYPE))
             write_file(path, lambda tmp: text.write_ndjson(tmp))
         return Written(path, 1, frame.height)
+    if fmt == "pdf":
+        return _pdf_export(frame, out, size)
     variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]  # old sets lack them: classic
     if fmt == "sdk" and "variant" in frame.columns and frame["variant"].list.len().fill_null(0).max():
         raise PublishError("--format sdk holds the givens only: the selection has variant puzzles, whose "
@@ -256,6 +306,39 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False,
             write_file(out / name, _one_file(fmt, r, answer, size))
             count += 1
     return Written(out, count, len(rows))
+
+
+def _pdf_export(frame: pl.DataFrame, out: Path, size: Size) -> Written:
+    """One vector PDF per puzzle and per solution, and ``merge.csv`` beside them (module docstring)."""
+    from pipeline.publish import vector
+
+    _ensure_folder(out)
+    side = size.side_pt or vector.DEFAULT_SIDE_PT
+    variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]
+    merge = []
+    for r in frame.select("puzzle_id", "set_name", "index", "difficulty", "difficulty_score", "hints", "size",
+                          "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts():
+        names = []
+        for answer in (False, True):
+            target = out / f"{r['puzzle_id']}{'-solution' if answer else ''}.pdf"
+            title = f"{r['puzzle_id']}{' solution' if answer else ''}"
+            art = render.art_of(r, answer)
+            write_file(target, _pdf_writer(art, side, title))
+            names.append(str(target.resolve()))
+        merge.append({"puzzle_id": r["puzzle_id"], "set_name": r["set_name"], "index": r["index"],
+                      "level": r["difficulty"], "score": r["difficulty_score"], "hints": r["hints"], "size": r["size"],
+                      "@puzzle_image": names[0], "@solution_image": names[1]})
+    table = pl.DataFrame(merge, schema={"puzzle_id": pl.String, "set_name": pl.String, "index": pl.Int64,
+                                        "level": pl.String, "score": pl.Float64, "hints": pl.Int32, "size": pl.Int32,
+                                        "@puzzle_image": pl.String, "@solution_image": pl.String})
+    write_file(out / MERGE_CSV, lambda tmp: table.write_csv(tmp))
+    return Written(out, 2 * len(merge) + 1, len(merge))
+
+
+def _pdf_writer(art: render.GridArt, side: float, title: str) -> Callable[[Path], object]:
+    from pipeline.publish import vector
+
+    return lambda tmp: vector.write_pdf(art, tmp, side, title)
 
 
 def _text_writer(body: str) -> Callable[[Path], object]:

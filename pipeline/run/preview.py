@@ -125,7 +125,7 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
     from pipeline.run.work import Made
 
     first: float | None = None
-    items = stream(small, chunk=1)
+    items = iter(stream(small, chunk=1))
     try:
         for item in items:
             first = time.perf_counter() - t0 if first is None else first
@@ -137,7 +137,9 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
             if (len(ms) >= MIN_PUZZLES and spent > min_s) or (ms and spent > budget_s):
                 break
     finally:
-        items.close()
+        close = getattr(items, "close", None)  # a generator: ends the sample's executor now
+        if close is not None:
+            close()
     spent = time.perf_counter() - t0
     parts = -(-cfg.count // cfg.output.shard_size)  # parts count from the run's own first index
     return Preview(set_dir=set_dir, start=start, count=cfg.count, parts=parts, workers=worker_count(cfg.workers),

@@ -12,7 +12,7 @@ import pytest
 from pipeline import config
 from pipeline.config import ConfigError, reach
 from pipeline.difficulty import grade as grademod
-from tests.conftest import ROOT, numplace
+from tests.conftest import ROOT, error_line, numplace
 
 KILLER: dict[str, Any] = {"name": "k", "seed": 1, "count": 5, "board": {"size": 9, "variant": "killer"}}
 
@@ -67,5 +67,5 @@ def test_run_refuses_it_before_any_work(tmp_path: Path, write_config: Any) -> No
     cfg = write_config({**KILLER, "difficulty": {"levels": ["expert"]}, "output": {"dir": str(tmp_path / "out")}})
     res = numplace("run", str(cfg))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
-    assert res.stderr.startswith("numplace: error: difficulty.levels: the grader rates every killer puzzle")
+    assert error_line(res.stderr).startswith("numplace: error: difficulty.levels: the grader rates every killer")
     assert not (tmp_path / "out").exists()
