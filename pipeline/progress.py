@@ -9,6 +9,11 @@ Otherwise (cron, systemd, a pipe) everything is one JSON object per line, for lo
 ``ts`` (UTC), ``level`` (``info``, ``warning``, ``error``), ``event`` and ``message`` are always
 there; the other fields depend on the event. Progress is written at most every ``every`` seconds,
 plus the last one, so a nightly log stays short.
+
+**No ETA before the rate is measured on finished work** (:class:`Rate`): the time until the first
+puzzles come back is start-up (worker processes, compiled kernels, solver models), not the pace
+of the run, so the rate is measured from the first update that reports finished puzzles to a later
+one. Until then ``eta_s`` is null and the bar and the message say ``ETA once the rate is measured``.
 """
 
 from __future__ import annotations
@@ -22,44 +27,87 @@ from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+#: What the bar and the log line say while the rate is not yet measured.
+NOT_YET = "ETA once the rate is measured"
+
+
+class Rate:
+    """Puzzles a second, measured on finished work only.
+
+    The first update gives the starting count (0, or what a resumed run had); the first update
+    with more puzzles done starts the clock; each later update with more done measures the rate
+    from there. :attr:`rate` is None until then (the time before the first puzzles came back is
+    start-up), and so is :meth:`eta` unless everything is done (then 0)."""
+
+    def __init__(self) -> None:
+        self.begin: tuple[float, int] | None = None  # (time, done) of the first update
+        self.first: tuple[float, int] | None = None  # (time, done) of the first update with work done
+        self.rate: float | None = None
+
+    def update(self, done: int, now: float) -> None:
+        """Record that ``done`` puzzles are finished at time ``now`` (seconds, any origin)."""
+        if self.begin is None:
+            self.begin = (now, done)
+        elif self.first is None:
+            if done > self.begin[1]:
+                self.first = (now, done)
+        elif done > self.first[1] and now > self.first[0]:
+            self.rate = (done - self.first[1]) / (now - self.first[0])
+
+    def throughput(self, done: int, now: float) -> float:
+        """Puzzles a second since the first update, start-up included (shown before :attr:`rate` is known)."""
+        if self.begin is None or now <= self.begin[0]:
+            return 0.0
+        return (done - self.begin[1]) / (now - self.begin[0])
+
+    def eta(self, done: int, total: int) -> int | None:
+        """Seconds left at the measured rate; 0 when done; None while the rate is not measured."""
+        if done >= total:
+            return 0
+        return round((total - done) / self.rate) if self.rate else None
 
 
 @contextmanager
-def reporter(label: str, tty: bool | None = None, every: float = 5.0) -> Iterator[Callable[[int, int], None]]:
-    """Yield a callback ``(done, total)``; renders a bar when stderr is a terminal."""
+def reporter(label: str, tty: bool | None = None, every: float = 5.0,
+             clock: Callable[[], float] = time.perf_counter) -> Iterator[Callable[[int, int], None]]:
+    """Yield a callback ``(done, total)``; renders a bar when stderr is a terminal, JSON lines
+    otherwise. ``clock`` gives the time in seconds (tests pass their own)."""
+    measure = Rate()
     if sys.stderr.isatty() if tty is None else tty:
         cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]:.1f} puzzles/s"), TimeElapsedColumn(), TextColumn("ETA"),
-                TimeRemainingColumn())
+                TextColumn("{task.fields[rate]:.1f} puzzles/s"), TimeElapsedColumn(), TextColumn("{task.fields[eta]}"))
         with Progress(*cols, console=Console(stderr=True), transient=False) as bar:
-            task = bar.add_task(label, total=None, rate=0.0)
-            start: list[float] = []
+            task = bar.add_task(label, total=None, rate=0.0, eta=NOT_YET)
 
             def update(done: int, total: int) -> None:
-                if not start:
-                    start[:] = [time.perf_counter(), float(done)]
-                elapsed = time.perf_counter() - start[0]
-                rate = (done - start[1]) / elapsed if elapsed > 0 else 0.0
-                bar.update(task, completed=done, total=total, rate=rate)
+                now = clock()
+                measure.update(done, now)
+                eta = measure.eta(done, total)
+                rate = measure.rate if measure.rate is not None else measure.throughput(done, now)
+                bar.update(task, completed=done, total=total, rate=rate,
+                           eta=NOT_YET if eta is None else f"ETA {eta} s")
 
             yield update
         return
 
-    state = {"t0": 0.0, "d0": 0, "last": 0.0}
+    last = [0.0]
 
     def line(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if not state["t0"]:
-            state.update(t0=now, d0=done, last=now)
+        now = clock()
+        first = measure.begin is None
+        measure.update(done, now)
+        if first:
+            last[0] = now
             return
-        if now - state["last"] < every and done < total:
+        if now - last[0] < every and done < total:
             return
-        state["last"] = now
-        rate = (done - state["d0"]) / max(now - state["t0"], 1e-9)
-        eta = round((total - done) / rate) if rate > 0 else None
-        emit("progress", f"{done} of {total} ({rate:.3g}/s, ETA {eta} s)", done=done, total=total,
-             rate=float(f"{rate:.3g}"), eta_s=eta)
+        last[0] = now
+        rate = measure.rate if measure.rate is not None else measure.throughput(done, now)
+        eta = measure.eta(done, total)
+        emit("progress", f"{done} of {total} ({rate:.3g}/s, {NOT_YET if eta is None else f'ETA {eta} s'})",
+             done=done, total=total, rate=float(f"{rate:.3g}"), eta_s=eta)
 
     yield line
 

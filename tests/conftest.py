@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -16,6 +17,17 @@ from pipeline.board import Grid
 from pipeline.identity import canon, numbering
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def error_line(stderr: str) -> str:
+    """The one error line of a refusal as a person reads it, ``numplace: error: <message>``: the plain
+    line, or, for a command whose stderr is a log (``run``, stderr not a terminal), its JSON log line."""
+    text = stderr.strip()
+    if text.startswith("{") and "\n" not in text:
+        record = json.loads(text)
+        assert record["level"] == "error" and record["event"] == "refused" and record["exit_code"] == 2, text
+        return f"numplace: error: {record['message']}"
+    return text
 DATA = ROOT / "tests" / "data"  # golden files, each with its provenance in tests/data/README.md
 
 

@@ -11,7 +11,7 @@ script and ``python -m pipeline``.
 from __future__ import annotations
 
 from pipeline.cli import identity, publishing, puzzles, sets, studio
-from pipeline.cli.base import ExitCode, app, main
+from pipeline.cli.base import ExitCode, PlainCommand, app, main
 
 __all__ = ["ExitCode", "app", "main"]
 
@@ -19,4 +19,4 @@ __all__ = ["ExitCode", "app", "main"]
 for _command in (sets.run, sets.check, sets.show, puzzles.generate, puzzles.solve, puzzles.rate,
                  identity.grid_number, identity.grid_from_number, identity.count_grids, identity.canon,
                  sets.runs, sets.catalog, publishing.export, publishing.book, publishing.report, studio.studio):
-    app.command()(_command)
+    app.command(cls=PlainCommand)(_command)

@@ -5,6 +5,17 @@ error (:class:`pipeline.errors.UserError`) is one line, ``numplace: error: <mess
 full disk is one line naming the path, exit 4; a usage mistake that typer/click finds is one line,
 exit 2, never a usage box. Only typer is imported here at start-up: ``numplace --version`` and
 ``--help`` load no module of the run, the solver or the publisher.
+
+**Refusals follow the log format**: a command whose stderr is a log (:data:`LOGGED`: ``run``, JSON
+lines when stderr is not a terminal, see :mod:`pipeline.progress`) writes an exit-2 refusal as one
+JSON line of that log, ``{"ts": ..., "level": "error", "event": "refused", "exit_code": 2,
+"message": "<message>"}``, when stderr is not a terminal; on a terminal, and for every other
+command, it is the plain line.
+
+``--help`` speaks plain words (:class:`PlainCommand`, :class:`PlainGroup`): an argument is shown by
+its name in capitals (``CONFIG``, ``SET_OR_RUN...``), an option's value by a word (``INTEGER``,
+``NUMBER``, ``TEXT``, ``PATH``, or the metavar its declaration gives), a flag by nothing, a range
+as ``at least 1``; never a Python type (``<bool>``, ``<list[Path]>``) or a ``{placeholder}``.
 """
 
 from __future__ import annotations
@@ -13,9 +24,11 @@ import sys
 from collections.abc import Callable
 from enum import IntEnum
 from functools import wraps
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from pipeline import __version__
 
@@ -46,16 +59,120 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.TERMINATED: "terminated by SIGTERM (--resume continues the run)",
 }
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+#: The word shown for an option's value, by the Python type of the value (a list: of its items).
+WORDS: dict[type, str] = {int: "INTEGER", float: "NUMBER", str: "TEXT"}
+
+
+def _range_words(lo: float | None, hi: float | None) -> str | None:
+    if lo is None and hi is None:
+        return None
+    if hi is None:
+        return f"at least {lo:g}"
+    return f"at most {hi:g}" if lo is None else f"{lo:g} to {hi:g}"
+
+
+class _PlainOption(TyperOption):
+    """An option whose help shows its metavar word and its range in words."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return self.metavar or None
+
+    def _get_number_range_help_str(self) -> str | None:
+        return _range_words(getattr(self, "min", None), getattr(self, "max", None))
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown by its name in capitals, in the usage line and in the list of arguments."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        return name if self.required else f"[{name}]"
+
+    def get_error_hint(self, ctx: Any = None) -> str:  # messages name the argument as before: 'config'
+        return f"'{self.name}'"
+
+    def _get_number_range_help_str(self) -> str | None:
+        return _range_words(getattr(self, "min", None), getattr(self, "max", None))
+
+
+def _plain(param: Any) -> Any:
+    """``param`` (a typer option or argument) made to show plain words in ``--help``."""
+    desc = param.type_descriptor
+    item = desc.annotation.__args__[0] if desc.is_list and getattr(desc.annotation, "__args__", None) else \
+        desc.annotation
+    if isinstance(param, TyperArgument):
+        param.__class__ = _PlainArgument
+        if param.metavar is None:
+            param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+    elif isinstance(param, TyperOption):
+        param.__class__ = _PlainOption
+        if param.is_flag:
+            param.metavar = ""
+        elif param.metavar is None:
+            param.metavar = "PATH" if desc.is_path or item is Path else WORDS.get(item, "VALUE")
+    return param
+
+
+class PlainCommand(TyperCommand):
+    """A command whose ``--help`` shows plain words (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params = [_plain(p) for p in self.params]
+
+    def get_help_option(self, ctx: Any) -> Any:
+        opt = super().get_help_option(ctx)
+        return None if opt is None else _plain(opt)
+
+
+class PlainGroup(TyperGroup):
+    """The app's group, with plain words in its own ``--help`` like :class:`PlainCommand`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params = [_plain(p) for p in self.params]
+
+    def get_help_option(self, ctx: Any) -> Any:
+        opt = super().get_help_option(ctx)
+        return None if opt is None else _plain(opt)
+
+
+app = typer.Typer(cls=PlainGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="numplace: verified Sudoku (Number Place) puzzle sets from a YAML config.",
                   epilog="Exit codes:\n" + "\n".join(f"{int(code):>3}  {text}" for code, text in MEANINGS.items()))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(msg: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
-    """Print ``numplace: error: <msg>`` on stderr; the exit to raise, with ``code``."""
+#: Commands whose stderr is a log (JSON lines when it is not a terminal); their exit-2 refusals are log lines too.
+LOGGED = frozenset({"run"})
+
+
+def _command_name(ctx: Any = None) -> str | None:
+    """The name of the command being run (from ``ctx`` or click's current context), if any."""
+    from typer._click.globals import get_current_context
+
+    ctx = ctx or get_current_context(silent=True)
+    return getattr(ctx, "info_name", None) if ctx is not None else None
+
+
+def say_error(msg: str, code: ExitCode = ExitCode.USAGE, command: str | None = None) -> None:
+    """Write the error line of ``msg`` on stderr: ``numplace: error: <msg>``, or, for an exit-2
+    refusal of a :data:`LOGGED` command while stderr is not a terminal, one JSON log line."""
+    if code == ExitCode.USAGE and command in LOGGED and not sys.stderr.isatty():
+        from pipeline import progress
+
+        progress.emit("refused", msg, "error", exit_code=int(code))
+        return
     typer.echo(f"numplace: error: {msg}", err=True)
+
+
+def fail(msg: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
+    """Print the error line of ``msg`` on stderr (:func:`say_error`); the exit to raise, with ``code``."""
+    say_error(msg, code, _command_name())
     return typer.Exit(code)
 
 
@@ -132,14 +249,15 @@ def main() -> None:
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="numplace")
     except KeyboardInterrupt:
         sys.exit(ExitCode.INTERRUPTED)
     except NoArgsIsHelpError as exc:  # click's code for these is 2, ExitCode.USAGE
         exc.show()
         sys.exit(exc.exit_code)
     except UsageError as exc:
-        typer.echo(f"numplace: error: {_usage_line(exc)}", err=True)
+        say_error(_usage_line(exc), ExitCode.USAGE if exc.exit_code == ExitCode.USAGE else ExitCode.PROBLEMS,
+                  _command_name(exc.ctx))
         sys.exit(exc.exit_code)
     except ClickException as exc:
         typer.echo(f"numplace: error: {' '.join(exc.format_message().split())}", err=True)

@@ -13,30 +13,44 @@ import typer
 from pipeline.cli.base import user_errors
 
 #: The sets a publishing command reads (each command's first argument).
-Paths = Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")]
+Paths = Annotated[list[Path], typer.Argument(metavar="SET_OR_RUN...", help="Set folders, run folders or part files.")]
 #: ``--exclude``: used.json files whose ids a command leaves out.
-Exclude = Annotated[list[Path] | None, typer.Option(help="Leave out the ids in this used.json (repeatable).")]
+Exclude = Annotated[list[Path] | None, typer.Option(metavar="USED_JSON",
+                                                    help="Leave out the ids in this used.json (repeatable).")]
 
 
 @user_errors
 def export(
     paths: Paths,
-    out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle).")],
-    fmt: Annotated[str, typer.Option("--format", help="csv | jsonl | sdk | svg | png.")] = "csv",
+    out: Annotated[Path, typer.Option(help="A file (csv, jsonl, sdk) or a folder (one file per puzzle; pdf adds "
+                                           "merge.csv).")],
+    fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="csv | jsonl | sdk | svg | png | pdf.")
+                   ] = "csv",
     solutions: Annotated[bool, typer.Option("--solutions", help="Also write each solution (sdk, svg, png).")] = False,
-    level: Annotated[list[str] | None, typer.Option(help="Only these levels (repeat, or comma-separated).")] = None,
-    score: Annotated[str | None, typer.Option(help="Only scores in A-B (A-, -B, N).")] = None,
-    hints: Annotated[str | None, typer.Option(help="Only puzzles with A-B givens.")] = None,
+    level: Annotated[list[str] | None, typer.Option(metavar="LEVEL", help="Only these levels (repeat, or "
+                                                                          "comma-separated).")] = None,
+    score: Annotated[str | None, typer.Option(metavar="A-B", help="Only scores in A-B (A-, -B, N).")] = None,
+    hints: Annotated[str | None, typer.Option(metavar="A-B", help="Only puzzles with A-B givens.")] = None,
     count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
     exclude: Exclude = None,
+    size: Annotated[str | None, typer.Option(metavar="LENGTH", help="Printed side of each image, frame included: "
+                                                                    "60mm, 6cm, 2.5in or 170pt (png, svg).")] = None,
+    dpi: Annotated[int | None, typer.Option(help="PNG pixels an inch (default 300 with --size, else 96).")] = None,
+    with_path: Annotated[bool, typer.Option("--with-path", help="Add each puzzle's solving path, as rate --explain "
+                                                                "gives it (csv, jsonl).")] = False,
+    with_link: Annotated[bool, typer.Option("--with-link", help="Add each puzzle's f-puzzles link (csv, jsonl).")
+                         ] = False,
 ) -> None:
-    """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
+    """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG, PNG, or one
+    vector PDF per puzzle and solution with a data-merge CSV for layout programs."""
     from pipeline.publish import export as exportmod
     from pipeline.publish import select
 
+    grid_size = exportmod.parse_size(size, dpi)
     flt = select.filter_from_flags(level, score, hints, count)
     frame = select.select(paths, flt, select.read_used(exclude or []))
-    written = exportmod.export(frame, fmt, out, solutions=solutions)
+    written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size, with_path=with_path,
+                               with_link=with_link)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
 
 
@@ -73,12 +87,15 @@ def book(
 @user_errors
 def report(
     paths: Paths,
-    out: Annotated[Path, typer.Option(help="The file to write (report.html, or a .png with --format png).")],
-    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained page) or png (one image).")
-                   ] = "html",
+    out: Annotated[Path, typer.Option(help="The file to write: report.html (a page) or report.png (one image).")],
+    fmt: Annotated[str | None, typer.Option("--format", help="html or png; the suffix of --out decides, and this "
+                                                             "must agree with it.")] = None,
+    exclude: Exclude = None,
 ) -> None:
-    """Report a set or run for an editor: counts, hints, difficulty, techniques, time, failures."""
+    """Report a set or run for an editor: counts, hints, difficulty, techniques, time, failures, the
+    stock left per level."""
     from pipeline.publish import report as reportmod
+    from pipeline.publish import select
 
-    reportmod.make_report(paths, out, fmt)
+    reportmod.make_report(paths, out, fmt, select.read_used(exclude or []))
     typer.echo(f"wrote {out}")

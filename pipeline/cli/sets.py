@@ -29,6 +29,8 @@ def run(
                                                       "overrides executor.kind).")] = None,
     scheduler: Annotated[str | None, typer.Option(help="A dask scheduler, tcp://host:8786 (implies --executor "
                                                        "dask; without it dask starts a LocalCluster here).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what the config will make and roughly how long it "
+                                                            "will take, from a short sample; write nothing.")] = False,
 ) -> None:
     """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
     import signal
@@ -46,6 +48,14 @@ def run(
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None,
                  **cfgmod.executor_overrides(executor, scheduler)}
     cfg = cfgmod.load(config, overrides)
+    if dry_run:
+        if resume is not None:
+            raise fail("--dry-run: previews a new run, not --resume (numplace runs shows how far a run got)")
+        from pipeline.run.preview import preview
+
+        for line in preview(cfg).lines():
+            typer.echo(line)
+        return
     terminated: list[int] = []
 
     def on_sigterm(signum: int, _frame: object) -> None:
@@ -170,7 +180,7 @@ def catalog(
                                                           "and rebuild their entries from the runs' parts.")] = False,
 ) -> None:
     """What the dedup catalog under an output root holds: puzzles per set and run. A damaged catalog
-    file is named in one line (exit 2); ``--repair`` moves damaged files aside and says what it did."""
+    file is named in one line (exit 2); --repair moves damaged files aside and says what it did."""
     import polars as pl
 
     from pipeline.run import store

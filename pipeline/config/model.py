@@ -2,7 +2,8 @@
 
 Contracts: a :class:`Config` is valid as a whole, not only section by section: the board side, the
 variant, the designed grid (:mod:`pipeline.config.design`), the clue pattern, the stop rule and
-``difficulty.steer`` fit together, and every refusal is a ValueError whose sentence starts with the
+``difficulty.steer`` fit together, the grader can reach the ``difficulty`` target
+(:mod:`pipeline.config.reach`), and every refusal is a ValueError whose sentence starts with the
 key at fault (``removal.hints: ...``). ``Config.model_dump(mode="json")`` validates again to an equal
 config (a manifest's saved config is a valid config). The keys: ``docs/config.md``.
 """
@@ -16,7 +17,7 @@ from pydantic import Field, field_validator, model_validator
 
 from pipeline import symmetry
 from pipeline.board import Grid, PuzzleFormatError, board, parse, variant_problem
-from pipeline.config import design
+from pipeline.config import design, reach
 from pipeline.config.messages import echo
 from pipeline.config.sections import (
     BoardCfg,
@@ -108,6 +109,11 @@ class Config(_Strict):
         self._fits_design(n)
         if self.difficulty is not None and self.difficulty.steer:
             self._fits_steer()
+        if self.difficulty is not None:
+            why = reach.target_problem(self.board.rules.kinds, self.killer_givens, self.difficulty.levels,
+                                       list(self.difficulty.quota or ()))
+            if why:
+                raise ValueError(why)
         if self.removal.pattern is not None:
             self._fits_pattern(n)
         if self.grid.fixed is not None:

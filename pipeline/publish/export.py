@@ -1,4 +1,5 @@
-"""Exports for tools that do not read Parquet: CSV, JSON lines, one-line text (``.sdk``), SVG, PNG.
+"""Exports for tools that do not read Parquet: CSV, JSON lines, one-line text (``.sdk``), SVG, PNG,
+and vector PDFs for layout programs.
 
 Contracts
 ---------
@@ -9,7 +10,9 @@ Contracts
   are quoted, and ``seed`` is written as text: read it as a string (a spreadsheet or a float parser
   loses digits above 2^53). Nulls are empty fields.
 * **JSON lines**: one object per puzzle with the same keys; ``seed`` is a *string* (JavaScript's
-  numbers lose precision above 2^53), lists stay lists, nulls are ``null``.
+  numbers lose precision above 2^53), lists stay lists, nulls are ``null``. Its JSON Schema is
+  :func:`jsonl_schema` (published as ``schema/numplace-export.schema.json``; a test keeps the file
+  equal to it and checks exported lines against it).
 * **sdk** holds the givens only, so a variant selection is refused (its diagonals, regions or cages
   would be lost without a trace; use JSON lines, SVG or PNG).
 * **sdk** (one-line text): into a file, one puzzle per line, row-major, ``.`` for a blank (81
@@ -21,6 +24,25 @@ Contracts
   :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given, and one per cage sum of a
   killer puzzle; variant rows are drawn with their regions, cages and shading), and with
   ``--solutions`` ``<puzzle_id>-solution.svg`` (``.png``).
+* **Sizes**: by default a PNG has 48 px cells (9x9 and smaller; 36 px for 16x16) plus the frame:
+  440 px square for 9x9, 584 px for 16x16 (:func:`png_side`), at 96 dpi, and an SVG is 40 px a
+  cell plus the frame. ``--size`` (``60mm``, ``6cm``, ``2.5in``, ``170pt``) sets the printed side
+  of the whole image, frame included; ``--dpi`` the pixels a printed inch (default 300 with
+  ``--size``, else 96, so ``--dpi`` alone keeps the printed size and adds pixels). A PNG is then
+  exactly ``round(side in inches * dpi)`` pixels square, carries its dpi (so a layout program
+  places it at that size), and the grid is drawn as large as fits and centred; an SVG gets the
+  size as its ``width`` and ``height`` in mm. Sizes apply to png and svg (and pdf) only.
+* **pdf**: into a folder, one vector PDF per puzzle, ``<puzzle_id>.pdf``, and one per solution,
+  ``<puzzle_id>-solution.pdf`` (always: layout programs place both), each a page the grid's size
+  (``--size``, 60 mm by default), K only, fonts embedded (:mod:`pipeline.publish.vector`); beside
+  them ``merge.csv``, the data-merge source of layout programs: ``puzzle_id``, ``set_name``,
+  ``index``, ``level``, ``score``, ``hints``, ``size``, and ``@puzzle_image`` / ``@solution_image``
+  (absolute paths of the two PDFs, as data merge wants them; a header starting with ``@`` marks an
+  image field).
+* **Extra columns** (csv and jsonl only): ``--with-path`` adds ``path``, the solving path of
+  ``rate --explain`` (:func:`pipeline.publish.path.solving_path`: a list of steps in JSON lines, the
+  same list as one JSON array in CSV); ``--with-link`` adds ``fpuzzles``, the puzzle's f-puzzles
+  link (:func:`pipeline.publish.fpuzzles.link`).
 * ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
   created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
   (``puzzles.csv`` when several sets are mixed).
@@ -31,19 +53,89 @@ Contracts
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from pipeline.atomic import atomic_write
 from pipeline.publish import render
 from pipeline.publish.select import PublishError
+from pipeline.run import rows
 
-FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png")
+FORMATS: tuple[str, ...] = ("csv", "jsonl", "sdk", "svg", "png", "pdf")
 LIST_SEPARATOR = ";"
-_FOLDER_ONLY = ("svg", "png")
+_FOLDER_ONLY = ("svg", "png", "pdf")
+#: The ``path`` column of a JSON lines export (``--with-path``): one struct a step.
+PATH_DTYPE = pl.List(pl.Struct({"technique": pl.String, "cells": pl.List(pl.String), "digits": pl.List(pl.String),
+                                "placements": pl.List(pl.List(pl.String)), "eliminations": pl.List(pl.List(pl.String)),
+                                "text": pl.String}))
+#: The data-merge source written beside a pdf export.
+MERGE_CSV = "merge.csv"
+#: Points in one unit of ``--size``.
+UNITS: dict[str, float] = {"mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pt": 1.0}
+#: The printed sides ``--size`` accepts, in points (about 1 cm to 50 cm), and the ``--dpi`` range.
+SIZE_RANGE = (28.0, 1440.0)
+DPI_RANGE = (36, 2400)
+SCREEN_DPI = 96
+PRINT_DPI = 300
+
+
+@dataclass(frozen=True)
+class Size:
+    """The size of one grid image: ``side_pt`` its printed side in points (None: the format's
+    default), ``dpi`` the PNG's pixels an inch (None: 96 without ``side_pt``, 300 with it)."""
+
+    side_pt: float | None = None
+    dpi: int | None = None
+
+    @property
+    def asked(self) -> bool:
+        return self.side_pt is not None or self.dpi is not None
+
+    @property
+    def png_dpi(self) -> int:
+        """The PNG's pixels an inch: ``dpi``, else 300 with a printed side, else 96."""
+        return self.dpi or (PRINT_DPI if self.side_pt is not None else SCREEN_DPI)
+
+    def pixels(self, n: int) -> int:
+        """The side in pixels of the PNG of an n x n grid."""
+        inches = self.side_pt / 72 if self.side_pt is not None else png_side(n) / SCREEN_DPI
+        return max(1, round(inches * self.png_dpi))
+
+
+def parse_size(text: str | None, dpi: int | None = None) -> Size:
+    """``--size`` (a number and a unit of :data:`UNITS`: ``60mm``, ``2.5in``) and ``--dpi`` as a
+    :class:`Size`; a bad value is a :class:`PublishError` naming the flag."""
+    side = None
+    if text is not None:
+        t = text.strip().lower().replace(" ", "")
+        unit = next((u for u in UNITS if t.endswith(u)), None)
+        try:
+            value = float(t[: -len(unit)]) if unit else None
+        except ValueError:
+            value = None
+        if unit is None or value is None:
+            raise PublishError(f"--size: {text!r} is not a length such as 60mm, 6cm, 2.5in or 170pt")
+        side = value * UNITS[unit]
+        if not SIZE_RANGE[0] <= side <= SIZE_RANGE[1]:
+            raise PublishError(f"--size: {text!r} is not between 1 cm and 50 cm")
+    if dpi is not None and not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise PublishError(f"--dpi: {dpi} is not between {DPI_RANGE[0]} and {DPI_RANGE[1]}")
+    return Size(side, dpi)
+
+
+def png_side(n: int) -> int:
+    """Pixels of the side of a default PNG of an n x n grid (48 px cells, 36 px for 16x16, and the frame)."""
+    return _default_image(n).size[0]
+
+
+def _default_image(n: int) -> Any:
+    br, bc = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}.get(n, (1, n))
+    return render.to_image(render.grid_art("." * n * n, br, bc))
 
 
 @dataclass(frozen=True)
@@ -77,6 +169,35 @@ def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
     return frame.select(exprs)
 
 
+def jsonl_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one line of a JSON lines export: the row's schema
+    (:func:`pipeline.run.rows.json_schema`) with ``seed`` a string of digits, and the columns added
+    after schema version 1 nullable too (an export of an older set has them null). Columns may be
+    added, so other keys are allowed."""
+    base = rows.json_schema()
+    props: dict[str, Any] = {}
+    for name, spec in base["properties"].items():
+        spec = dict(spec)
+        if name == "seed":
+            spec.update(type="string", pattern="^-?[0-9]+$")
+        if name in rows.ADDED_IN and "null" not in spec["type"]:
+            spec["type"] = [spec["type"], "null"]
+        props[name] = spec
+    pair = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+    props["path"] = {"type": "array", "x-export-flag": "--with-path", "items": {
+        "type": "object", "required": ["technique", "cells", "digits", "placements", "eliminations", "text"],
+        "properties": {"technique": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}},
+                       "digits": {"type": "array", "items": {"type": "string"}},
+                       "placements": {"type": "array", "items": pair},
+                       "eliminations": {"type": "array", "items": pair}, "text": {"type": "string"}}}}
+    props["fpuzzles"] = {"type": "string", "x-export-flag": "--with-link", "pattern": "^https://f-puzzles\\.com/\\?load="}
+    return {"$schema": base["$schema"], "title": "numplace JSON lines export",
+            "description": "One line of `numplace export --format jsonl`: one puzzle, the Parquet row's keys, "
+                           "seed as a string.",
+            "x-schema-version": base["x-schema-version"], "type": "object", "properties": props,
+            "required": [n for n in base["required"] if n not in rows.ADDED_IN]}
+
+
 def _is_folder(out: Path) -> bool:
     return out.is_dir() or out.suffix == ""
 
@@ -102,17 +223,50 @@ def write_file(path: Path, write: Callable[[Path], object]) -> None:
         raise PublishError(f"--out {path}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
 
 
+def _num(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def _set_stem(frame: pl.DataFrame) -> str:
     names = frame["set_name"].drop_nulls().unique().to_list()
     return str(names[0]) if len(names) == 1 else "puzzles"
 
 
-def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False) -> Written:
+def extra_columns(frame: pl.DataFrame, *, with_path: bool = False, with_link: bool = False) -> pl.DataFrame:
+    """``frame`` with the columns ``--with-path`` (``path``) and ``--with-link`` (``fpuzzles``) add."""
+    from pipeline.publish import fpuzzles, path
+
+    records = frame.to_dicts()
+    extra = []
+    if with_path:
+        steps = [path.solving_path(r) for r in records]
+        extra.append(pl.Series("path", [json.dumps(s) for s in steps], dtype=pl.String))
+    if with_link:
+        extra.append(pl.Series("fpuzzles", [fpuzzles.link(r) for r in records], dtype=pl.String))
+    return frame.with_columns(extra) if extra else frame
+
+
+def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False, size: Size | None = None,
+           with_path: bool = False, with_link: bool = False) -> Written:
     """Write the rows of ``frame`` (a selection, in its order) as ``fmt`` to ``out``; see the module
-    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame
-    or a target that cannot be written."""
+    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame,
+    a size or an extra column for a format without one, or a target that cannot be written."""
     if fmt not in FORMATS:
         raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    if (with_path or with_link) and fmt not in ("csv", "jsonl"):
+        flag = "--with-path" if with_path else "--with-link"
+        raise PublishError(f"{flag}: adds a column to csv and jsonl exports, not to {fmt}")
+    size = size or Size()
+    if size.asked and fmt not in _FOLDER_ONLY:
+        raise PublishError(f"--size and --dpi: {fmt} has no image size (they apply to {', '.join(_FOLDER_ONLY)})")
+    if size.dpi is not None and fmt in ("svg", "pdf"):
+        raise PublishError(f"--dpi: {'an SVG' if fmt == 'svg' else 'a vector PDF'} has no pixels (use --size for its "
+                           "printed size)")
+    if fmt == "png" and size.asked:
+        n = int(_num(frame["size"].max()))
+        if size.pixels(n) < (MIN_CELL + 1) * n:
+            raise PublishError(f"--size and --dpi: {size.pixels(n)} px is too small for a {n}x{n} grid "
+                               f"(at least {(MIN_CELL + 1) * n} px)")
     if frame.is_empty():
         raise PublishError("nothing to export: the selection is empty")
     folder = _is_folder(out)
@@ -120,13 +274,18 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False)
         raise PublishError(f"--out {out}: {fmt} export writes one file per puzzle; give a folder")
     if fmt in ("csv", "jsonl"):
         path = out / f"{_set_stem(frame)}.{fmt}" if folder else out
+        full = extra_columns(frame, with_path=with_path, with_link=with_link)
         if fmt == "csv":
-            text = text_frame(frame, lists=False)
+            text = text_frame(full, lists=False)
             write_file(path, lambda tmp: text.write_csv(tmp, quote_style="non_numeric"))
         else:
-            text = text_frame(frame, lists=True)
+            text = text_frame(full, lists=True)
+            if with_path:  # a list of steps, not a JSON string, in a JSON line
+                text = text.with_columns(pl.Series("path", [json.loads(x) for x in text["path"]], dtype=PATH_DTYPE))
             write_file(path, lambda tmp: text.write_ndjson(tmp))
         return Written(path, 1, frame.height)
+    if fmt == "pdf":
+        return _pdf_export(frame, out, size)
     variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]  # old sets lack them: classic
     if fmt == "sdk" and "variant" in frame.columns and frame["variant"].list.len().fill_null(0).max():
         raise PublishError("--format sdk holds the givens only: the selection has variant puzzles, whose "
@@ -144,16 +303,49 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False)
     for r in rows:
         for answer in (False, True) if solutions else (False,):
             name = f"{r['puzzle_id']}{'-solution' if answer else ''}.{fmt}"
-            write_file(out / name, _one_file(fmt, r, answer))
+            write_file(out / name, _one_file(fmt, r, answer, size))
             count += 1
     return Written(out, count, len(rows))
+
+
+def _pdf_export(frame: pl.DataFrame, out: Path, size: Size) -> Written:
+    """One vector PDF per puzzle and per solution, and ``merge.csv`` beside them (module docstring)."""
+    from pipeline.publish import vector
+
+    _ensure_folder(out)
+    side = size.side_pt or vector.DEFAULT_SIDE_PT
+    variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]
+    merge = []
+    for r in frame.select("puzzle_id", "set_name", "index", "difficulty", "difficulty_score", "hints", "size",
+                          "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts():
+        names = []
+        for answer in (False, True):
+            target = out / f"{r['puzzle_id']}{'-solution' if answer else ''}.pdf"
+            title = f"{r['puzzle_id']}{' solution' if answer else ''}"
+            art = render.art_of(r, answer)
+            write_file(target, _pdf_writer(art, side, title))
+            names.append(str(target.resolve()))
+        merge.append({"puzzle_id": r["puzzle_id"], "set_name": r["set_name"], "index": r["index"],
+                      "level": r["difficulty"], "score": r["difficulty_score"], "hints": r["hints"], "size": r["size"],
+                      "@puzzle_image": names[0], "@solution_image": names[1]})
+    table = pl.DataFrame(merge, schema={"puzzle_id": pl.String, "set_name": pl.String, "index": pl.Int64,
+                                        "level": pl.String, "score": pl.Float64, "hints": pl.Int32, "size": pl.Int32,
+                                        "@puzzle_image": pl.String, "@solution_image": pl.String})
+    write_file(out / MERGE_CSV, lambda tmp: table.write_csv(tmp))
+    return Written(out, 2 * len(merge) + 1, len(merge))
+
+
+def _pdf_writer(art: render.GridArt, side: float, title: str) -> Callable[[Path], object]:
+    from pipeline.publish import vector
+
+    return lambda tmp: vector.write_pdf(art, tmp, side, title)
 
 
 def _text_writer(body: str) -> Callable[[Path], object]:
     return lambda tmp: tmp.write_text(body, encoding="utf-8")
 
 
-def _one_file(fmt: str, row: dict[str, object], answer: bool) -> Callable[[Path], object]:
+def _one_file(fmt: str, row: dict[str, object], answer: bool, size: Size) -> Callable[[Path], object]:
     """The writer of one per-puzzle file (sdk grid text, SVG or PNG)."""
     if fmt == "sdk":
         grid = str(row["solution" if answer else "puzzle"])
@@ -163,5 +355,30 @@ def _one_file(fmt: str, row: dict[str, object], answer: bool) -> Callable[[Path]
     art = render.art_of(row, answer)
     if fmt == "svg":
         svg = render.to_svg(art, str(row["puzzle_id"]) + (" solution" if answer else ""))
+        if size.side_pt is not None:
+            mm = f"{size.side_pt * 25.4 / 72:.2f}mm"
+            svg = re.sub(r'^(<svg [^>]*?)width="[^"]*" height="[^"]*"', rf'\1width="{mm}" height="{mm}"', svg, count=1)
         return lambda tmp: tmp.write_text(svg, encoding="utf-8")
-    return lambda tmp: render.to_png(art, tmp)
+    if not size.asked:
+        return lambda tmp: render.to_png(art, tmp)
+    return lambda tmp: sized_png(art, size).save(tmp, format="PNG", optimize=True, dpi=(size.png_dpi,) * 2)
+
+
+#: The smallest cell, in pixels, of a sized PNG.
+MIN_CELL = 8
+
+
+def sized_png(art: render.GridArt, size: Size) -> Any:
+    """``art`` as a Pillow image of exactly :meth:`Size.pixels` pixels square: the grid drawn with the
+    largest whole-pixel cells that fit, centred on white."""
+    from PIL import Image
+
+    side = size.pixels(art.n)
+    cell = max(MIN_CELL, side // art.n)
+    grid = render.to_image(art, cell)
+    while grid.size[0] > side and cell > MIN_CELL:  # the frame takes a few pixels: one cell size less
+        cell -= 1
+        grid = render.to_image(art, cell)
+    canvas = Image.new("RGB", (side, side), "white")
+    canvas.paste(grid, ((side - grid.size[0]) // 2, (side - grid.size[1]) // 2))
+    return canvas

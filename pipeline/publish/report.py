@@ -14,8 +14,14 @@ Contracts
 * **Every row counts**: the report reads rows without dropping repeats (two old runs of a set that
   both start at index 0 are both reported, run by run).
 * Missing manifests (a lone part file) only leave out the manifest sections.
-* The PNG (``--format png``) is one figure with six panels: hints, difficulty mix, score by level,
-  symmetry, hardest techniques, generation time by level.
+* The PNG is one figure with six panels: hints, difficulty mix, score by level, symmetry, hardest
+  techniques, generation time by level.
+* **The format is the suffix's**: ``--out`` ends in ``.html`` (or ``.htm``) or ``.png``; any other
+  suffix, or a ``--format`` that disagrees with it, is refused before anything is read or written.
+* **Several sets are shown apart**: when the rows come from more than one set, the page has a table
+  with one column per set and a chart of each set's level mix, and runs are named ``<set>/<run>``.
+* **Stock left**: per set and level, the distinct puzzles read, those whose ids are in the books
+  given by ``--exclude`` (``*.used.json``), and those left for the next book.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import base64
 import datetime as dt
 import html
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +50,8 @@ if TYPE_CHECKING:
 LEVEL_COLORS = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#ff7f00", "expert": "#e41a1c",
                 "extreme": "#984ea3", "unrated": "#bbbbbb", "ungraded": "#999999"}
 FORMATS = ("html", "png")
+#: The suffix of ``--out`` that names each format.
+SUFFIXES = {".html": "html", ".htm": "html", ".png": "png"}
 
 
 @dataclass(frozen=True)
@@ -53,10 +61,21 @@ class Data:
     frame: pl.DataFrame
     runs: tuple[tuple[Path, dict[str, Any] | None], ...]
     sources: tuple[Path, ...]
+    used: frozenset[str] = frozenset()
+
+    @property
+    def sets(self) -> list[str]:
+        """The names of the sets read, sorted."""
+        return sorted(set(self.frame["set_name"].drop_nulls().to_list()))
+
+    def run_label(self, run_dir: Path) -> str:
+        """A run's name in the report: its folder, ``<set>/<run>`` when several sets are shown."""
+        return f"{run_dir.parent.name}/{run_dir.name}" if len(self.sets) > 1 else run_dir.name
 
 
-def load(paths: Sequence[Path]) -> Data:
-    """Read the rows and manifests of ``paths`` (set folders, run folders or part files)."""
+def load(paths: Sequence[Path], used: Iterable[str] = ()) -> Data:
+    """Read the rows and manifests of ``paths`` (set folders, run folders or part files); ``used``
+    are the puzzle ids already in books (the stock section leaves them out)."""
     rows = read_sets(paths, unique=False, with_run=True)
     runs: list[tuple[Path, dict[str, Any] | None]] = []
     for run_dir in rows.run_dirs:
@@ -65,7 +84,7 @@ def load(paths: Sequence[Path]) -> Data:
         except store.StoreError:
             runs.append((run_dir, None))
     frame = rows.frame.with_columns(pl.col("difficulty").fill_null("ungraded"))
-    return Data(frame, tuple(runs), tuple(paths))
+    return Data(frame, tuple(runs), tuple(paths), frozenset(used))
 
 
 def _levels(frame: pl.DataFrame) -> list[str]:
@@ -193,19 +212,31 @@ def plot_time_hist(ax: Axes, frame: pl.DataFrame) -> None:
 
 def plot_runs(ax: Axes, frame: pl.DataFrame) -> None:
     """Level mix of each run (night), side by side, as shares of the run."""
-    runs = list(dict.fromkeys(frame["run_dir"].to_list()))
+    several = frame["set_name"].n_unique() > 1
+    _plot_mix(ax, frame, "run_dir", lambda r: f"{Path(r).parent.name}/{Path(r).name}" if several else Path(r).name,
+              "% of the run", "Runs side by side: difficulty mix")
+
+
+def plot_sets(ax: Axes, frame: pl.DataFrame) -> None:
+    """Level mix of each set, side by side, as shares of the set."""
+    _plot_mix(ax, frame, "set_name", str, "% of the set", "Sets side by side: difficulty mix")
+
+
+def _plot_mix(ax: Axes, frame: pl.DataFrame, key: str, name: Any, ylabel: str, title: str) -> None:
+    """Stacked bars: the level mix of each value of ``key`` (in order of first appearance)."""
+    groups = list(dict.fromkeys(frame[key].to_list()))
     levels = _levels(frame)
-    bottom = [0.0] * len(runs)
-    names = [Path(r).name for r in runs]
+    bottom = [0.0] * len(groups)
+    names = [name(g) for g in groups]
     for lv in levels:
         share = []
-        for r in runs:
-            part = frame.filter(pl.col("run_dir") == r)
+        for g in groups:
+            part = frame.filter(pl.col(key) == g)
             share.append(100 * part.filter(pl.col("difficulty") == lv).height / max(1, part.height))
         ax.bar(names, share, bottom=bottom, color=LEVEL_COLORS[lv], label=lv)
         bottom = [b + s for b, s in zip(bottom, share, strict=True)]
-    ax.set_ylabel("% of the run")
-    ax.set_title("Runs side by side: difficulty mix")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.tick_params(axis="x", labelrotation=20, labelsize=7)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
 
@@ -235,8 +266,10 @@ def summary_png(data: Data) -> bytes:
 
 def _headline(data: Data) -> str:
     f = data.frame
-    sets = ", ".join(sorted(set(f["set_name"].drop_nulls().to_list())))
-    return f"{sets}: {f.height} puzzles in {len(data.runs)} run(s)"
+    if len(data.sets) > 1:
+        each = ", ".join(f"{s} ({f.filter(pl.col('set_name') == s).height})" for s in data.sets)
+        return f"{len(data.sets)} sets, {each}: {f.height} puzzles in {len(data.runs)} run(s)"
+    return f"{', '.join(data.sets)}: {f.height} puzzles in {len(data.runs)} run(s)"
 
 
 def _img(png: bytes, alt: str) -> str:
@@ -307,7 +340,42 @@ def _runs_table(data: Data) -> str:
     labels = ["status", "started", "rows read", *(k.replace("_", " ") for k in _RUN_KEYS), "difficulty rejections",
               "levels", "mean givens", "median ms a puzzle"]
     rows = [[label, *(col[i] for col in columns)] for i, label in enumerate(labels)]
-    return _table(["run", *(run_dir.name for run_dir, _ in data.runs)], rows)
+    return _table(["run", *(data.run_label(run_dir) for run_dir, _ in data.runs)], rows)
+
+
+def _sets_table(data: Data) -> str:
+    """One column per set, side by side: what each set holds."""
+    columns = []
+    for name in data.sets:
+        part = data.frame.filter(pl.col("set_name") == name)
+        runs = part["run_dir"].n_unique()
+        mix = {lv: part.filter(pl.col("difficulty") == lv).height for lv in _levels(part)}
+        sizes = ", ".join(f"{s}x{s}" for s in sorted(part["size"].unique().to_list()))
+        columns.append([part.height, runs, sizes, mix, round(_num(part["hints"].mean()), 2),
+                        round(_num(part["difficulty_score"].median()), 1), round(_num(part["gen_ms"].median()), 1)])
+    labels = ["puzzles", "runs", "sizes", "levels", "mean givens", "median score", "median ms a puzzle"]
+    return _table(["set", *data.sets], [[label, *(col[i] for col in columns)] for i, label in enumerate(labels)])
+
+
+def stock_left(data: Data) -> pl.DataFrame:
+    """Per set and level (easy first): ``puzzles`` (distinct ids read), ``used`` (in the books given
+    by ``--exclude``) and ``left`` (what the next book can take)."""
+    f = data.frame.unique("puzzle_id", keep="first", maintain_order=True)
+    f = f.with_columns(pl.col("puzzle_id").is_in(list(data.used)).alias("_used"))
+    out = f.group_by("set_name", "difficulty").agg(pl.len().alias("puzzles"), pl.col("_used").sum().alias("used"))
+    order = {lv: k for k, lv in enumerate((*LEVELS, "unrated", "ungraded"))}
+    out = out.with_columns((pl.col("puzzles") - pl.col("used")).alias("left"),
+                           pl.col("difficulty").replace_strict(order, default=len(order)).alias("_rank"))
+    return (out.sort("set_name", "_rank").drop("_rank").rename({"difficulty": "level"})
+            .select("set_name", "level", pl.col("puzzles").cast(pl.Int64), pl.col("used").cast(pl.Int64),
+                    pl.col("left").cast(pl.Int64)))
+
+
+def _stock_section(data: Data) -> str:
+    stock = stock_left(data)
+    note = (f"<p>Distinct puzzles per level, less the {len(data.used):,} ids of the books given by --exclude.</p>"
+            if data.used else "<p>Distinct puzzles per level; no book given by --exclude, so none is used.</p>")
+    return note + _table(["set", "level", "puzzles", "in books", "left"], stock.rows())
 
 
 def _failures(data: Data, limit: int = 30) -> str:
@@ -315,7 +383,7 @@ def _failures(data: Data, limit: int = 30) -> str:
     for run_dir, m in data.runs:
         for shard in ((m or {}).get("shards") or {}).values():
             for fail in shard.get("failures") or []:
-                out.append([run_dir.name, fail.get("index"), fail.get("kind"), fail.get("reason")])
+                out.append([data.run_label(run_dir), fail.get("index"), fail.get("kind"), fail.get("reason")])
     if not out:
         return "<p>No failures recorded in the manifests.</p>"
     more = f"<p>… and {len(out) - limit} more.</p>" if len(out) > limit else ""
@@ -344,6 +412,9 @@ def render_html(data: Data) -> str:
         f'<p class="meta">numplace {__version__} report, {dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}; '
         f"read from {html.escape(', '.join(str(p) for p in data.sources))}</p>",
         "<h2>Counts</h2>", _table(None, _counts(f)),
+        *(["<h2>Sets</h2>", _sets_table(data), _img(plot(plot_sets, f, 7.5, 3.6), "sets side by side")]
+          if len(data.sets) > 1 else []),
+        "<h2>Stock left per level</h2>", _stock_section(data),
         "<h2>Hints and difficulty</h2>", '<div class="grid">',
         _img(plot(plot_hints, f), "hints histogram"), _img(plot(plot_levels, f), "difficulty mix"),
         _img(plot(plot_scores, f), "score by level"), _img(plot(plot_symmetry, f), "symmetry mix"), "</div>",
@@ -361,11 +432,24 @@ def render_html(data: Data) -> str:
     return "\n".join(parts) + "\n"
 
 
-def make_report(paths: Sequence[Path], out: Path, fmt: str = "html") -> Path:
-    """Write the report of ``paths`` to ``out`` as ``fmt`` (``html`` or ``png``); returns ``out``."""
-    if fmt not in FORMATS:
+def format_of(out: Path, fmt: str | None = None) -> str:
+    """The format of a report written to ``out``: its suffix's (:data:`SUFFIXES`). ``fmt`` (``--format``),
+    when given, must be one of :data:`FORMATS` and agree with the suffix; else :class:`PublishError`."""
+    if fmt is not None and fmt not in FORMATS:
         raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    data = load(paths)
+    by_suffix = SUFFIXES.get(out.suffix.lower())
+    if by_suffix is None:
+        raise PublishError(f"--out {out}: a report is an .html page or a .png image (the format is the suffix's)")
+    if fmt is not None and fmt != by_suffix:
+        raise PublishError(f"--out {out}: the suffix says {by_suffix}, but --format says {fmt}")
+    return by_suffix
+
+
+def make_report(paths: Sequence[Path], out: Path, fmt: str | None = None, used: Iterable[str] = ()) -> Path:
+    """Write the report of ``paths`` to ``out``, in the format of its suffix (:func:`format_of`;
+    ``fmt`` only checks it); ``used`` are the ids of books already made. Returns ``out``."""
+    fmt = format_of(out, fmt)
+    data = load(paths, used)
     if fmt == "png":
         png = summary_png(data)
         write_file(out, lambda tmp: tmp.write_bytes(png))

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from pipeline import verify
-from tests.conftest import ROOT, numplace, tiny
+from tests.conftest import ROOT, error_line, numplace, tiny
 
 pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
 
@@ -165,7 +165,7 @@ def test_bad_option_values_are_one_line_not_a_usage_box(args: tuple[str, ...], l
     before = sorted(p.name for p in ROOT.iterdir())
     res = numplace(*args)
     assert res.returncode == 2
-    assert res.stderr.strip().startswith(f"numplace: error: {line}"), res.stderr
+    assert error_line(res.stderr).startswith(f"numplace: error: {line}"), res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and "Usage" not in res.stderr
     assert sorted(p.name for p in ROOT.iterdir()) == before
 

@@ -10,7 +10,7 @@ import yaml
 
 from pipeline import config
 from pipeline.config import strict_yaml
-from tests.conftest import ROOT, numplace, tiny
+from tests.conftest import ROOT, error_line, numplace, tiny
 
 
 @pytest.mark.heavy
@@ -52,7 +52,7 @@ def test_bad_config(tmp_path: Path, write_config, change: dict, message: str) ->
     cfg = write_config(tiny(out) | change)
     res = numplace("run", str(cfg))
     assert res.returncode == 2, res.stderr
-    assert message in res.stderr
+    assert message in error_line(res.stderr)
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
     assert not out.exists()
 
@@ -127,7 +127,7 @@ def test_duplicate_key_is_refused_with_its_line(tmp_path: Path, write_config) ->
     cfg = write_config(text)
     res = numplace("run", str(cfg))
     assert res.returncode == 2, res.stderr
-    assert res.stderr.strip() == f"numplace: error: {cfg}:line 4: duplicate key 'count'"
+    assert error_line(res.stderr) == f"numplace: error: {cfg}:line 4: duplicate key 'count'"
     assert not out.exists()
 
 
@@ -161,7 +161,7 @@ def _one_line_exit_2(res: subprocess.CompletedProcess[str], out: Path) -> str:
     assert res.returncode == 2, res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr[:500]
     assert not out.exists()
-    return res.stderr.strip()
+    return error_line(res.stderr)
 
 
 @pytest.mark.heavy
@@ -326,7 +326,7 @@ def test_bad_executor_flags_are_one_line(tmp_path: Path, write_config, args: tup
 
     out = tmp_path / "out"
     res = CliRunner().invoke(cli.app, ["run", str(write_config(tiny(out))), *args])
-    assert res.exit_code == 2 and res.stderr.startswith(f"numplace: error: {message}"), res.stderr
+    assert res.exit_code == 2 and error_line(res.stderr).startswith(f"numplace: error: {message}"), res.stderr
     assert len(res.stderr.splitlines()) == 1
     assert not out.exists()
 

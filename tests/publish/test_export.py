@@ -4,19 +4,22 @@ given, each in its cell) and PNG per puzzle; bad selections and unwritable targe
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 from PIL import Image
 
 from pipeline.publish import select
-from pipeline.publish.export import export
+from pipeline.publish.export import export, jsonl_schema, parse_size
 from pipeline.publish.render import SVG_CELL
 from pipeline.publish.select import PublishError
-from tests.conftest import numplace
-from tests.publish.test_select import BIG_SEED, MIX, write_set
+from pipeline.run.rows import SCHEMA
+from tests.conftest import ROOT, numplace
+from tests.publish.test_select import BIG_SEED, MIX, fake_row, write_set
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -67,6 +70,54 @@ def test_jsonl_round_trip(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame])
                     "difficulty_score", "minimal", "grid_number"):
             assert got[key] == want[key], key
     assert rows[0]["seed"] == str(BIG_SEED)
+
+
+JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+                              "array": list, "object": dict, "null": type(None)}
+
+
+def schema_problems(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
+    """What in ``value`` breaks ``schema``: the part of JSON Schema the export schema uses (type,
+    properties, required, additionalProperties, items, pattern). A small checker of our own, so the
+    test needs no validator package."""
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        ok = any(isinstance(value, JSON_TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
+                 for k in kinds)
+        if not ok:
+            return [f"{where}: {value!r} is not {' or '.join(kinds)}"]
+    out = []
+    if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
+        out.append(f"{where}: {value!r} does not match {schema['pattern']}")
+    if isinstance(value, dict):
+        out += [f"{where}: {k} is missing" for k in schema.get("required", []) if k not in value]
+        props = schema.get("properties", {})
+        if schema.get("additionalProperties") is False:
+            out += [f"{where}: {k} is not allowed" for k in value if k not in props]
+        for k, v in value.items():
+            if k in props:
+                out += schema_problems(v, props[k], f"{where}.{k}")
+    if isinstance(value, list) and "items" in schema:
+        for i, v in enumerate(value):
+            out += schema_problems(v, schema["items"], f"{where}[{i}]")
+    return out
+
+
+def test_jsonl_lines_follow_the_published_schema(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    published = json.loads((ROOT / "schema" / "numplace-export.schema.json").read_text(encoding="utf-8"))
+    assert published == jsonl_schema()
+    assert published["properties"]["seed"]["type"] == "string"
+    killer = fake_row("cages", 0, "hard") | {"variant": ["killer"], "cages": [{"cells": [0, 1], "sum": 9}],
+                                             "difficulty_rank": 3}
+    frame = pl.concat([sets[2], pl.DataFrame([killer], schema=SCHEMA)], how="vertical_relaxed")
+    export(frame, "jsonl", tmp_path / "p.jsonl")
+    lines = [json.loads(x) for x in (tmp_path / "p.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 13 and lines[-1]["cages"] == [{"cells": [0, 1], "sum": 9}]
+    assert [p for k, line in enumerate(lines) for p in schema_problems(line, published, f"line {k + 1}")] == []
+    # the checker can fail: a numeric seed (what a JSON writer of the raw row would give) is caught
+    assert schema_problems(lines[0] | {"seed": BIG_SEED}, published) == [f"$.seed: {BIG_SEED} is not string"]
+    assert schema_problems({k: v for k, v in lines[0].items() if k != "puzzle"}, published) == ["$: puzzle is missing"]
 
 
 def test_one_line_text_and_sdk_grids(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
@@ -124,6 +175,50 @@ def test_png_per_puzzle(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -
                        pad + (c + 1) * cell - cell // 4, pad + (r + 1) * cell - cell // 4)
                 ink = sum(1 for v in gray.crop(box).tobytes() if v < 128)
                 assert (ink > 10) == (row["puzzle"][i] != "."), (row["puzzle_id"], i, ink)
+
+
+def test_png_sizes_are_what_the_docs_say(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    """docs/publishing.md states the default PNG size of 9x9 and 16x16: the files are that size."""
+    *_, frame = sets
+    row = next(line for line in (ROOT / "docs" / "publishing.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `png` |"))
+    stated = {int(n): int(px) for px, n in re.findall(r"(\d+) px (?:square )?for (\d+)\u00d7\d+", row)}
+    assert set(stated) == {9, 16}
+    export(frame, "png", tmp_path / "png")
+    for r in frame.select("puzzle_id", "size").iter_rows():
+        with Image.open(tmp_path / "png" / f"{r[0]}.png") as img:
+            assert img.size == (stated[r[1]], stated[r[1]]), r
+
+
+def test_png_and_svg_for_print(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
+    *_, frame = sets
+    nine = frame.filter(pl.col("size") == 9).head(2)
+    export(nine, "png", tmp_path / "print", size=parse_size("60mm", 300), solutions=True)
+    for path in sorted((tmp_path / "print").iterdir()):
+        with Image.open(path) as img:
+            assert img.size == (709, 709)  # 60 mm at 300 dpi: 708.66 px
+            assert [round(v) for v in img.info["dpi"]] == [300, 300]
+            gray = img.convert("L")
+            ink = [x for x in range(709) if gray.getpixel((x, 354)) < 128]
+            assert ink[0] < 10 and ink[-1] > 699  # the grid fills the image, centred
+    export(nine.head(1), "png", tmp_path / "dense", size=parse_size(None, 300))
+    with Image.open(next((tmp_path / "dense").iterdir())) as img:
+        assert img.size == (1375, 1375)  # --dpi alone: the default printed side (440 px at 96 dpi), at 300 dpi
+    export(nine.head(1), "svg", tmp_path / "svg", size=parse_size("2in"))
+    root = ET.parse(next((tmp_path / "svg").iterdir())).getroot()
+    assert (root.get("width"), root.get("height")) == ("50.80mm", "50.80mm")
+    for text, dpi, says in (("60", None, "--size: '60' is not a length such as 60mm"),
+                            ("3mm", None, "--size: '3mm' is not between 1 cm and 50 cm"),
+                            (None, 10, "--dpi: 10 is not between 36 and 2400")):
+        with pytest.raises(PublishError, match=says):
+            parse_size(text, dpi)
+    with pytest.raises(PublishError, match="--size and --dpi: csv has no image size"):
+        export(nine, "csv", tmp_path / "x.csv", size=parse_size("60mm"))
+    with pytest.raises(PublishError, match="--dpi: an SVG has no pixels"):
+        export(nine, "svg", tmp_path / "s2", size=parse_size(None, 300))
+    with pytest.raises(PublishError, match="px is too small for a 16x16 grid"):
+        export(frame, "png", tmp_path / "tiny", size=parse_size("1cm", 72))
+    assert not (tmp_path / "tiny").exists() and not (tmp_path / "s2").exists()
 
 
 def test_bad_targets_are_one_line(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pipeline.publish import report
+from pipeline.publish import report, select
 from pipeline.publish.select import PublishError
 from tests.conftest import numplace
 from tests.publish.test_select import MIX, write_set
@@ -103,6 +104,53 @@ def test_png_summary(tmp_path: Path, set_dir: Path) -> None:
         report.make_report([set_dir], tmp_path / "x.pdf", "pdf")
 
 
+def test_the_format_is_the_suffixs(tmp_path: Path, set_dir: Path) -> None:
+    out = report.make_report([set_dir], tmp_path / "summary.png")  # no --format: a PNG, by its suffix
+    _png_ok(out.read_bytes())
+    assert report.make_report([set_dir], tmp_path / "r.HTM").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    for name, fmt, says in (("x.pdf", None, "a report is an .html page or a .png image"),
+                            ("x", None, "a report is an .html page or a .png image"),
+                            ("x.png", "html", "the suffix says png, but --format says html"),
+                            ("x.html", "png", "the suffix says html, but --format says png")):
+        with pytest.raises(PublishError, match=says):
+            report.make_report([set_dir], tmp_path / name, fmt)
+        assert not (tmp_path / name).exists()
+
+
+def _two_sets(tmp_path: Path) -> list[Path]:
+    write_set(tmp_path / "two", "daily", ["easy", "easy", "hard"], run_id="20261122T010000Z-aaaaaaaa")
+    write_set(tmp_path / "two", "weekly", ["expert", "hard"], run_id="20261122T010000Z-aaaaaaaa")
+    return [tmp_path / "two" / "daily", tmp_path / "two" / "weekly"]
+
+
+def test_several_sets_are_shown_apart(tmp_path: Path) -> None:
+    out = report.make_report(_two_sets(tmp_path), tmp_path / "two.html")
+    page = _Page()
+    page.feed(out.read_text(encoding="utf-8"))
+    text = " ".join(page.text)
+    assert "2 sets, daily (3), weekly (2): 5 puzzles in 2 run(s)" in text
+    # the same run id in both sets is two runs, each named with its set
+    assert "daily/20261122T010000Z-aaaaaaaa" in text and "weekly/20261122T010000Z-aaaaaaaa" in text
+    assert "Sets" in page.text and "sets side by side" in out.read_text(encoding="utf-8")
+    one = report.make_report(_two_sets(tmp_path / "b")[:1], tmp_path / "one.html").read_text(encoding="utf-8")
+    assert "sets side by side" not in one and "<h2>Sets</h2>" not in one
+
+
+def test_stock_left_per_level_after_the_books(tmp_path: Path) -> None:
+    daily, weekly = _two_sets(tmp_path)
+    used = tmp_path / "book1.used.json"
+    used.write_text(json.dumps({"puzzle_ids": ["daily-0000000", "daily-0000002", "weekly-0000000", "nope-1"]}))
+    data = report.load([daily, weekly, daily], select.read_used([used]))  # the set twice: each puzzle once
+    assert report.stock_left(data).rows() == [("daily", "easy", 2, 1, 1), ("daily", "hard", 1, 1, 0),
+                                              ("weekly", "hard", 1, 0, 1), ("weekly", "expert", 1, 1, 0)]
+    res = numplace("report", str(daily), "--out", str(tmp_path / "s.html"), "--exclude", str(used))
+    assert res.returncode == 0, res.stderr
+    page = _Page()
+    page.feed((tmp_path / "s.html").read_text(encoding="utf-8"))
+    assert "Stock left per level" in page.text
+    assert "less the 4 ids of the books given by --exclude" in " ".join(page.text)
+
+
 @pytest.mark.heavy
 def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
     res = numplace("report", str(set_dir / "20261122T010000Z-aaaaaaaa"), "--out", str(tmp_path / "one.html"))
@@ -112,6 +160,12 @@ def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
     bad = numplace("report", str(tmp_path / "nowhere"), "--out", str(tmp_path / "x.html"))
     assert bad.returncode == 2 and bad.stderr.startswith("numplace: error: ") and bad.stderr.count("\n") == 1
     assert not (tmp_path / "x.html").exists()
+    pdf = numplace("report", str(set_dir), "--out", str(tmp_path / "report.pdf"))
+    assert pdf.returncode == 2 and "a report is an .html page or a .png image" in pdf.stderr
+    assert not (tmp_path / "report.pdf").exists()
+    png = numplace("report", str(set_dir), "--out", str(tmp_path / "report.png"))
+    assert png.returncode == 0, png.stderr
+    _png_ok((tmp_path / "report.png").read_bytes())
 
 
 @pytest.mark.browser

@@ -17,7 +17,7 @@ from pipeline.generate.grid import random_transform
 from pipeline.identity import canon, numbering
 from pipeline.run import layout, runner, store
 from pipeline.run.manifest import read_manifest
-from tests.conftest import numplace, tiny
+from tests.conftest import error_line, numplace, tiny
 
 pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
 
@@ -164,6 +164,7 @@ def test_resuming_a_copy_of_a_run_folder_is_refused(tmp_path: Path) -> None:
     cfg.write_text(yaml.safe_dump(tiny(root, count=4)), encoding="utf-8")
     res = numplace("run", str(cfg), "--resume", str(copy), cwd=tmp_path)
     assert res.returncode == 2, res.stderr
-    assert res.stderr.strip() == (f"numplace: error: {copy}: a copy of run {a.run_dir.name} (its manifest says so); "
-                                  "resume the run folder it was made in, or its puzzles would be published twice")
+    assert error_line(res.stderr) == (f"numplace: error: {copy}: a copy of run {a.run_dir.name} (its manifest says "
+                                      "so); resume the run folder it was made in, or its puzzles would be published "
+                                      "twice")
     assert not (root / layout.CATALOG / layout.catalog_name("tiny", copy.name)).exists()

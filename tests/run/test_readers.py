@@ -1,6 +1,7 @@
 """The output contract readers rely on: the one-liners of docs/output.md ("Reading a set") for polars,
-pandas (pyarrow) and duckdb read exactly the puzzles of a set or of one run; every part says its
-schema version; the published schema file is the code's schema."""
+pandas (pyarrow) and duckdb read exactly the puzzles of a set or of one run, and so does every other
+read of a set written anywhere in the README or the docs; every part says its schema version; the
+published schema file is the code's schema."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ from tests.conftest import ROOT
 
 SCHEMA_FILE = ROOT / "schema" / "numplace-row.schema.json"
 OUTPUT_DOC = ROOT / "docs" / "output.md"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: A read of a set written with a literal path: ``pl.read_parquet("...")``, ``pd.read_parquet(...)``,
+#: ``pl.scan_parquet(...)``, ``ds.dataset(...)``, or duckdb's ``read_parquet('...')`` in SQL.
+READ = re.compile(r"""\b(pl\.read_parquet|pl\.scan_parquet|pd\.read_parquet|ds\.dataset)\((["'])([^"'{}]+)\2\)"""
+                  r"""|read_parquet\('([^'{}]+)'\)""")
+RUN_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{8}|<run_id>|<run>")
 
 
 def reader_lines() -> str:
@@ -78,3 +85,56 @@ def test_every_part_carries_its_schema_version_and_set(two_runs: Path) -> None:
 def test_the_published_schema_file_is_the_codes() -> None:
     assert json.loads(SCHEMA_FILE.read_text(encoding="utf-8")) == rows.json_schema()
     assert rows.json_schema()["x-schema-version"] == rows.SCHEMA_VERSION
+
+
+def documented_reads() -> list[tuple[str, str, str]]:
+    """Every read of a set with a literal path in the README and the docs: ``(where, reader, path)``."""
+    found = []
+    for page in PAGES:
+        for k, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
+            for m in READ.finditer(line):
+                reader, path = (m.group(1), m.group(3)) if m.group(1) else ("duckdb", m.group(4))
+                found.append((f"{page.relative_to(ROOT)}:{k}", reader, path))
+    return found
+
+
+def _read(reader: str, path: str) -> list[str]:
+    """The puzzle ids ``reader`` reads from ``path``, as the docs call it."""
+    import duckdb
+    import pyarrow.dataset as ds
+
+    if reader == "duckdb":
+        return duckdb.sql(f"SELECT puzzle_id FROM read_parquet('{path}')").pl()["puzzle_id"].to_list()
+    if reader == "pl.read_parquet":
+        return pl.read_parquet(path)["puzzle_id"].to_list()
+    if reader == "pl.scan_parquet":
+        return pl.scan_parquet(path).collect()["puzzle_id"].to_list()
+    if reader == "pd.read_parquet":
+        return list(pd.read_parquet(path)["puzzle_id"])
+    return [str(x) for x in ds.dataset(path).to_table().column("puzzle_id").to_pylist()]
+
+
+def test_every_documented_read_works_as_written(two_runs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(two_runs.parent)
+    first = sorted(d for d in (two_runs / "book").iterdir() if d.is_dir())[0]  # the run of puzzles 0-4
+    reads = documented_reads()
+    assert {r for _, r, _ in reads} >= {"pl.read_parquet", "pd.read_parquet", "duckdb", "ds.dataset"}
+    failed = []
+    for where, reader, written in reads:
+        path = RUN_ID.sub(first.name, written.replace("default-classic", "book").replace("<set>", "book")
+                          .replace("SET", "book"))
+        want = [f"book-{i:07d}" for i in (range(5) if first.name in path else range(8))]
+        try:
+            got = sorted(_read(reader, path))
+        except Exception as exc:  # every failure is reported with where it is written
+            failed.append(f"{where}: {reader}({written!r}) fails: {exc.__class__.__name__}: {str(exc)[:120]}")
+            continue
+        if got != want:
+            failed.append(f"{where}: {reader}({written!r}) reads {len(got)} rows, not the {len(want)} puzzles")
+    assert failed == []
+
+
+def test_no_page_says_any_reader_reads_a_folder() -> None:
+    """polars cannot read a set folder (it stops at _manifest.json): no page may promise that any reader can."""
+    for page in PAGES:
+        assert "any Parquet reader" not in " ".join(page.read_text(encoding="utf-8").split()), page
