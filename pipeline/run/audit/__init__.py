@@ -20,6 +20,8 @@ its own; this module only walks the set and gathers their findings:
   checker), agreements between columns, and (unless ``fast``) the derived columns recomputed.
 * :mod:`.design`: designed grids and clue patterns of a run's saved config (``docs/config.md``),
   read again by the audit itself.
+* :mod:`.strays`: files and folders that a documented reader of the set or run folder would take
+  besides the set's parts (a backup copy of a run, a stray part file).
 
 Puzzles are not regenerated from their seeds (seconds per puzzle); the part's sha256 is what ties
 the bytes to the run that wrote them.
@@ -38,6 +40,7 @@ from pipeline.run.audit.ids import Expect, Findings
 from pipeline.run.audit.manifests import config_digest, overlaps, part_label, run_problems, runs_at
 from pipeline.run.audit.parts import read_part
 from pipeline.run.audit.puzzles import row_problems
+from pipeline.run.audit.strays import strays
 from pipeline.run.layout import part_shard
 
 __all__ = ["Audit", "audit", "config_digest"]
@@ -95,6 +98,7 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False) -> Audit:
             problems += run_problems(run, held)
         problems += part_problems
     problems += overlaps(found_runs)
+    problems += strays(path, found_runs)
     problems += findings.close()
     if all_read and held_rows == 0:
         problems.append("the set holds no puzzles")

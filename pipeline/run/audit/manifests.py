@@ -6,7 +6,7 @@ audit walks (a missing path, or one that is none of these, raises
 have a manifest; the manifest agrees with itself (``count`` equals its config's count;
 ``config_hash`` is the hash of its config; the totals add up the shard records and the count) and
 with the parts (status ``complete``; every part of the run's range recorded and present; the parts
-hold ``count`` puzzles); no other Parquet file lies beside the parts. :func:`overlaps` finds two runs
+hold ``count`` puzzles; what else lies beside the parts is :mod:`.strays`' finding). :func:`overlaps` finds two runs
 of a set sharing an index. Every problem is a finding line naming the run.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from pipeline.config import hash_of
 from pipeline.run import store
 from pipeline.run.audit.design import RunDesign
-from pipeline.run.layout import MANIFEST, PART_GLOB, manifest_path, part_name, part_shard, parts_in, reserved
+from pipeline.run.layout import MANIFEST, PART_GLOB, manifest_path, part_name, parts_in, reserved
 from pipeline.run.manifest import Manifest
 
 #: Statuses after which a run changes no more (every shard of its range is recorded and written).
@@ -53,10 +53,10 @@ def runs_at(path: Path) -> list[Run]:
             raise store.StoreError(f"{path}: not a Parquet file")
         folder = path.parent
         return [Run(folder, Manifest.read(folder) if manifest_path(folder) is not None else None, [path], False)]
-    if manifest_path(path) is not None or parts_in(path):
-        return [_run_of(path)]
     runs = [_run_of(d) for d in sorted(path.iterdir())
             if d.is_dir() and not reserved(d.name) and (manifest_path(d) is not None or parts_in(d))]
+    if manifest_path(path) is not None or (parts_in(path) and not runs):
+        return [_run_of(path)]  # a run folder (a set folder with a stray part file is still a set folder)
     if not runs:
         raise store.StoreError(f"{path}: not a set, run folder or part file (no {PART_GLOB} files or "
                                f"{MANIFEST} here or in its run folders)")
@@ -108,9 +108,6 @@ def run_problems(run: Run, held: dict[int, int]) -> list[str]:
         return [f"{run.run_dir}: {len(run.parts)} part file(s) but no manifest ({MANIFEST}): not a whole numplace "
                 "run (its count, config and part checksums cannot be checked)"]
     out = _manifest_problems(m, run.label)
-    out += [f"{run.run_dir / p.name}: a Parquet file beside the parts that is not one (readers of the run folder "
-            "take its rows)" for p in sorted(run.run_dir.glob("*.parquet"))
-            if not reserved(p.name) and part_shard(p) is None]
     out += _coverage(m, run.label, held)
     name, count = run.label, m.count
     held_rows = sum(v for v in held.values() if v > 0)
