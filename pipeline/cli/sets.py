@@ -161,6 +161,9 @@ def runs(
             levels = ", ".join(f"{k} {v}" for k, v in r["levels"].items())
             typer.echo(f"  {r['run_id']:<28} {r['status']:<11} {r['start']:>8}-{r['start'] + r['count'] - 1:<8} "
                        f"{r['puzzles']:>6} puzzles  {levels}")
+        for run_dir in s["unfinished"]:
+            typer.echo(f"  UNFINISHED {run_dir}: the next run of {s['set']} finishes it first "
+                       f"(or now: numplace run CONFIG --resume {run_dir})")
 
 
 @user_errors

@@ -30,6 +30,9 @@ from pipeline.run.store import StoreError
 #: ``incomplete``: finished with failures (``--resume`` does not retry them); ``partial``: stopped
 #: by ``--max-minutes`` with whole parts, resumable; ``interrupted``: Ctrl-C or SIGTERM, resumable.
 STATUSES = ("running", "complete", "incomplete", "partial", "interrupted")
+#: Statuses of a run that stopped before its range was made (``running`` once no process holds the
+#: set's lock: killed): ``--resume`` finishes it, and the next plain run of the set does so first.
+UNFINISHED = ("running", "partial", "interrupted")
 
 
 def now() -> str:
@@ -223,6 +226,12 @@ def runs_of(set_dir: Path) -> list[Manifest]:
     found = [Manifest.read(d) for d in sorted(set_dir.iterdir())
              if d.is_dir() and not d.name.startswith(".") and manifest_path(d) is not None]
     return sorted(found, key=lambda m: (m.start, m.run_dir.name))
+
+
+def unfinished_runs(set_dir: Path) -> list[Manifest]:
+    """The runs of ``set_dir`` that stopped before their range was made (:data:`UNFINISHED`), oldest
+    first. A ``running`` one may still be being made: only the holder of the set's lock knows."""
+    return [m for m in runs_of(set_dir) if m.status in UNFINISHED]
 
 
 def next_index(set_dir: Path) -> int:

@@ -42,7 +42,7 @@ from pipeline.identity import canon, numbering
 from pipeline.run import capacity, stock, store
 from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
-from pipeline.run.manifest import Manifest, runs_of
+from pipeline.run.manifest import UNFINISHED, Manifest, runs_of
 from pipeline.run.work import Job
 from pipeline.run.workers import worker_count
 
@@ -298,6 +298,12 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
+    for m in earlier:  # under the set's lock: a run that is not complete here was stopped or killed
+        if m.status in UNFINISHED:
+            written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
+            raise RunError(f"set {cfg.name}: run {m.run_dir} is {m.status} ({written} of {m.count} puzzles written); "
+                           f"a new run would leave its missing ids as a gap: finish it first with "
+                           f"numplace run CONFIG --resume {m.run_dir}")
     if earlier:
         last = earlier[-1]
         seed = last.data["config"].get("seed")
