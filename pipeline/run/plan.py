@@ -288,7 +288,8 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
                f"its run folder {gone} was deleted too, so its puzzles are no longer published")
         say(f"catalog entry {name} of this run's start has gone; {how}", event="catalog_entry_missing",
             level="warning", entry=name)
-    removed = store.clean_temp(run_dir)
+    removed = store.clean_temp(run_dir) + len(store.clean_catalog_temp(root, catalog_name(manifest.set_name or "",
+                                                                                           run_dir.name)))
     if removed:
         say(f"removed {removed} unfinished temp file(s) left by the interrupted run")
     return manifest
