@@ -44,7 +44,7 @@ from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import UNFINISHED, Manifest, runs_of
 from pipeline.run.work import Job
-from pipeline.run.workers import worker_count
+from pipeline.run.workers import MAX_PER_CPU, worker_count
 
 
 class Log(Protocol):
@@ -248,14 +248,18 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     if resume is not None:
         say(f"resuming {run_dir}: {len(done)} of {nshards} part(s) already written")
     workers = worker_count(cfg.workers)
+    if isinstance(cfg.workers, int) and workers < cfg.workers:
+        say(f"workers: {cfg.workers} is more than {MAX_PER_CPU} per CPU of this machine; using {workers}",
+            event="workers_capped", level="warning", requested=cfg.workers, workers=workers)
     size = cfg.output.shard_size
     todo = sum(min(size, cfg.count - k * size) for k in pending) - len(manifest.from_stock)
     chunk = max(1, min(25, math.ceil(todo / (workers * 4)))) if todo else 1
     stocked = frozenset(p["index"] for p in manifest.from_stock)
     shards = [range(manifest.start + k * size, manifest.start + k * size + min(size, cfg.count - k * size))
               for k in pending]
-    return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending,
-                Chunks(shards, stocked, chunk))
+    chunks = Chunks(shards, stocked, chunk)
+    workers = max(1, min(workers, len(chunks)))  # never more processes than tasks
+    return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending, chunks)
 
 
 def _lock(set_dir: Path, say: Log) -> SetLock:
