@@ -16,6 +16,9 @@ from pipeline.cli.base import user_errors
 Paths = Annotated[list[Path], typer.Argument(help="Set folders, run folders or part files.")]
 #: ``--exclude``: used.json files whose ids a command leaves out.
 Exclude = Annotated[list[Path] | None, typer.Option(help="Leave out the ids in this used.json (repeatable).")]
+#: ``--allow-incomplete``: publish a set whose runs are not all complete.
+AllowIncomplete = Annotated[bool, typer.Option("--allow-incomplete", help="Publish a set whose runs are not all "
+                                               "complete (refused otherwise, naming what is missing).")]
 
 
 @user_errors
@@ -29,13 +32,14 @@ def export(
     hints: Annotated[str | None, typer.Option(help="Only puzzles with A-B givens.")] = None,
     count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
     exclude: Exclude = None,
+    allow_incomplete: AllowIncomplete = False,
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
     from pipeline.publish import export as exportmod
     from pipeline.publish import select
 
     flt = select.filter_from_flags(level, score, hints, count)
-    frame = select.select(paths, flt, select.read_used(exclude or []))
+    frame = select.select(paths, flt, select.read_used(exclude or []), allow_incomplete=allow_incomplete)
     written = exportmod.export(frame, fmt, out, solutions=solutions)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
 
@@ -50,13 +54,14 @@ def book(
     per_page: Annotated[int | None, typer.Option(help="Puzzles a page: 1, 2, 4 or 6 (overrides the config's).")
                         ] = None,
     exclude: Exclude = None,
+    allow_incomplete: AllowIncomplete = False,
 ) -> None:
     """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
     from pipeline.publish import book as bookmod
     from pipeline.publish import select
 
     cfg = bookmod.load_config(config, {"title": title, "per_page": per_page})
-    pages = bookmod.make_book(paths, out, cfg, select.read_used(exclude or []))
+    pages = bookmod.make_book(paths, out, cfg, select.read_used(exclude or []), allow_incomplete=allow_incomplete)
     n = sum(len(p.items) for p in pages if p.kind == "puzzles")
     typer.echo(f"wrote {out}: {len(pages)} pages, {n} puzzles; ids in {bookmod.used_path(out)}")
 

@@ -41,6 +41,7 @@ from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
 from pipeline.publish import render
 from pipeline.publish.export import write_file
 from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, read_sets
+from pipeline.run.sets import require_complete
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
 
@@ -545,8 +546,12 @@ def _contents_page(canv: Any, page: Page, cfg: BookConfig, geo: Geometry) -> Non
         y -= 38
 
 
-def make_book(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None) -> list[Page]:
-    """Plan and write a book (see :func:`plan`, :func:`write_book`); returns its pages."""
+def make_book(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None, *,
+              allow_incomplete: bool = False) -> list[Page]:
+    """Plan and write a book (see :func:`plan`, :func:`write_book`); returns its pages. A set whose
+    runs are not all complete is refused unless ``allow_incomplete``
+    (:func:`pipeline.run.sets.require_complete`)."""
     if out.suffix.lower() != ".pdf":
         raise PublishError(f"--out {out}: a book is a .pdf file")
+    require_complete(tuple(paths), allow_incomplete)
     return write_book(plan(paths, cfg, exclude), cfg, out, paths)
