@@ -9,8 +9,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from typer.testing import CliRunner
 
-from pipeline import config
+from pipeline import cli, config
 from pipeline.run import runner
 from pipeline.run.audit import audit
 from pipeline.run.manifest import read_manifest, runs_of
@@ -72,6 +73,8 @@ def test_runs_shows_unfinished_runs(tmp_path: Path) -> None:
     first = _partial(root)
     (found,) = overview(root)
     assert found["unfinished"] == [str(first)] and found["runs"][0]["unfinished"] is True
+    table = CliRunner().invoke(cli.app, ["runs", str(root)])
+    assert table.exit_code == 0 and f"  UNFINISHED {first}: the next run of tiny finishes it first" in table.output
     runner.run(_cfg(root))
     (found,) = overview(root)
     assert found["unfinished"] == [] and not any(r["unfinished"] for r in found["runs"])
