@@ -17,6 +17,9 @@ Paths = Annotated[list[Path], typer.Argument(metavar="SET_OR_RUN...", help="Set 
 #: ``--exclude``: used.json files whose ids a command leaves out.
 Exclude = Annotated[list[Path] | None, typer.Option(metavar="USED_JSON",
                                                     help="Leave out the ids in this used.json (repeatable).")]
+#: ``--allow-incomplete``: publish a set whose runs are not all complete.
+AllowIncomplete = Annotated[bool, typer.Option("--allow-incomplete", help="Publish a set whose runs are not all "
+                                               "complete (refused otherwise, naming what is missing).")]
 
 
 @user_errors
@@ -40,6 +43,7 @@ def export(
                                                                 "gives it (csv, jsonl).")] = False,
     with_link: Annotated[bool, typer.Option("--with-link", help="Add each puzzle's f-puzzles link (csv, jsonl).")
                          ] = False,
+    allow_incomplete: AllowIncomplete = False,
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG, PNG, or one
     vector PDF per puzzle and solution with a data-merge CSV for layout programs."""
@@ -48,7 +52,7 @@ def export(
 
     grid_size = exportmod.parse_size(size, dpi)
     flt = select.filter_from_flags(level, score, hints, count)
-    frame = select.select(paths, flt, select.read_used(exclude or []))
+    frame = select.select(paths, flt, select.read_used(exclude or []), allow_incomplete=allow_incomplete)
     written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size, with_path=with_path,
                                with_link=with_link)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
@@ -70,6 +74,7 @@ def book(
     count: Annotated[int | None, typer.Option(help="This many puzzles (the first that match, in the sets' "
                                                    "order); a book without sections.")] = None,
     exclude: Exclude = None,
+    allow_incomplete: AllowIncomplete = False,
 ) -> None:
     """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
     from pipeline.publish import book as bookmod
@@ -79,7 +84,8 @@ def book(
                   ) if level else None
     cfg = bookmod.load_config(config, {"title": title, "per_page": per_page, "lang": lang, "levels": levels,
                                        "count": count})
-    for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or []):
+    for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or [],
+                                     allow_incomplete=allow_incomplete):
         n = sum(len(p.items) for p in made.pages if p.kind == "puzzles")
         typer.echo(f"wrote {made.path}: {len(made.pages)} pages, {n} puzzles; ids in {bookmod.used_path(made.path)}")
 

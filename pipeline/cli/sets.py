@@ -105,12 +105,16 @@ def check(
     path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")],
     fast: Annotated[bool, typer.Option("--fast", help="Skip recomputing minimality, grades, canonical forms and "
                                                       "grid numbers; everything else is still checked.")] = False,
+    replay: Annotated[str | None, typer.Option(metavar="K|all", help="Also make K sampled rows (or all) again "
+                                                                     "from their seeds and compare.")] = None,
 ) -> None:
     """Re-verify every puzzle of a set independently, recompute what can be derived, compare every
     part with its manifest; print a summary (exit 1 on any problem)."""
     from pipeline.run.audit import audit
 
-    result = audit(path, fast=fast)
+    if replay is not None and replay != "all" and not (replay.isdigit() and int(replay) >= 1):
+        raise fail(f"--replay: {replay!r} is not a number of rows >= 1 or 'all'")
+    result = audit(path, fast=fast, replay="all" if replay == "all" else int(replay or 0))
     s = result.stats
     typer.echo(f"{path}: {result.rows} puzzles in {result.files} part file(s)")
     if s:
@@ -171,6 +175,9 @@ def runs(
             levels = ", ".join(f"{k} {v}" for k, v in r["levels"].items())
             typer.echo(f"  {r['run_id']:<28} {r['status']:<11} {r['start']:>8}-{r['start'] + r['count'] - 1:<8} "
                        f"{r['puzzles']:>6} puzzles  {levels}")
+        for run_dir in s["unfinished"]:
+            typer.echo(f"  UNFINISHED {run_dir}: the next run of {s['set']} finishes it first "
+                       f"(or now: numplace run CONFIG --resume {run_dir})")
 
 
 @user_errors
@@ -191,8 +198,8 @@ def catalog(
         moved = store.repair_catalog(out)
         for line in moved:
             typer.echo(line)
-        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged catalog file(s) moved" if moved else
-                   f"{out}/{store.CATALOG}: no damaged catalog files")
+        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged or half-written catalog file(s) moved or removed"
+                   if moved else f"{out}/{store.CATALOG}: no damaged catalog files")
         return
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "

@@ -72,6 +72,7 @@ from pipeline.publish.layout import (  # noqa: F401  (re-exported)
 )
 from pipeline.publish.pages import TEXT, register_fonts
 from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, read_sets
+from pipeline.run.sets import require_complete
 
 # ---------------------------------------------------------------------------------------------
 # Choosing the puzzles
@@ -352,11 +353,14 @@ def volume_path(out: Path, k: int) -> Path:
 
 
 def make_books(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None,
-               used_files: Sequence[Path] = ()) -> list[Written]:
+               used_files: Sequence[Path] = (), *, allow_incomplete: bool = False) -> list[Written]:
     """Plan and write a book, or its volumes (``<stem>-vol1.pdf``, ...) when it is over its page limit
-    and ``split`` is on; ``numbering.start: continue`` starts after the last number in ``used_files``."""
+    and ``split`` is on; ``numbering.start: continue`` starts after the last number in ``used_files``.
+    A set whose runs are not all complete is refused unless ``allow_incomplete``
+    (:func:`pipeline.run.sets.require_complete`)."""
     if out.suffix.lower() != ".pdf":
         raise PublishError(f"--out {out}: a book is a .pdf file")
+    require_complete(tuple(paths), allow_incomplete)
     start = next_number(used_files) if cfg.numbering.start == "continue" else None
     parts = volumes(plan(paths, cfg, exclude, start), cfg)
     if len(parts) == 1:
@@ -370,8 +374,11 @@ def make_books(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[s
     return written
 
 
-def make_book(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None) -> list[Page]:
+def make_book(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None, *,
+              allow_incomplete: bool = False) -> list[Page]:
     """Plan and write one book (see :func:`plan`, :func:`write_book`); returns its pages. A book over
-    its page limit is refused (:func:`make_books` splits it)."""
-    written = make_books(paths, out, cfg.model_copy(update={"split": False}), exclude)
+    its page limit is refused (:func:`make_books` splits it); so is a set whose runs are not all
+    complete, unless ``allow_incomplete`` (:func:`pipeline.run.sets.require_complete`)."""
+    written = make_books(paths, out, cfg.model_copy(update={"split": False}), exclude,
+                         allow_incomplete=allow_incomplete)
     return written[0].pages

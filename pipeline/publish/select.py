@@ -24,7 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import PublishError
-from pipeline.run import store
+from pipeline.run import sets, store
 from pipeline.run.rows import SCHEMA
 
 #: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
@@ -201,8 +201,12 @@ def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = N
     return Filter(levels=lv, score_min=s_lo, score_max=s_hi, hints_min=h_lo, hints_max=h_hi, count=count)
 
 
-def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = ()) -> pl.DataFrame:
-    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`."""
+def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = (), *,
+           allow_incomplete: bool = False) -> pl.DataFrame:
+    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`.
+    A set whose runs are not all complete is refused unless ``allow_incomplete``
+    (:func:`pipeline.run.sets.require_complete`)."""
+    sets.require_complete(tuple(paths), allow_incomplete)
     frame = apply(read_sets(paths).frame, flt, exclude)
     if frame.is_empty():
         where = ", ".join(str(p) for p in paths)

@@ -6,6 +6,12 @@ workers. Finishing a shard: resolve duplicates (:class:`Dedup`), write its part 
 temporary name, record its stats (with the part's row count and sha256) in the manifest, then
 rename the part into place. Failed items are logged and recorded, never written.
 
+Concurrent runs: with ``dedup.catalog`` the shard is finished under the output root's dedup lock
+(:func:`~pipeline.run.lock.dedup_lock`), after taking the keys of every part file other runs wrote
+since this run gathered its keys, so two runs of different sets started at the same moment never
+make the same puzzle. Runs one after the other find no such parts and make exactly what they made
+before.
+
 A full device while finishing (:class:`~pipeline.atomic.DiskFull`) stops the run resumably: the
 parts written so far stay, the manifest is marked ``interrupted`` if it can still be saved (else it
 stays ``running``; both resume), and the error propagates with ``run_dir`` set.
@@ -24,6 +30,7 @@ from pipeline import verify
 from pipeline.atomic import DiskFull
 from pipeline.run import rows, stock, store
 from pipeline.run.layout import catalog_name, parts_in
+from pipeline.run.lock import dedup_lock
 from pipeline.run.manifest import sum_counts
 from pipeline.run.plan import Log, Plan
 from pipeline.run.work import Failed, Item, Made
@@ -128,6 +135,7 @@ class Finisher:
         self.written = sum(s.get("rows", 0) for s in stats.values())
         self.done_before = sum(plan.shard_len(k) for k in plan.done)
         self.received = 0
+        self.parts_written = 0  # parts finished in this session
         self.peak_mb = 0.0
         self._chunks_left = {k: 0 for k in plan.pending}
         for c in plan.chunks:
@@ -137,6 +145,7 @@ class Finisher:
         self._next = next(self._order, None)
         self._ready: dict[int, list[Item]] = {}
         seen = _seen_keys(plan)
+        self._read_parts = _parts_in_seen(plan)  # other runs' part files whose keys ``seen`` holds
         quota = plan.cfg.difficulty.quota if plan.cfg.difficulty is not None else None
         need = None
         if quota:  # what the finished parts already hold counts against the quota
@@ -211,6 +220,25 @@ class Finisher:
         """Shard ``k``: duplicates resolved, then the part file written under a temporary name, its stats
         (with the part's row count and the sha256 of its bytes) saved in the manifest, and only then
         the part renamed into place."""
+        if not self.plan.cfg.dedup.catalog:
+            self._write_shard(k, items)
+            return
+        with dedup_lock(self.plan.root):  # decide and write while no other run of the root does
+            self._catch_up()
+            self._write_shard(k, items)
+
+    def _catch_up(self) -> None:
+        """Take the keys of the part files other runs under the root wrote since this run gathered
+        its keys (runs started meanwhile, or resumed): concurrent runs never make the same puzzle."""
+        new = [p for p in (self.plan.root / q for q in store.uncataloged_parts(self.plan.root, []))
+               if p.parent != self.plan.run_dir and p not in self._read_parts]
+        if new:
+            self.dedup.seen.update(store.part_keys(new))
+            self._read_parts.update(new)
+            self.say(f"{len(new)} part file(s) written by other runs under {self.plan.root} since this run started "
+                     "count as published too", event="published_meanwhile", count=len(new))
+
+    def _write_shard(self, k: int, items: list[Item]) -> None:
         items, replaced, surplus = self.dedup.resolve(items)
         stock.write(self.plan.run_dir.parent, self.plan.run_dir.name, k, surplus)  # kept before the part appears
         made = [it for it in items if isinstance(it, Made)]
@@ -236,6 +264,7 @@ class Finisher:
 
         store.write_part(self.plan.run_dir, k, [it.row for it in made], self.plan.cfg.name, before_rename=record)
         self.written += len(made)
+        self.parts_written += 1
 
 
 def _stock_items(plan: Plan) -> list[Item]:
@@ -268,6 +297,16 @@ def _seen_keys(plan: Plan) -> set[str]:
     if parts:
         seen.update(rows.dedup_key(r) for r in store.read_parts(parts).iter_rows(named=True))
     return seen
+
+
+def _parts_in_seen(plan: Plan) -> set[Path]:
+    """The part files of other runs whose keys :func:`_seen_keys` took: those of the runs of the
+    catalog snapshot and the published parts, as they are now."""
+    root = plan.root
+    out = {root / p for p in plan.manifest.published_parts}
+    for name in plan.manifest.catalog_snapshot:
+        out.update(parts_in(store.entry_run(root, name)))
+    return out
 
 
 def _write_catalog(plan: Plan) -> None:

@@ -6,6 +6,7 @@ no other module spells them::
     <output.dir>/
         _catalog/<set>--<run_id>.keys       dedup keys of one finished run      CATALOG, catalog_name
         _catalog/damaged/                   entries moved aside by --repair     DAMAGED
+        _catalog/_lock                      the root's dedup lock               CATALOG, LOCK
         .catalog/<set>--<run_id>.parquet    the old catalog folder (still read) OLD_CATALOG
         <set>/
             _lock                           one run of the set at a time        LOCK

@@ -10,17 +10,20 @@ log. Local file systems only (``flock`` over NFS is not reliable).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import errno
 import fcntl
 import json
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 
+from pipeline.atomic import DiskFull
 from pipeline.errors import UserError
-from pipeline.run.layout import LOCK
+from pipeline.run.layout import CATALOG, LOCK
 
 
 class SetLocked(UserError, RuntimeError):
@@ -58,6 +61,22 @@ class SetLock:
         os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
         lock._fd = fd
         return lock
+
+    @staticmethod
+    def busy(set_dir: Path) -> bool:
+        """Whether a process holds the lock of ``set_dir`` now (a probe: the lock is not kept, the
+        file not changed)."""
+        try:
+            fd = os.open(set_dir / LOCK, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)  # closing the descriptor frees a lock this probe took
+        return False
 
     def release(self) -> None:
         """Free the lock (the file stays, empty)."""
@@ -98,3 +117,22 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+@contextlib.contextmanager
+def dedup_lock(root: Path) -> Iterator[None]:
+    """Hold the dedup lock of the output root ``root`` (waits for it): one run at a time decides
+    duplicates and writes a part under ``root``. A full device is :class:`~pipeline.atomic.DiskFull`."""
+    folder = root / CATALOG
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise DiskFull(folder) from exc
+        raise
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # frees the lock

@@ -9,6 +9,10 @@ relies on it). A complete run also gets an empty ``_SUCCESS`` file (the Hive/Spa
 
 Runs written before the underscore names have ``manifest.json``: it is still read, and a resumed old
 run keeps writing it there.
+
+Every reader that acts on a manifest (resume, a new run, ``runs``) reads it through the one schema of
+:mod:`pipeline.run.manifest_schema` and refuses a damaged one in one line; ``check`` reads it leniently
+and reports what the schema finds.
 """
 
 from __future__ import annotations
@@ -23,13 +27,17 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.atomic import atomic_write
-from pipeline.run.layout import MANIFEST, SUCCESS, manifest_path
+from pipeline.run.layout import MANIFEST, OLD_MANIFEST, SUCCESS, manifest_path
+from pipeline.run.manifest_schema import manifest_problem
 from pipeline.run.store import StoreError
 
 #: ``running``: being made (or killed: resume it); ``complete``: every index has a verified puzzle;
 #: ``incomplete``: finished with failures (``--resume`` does not retry them); ``partial``: stopped
 #: by ``--max-minutes`` with whole parts, resumable; ``interrupted``: Ctrl-C or SIGTERM, resumable.
 STATUSES = ("running", "complete", "incomplete", "partial", "interrupted")
+#: Statuses of a run that stopped before its range was made (``running`` once no process holds the
+#: set's lock: killed): ``--resume`` finishes it, and the next plain run of the set does so first.
+UNFINISHED = ("running", "partial", "interrupted")
 
 
 def now() -> str:
@@ -37,8 +45,9 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any]:
-    """The manifest of ``run_dir`` as a mapping; raises :class:`StoreError` naming the file."""
+def read_manifest(run_dir: Path, strict: bool = False) -> dict[str, Any]:
+    """The manifest of ``run_dir`` as a mapping; raises :class:`StoreError` naming the file. With
+    ``strict`` it must follow :mod:`pipeline.run.manifest_schema` too (one line naming the field)."""
     path = manifest_path(run_dir)
     if path is None:
         raise StoreError(f"{run_dir}: not a numplace run folder (no {MANIFEST})")
@@ -52,6 +61,10 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
                       ("catalog_snapshot", list), ("published_parts", list)):
         if key in data and not isinstance(data[key], kind):
             raise StoreError(f"{path}: damaged manifest ({key} is a {type(data[key]).__name__}, not a {kind.__name__})")
+    problem = manifest_problem(data) if strict else None
+    if problem is not None:
+        raise StoreError(f"{path}: damaged manifest ({problem}); restore it from a backup, or move the run folder "
+                         f"out of the output root")
     return data
 
 
@@ -101,11 +114,19 @@ class Manifest:
         return m
 
     @classmethod
-    def read(cls, run_dir: Path) -> Manifest:
-        """The manifest of an existing run (raises :class:`StoreError`)."""
-        data = read_manifest(run_dir)
+    def read(cls, run_dir: Path, strict: bool = True) -> Manifest:
+        """The manifest of an existing run (raises :class:`StoreError`), through the manifest's
+        schema unless ``strict`` is False (``check``, which reports what the schema finds)."""
+        data = read_manifest(run_dir, strict)
         path = manifest_path(run_dir)
         return cls(run_dir, data, path.name if path is not None else MANIFEST)
+
+    @property
+    def legacy(self) -> bool:
+        """Whether this is the manifest of a run written before the underscore names (its file is
+        ``manifest.json``): the one mark of a legacy run. Only such a run may have parts without a
+        recorded ``sha256``, parts without ``numplace.*`` metadata, and no ``_SUCCESS``."""
+        return self._name == OLD_MANIFEST
 
     @property
     def config_hash(self) -> str | None:
@@ -223,6 +244,12 @@ def runs_of(set_dir: Path) -> list[Manifest]:
     found = [Manifest.read(d) for d in sorted(set_dir.iterdir())
              if d.is_dir() and not d.name.startswith(".") and manifest_path(d) is not None]
     return sorted(found, key=lambda m: (m.start, m.run_dir.name))
+
+
+def unfinished_runs(set_dir: Path) -> list[Manifest]:
+    """The runs of ``set_dir`` that stopped before their range was made (:data:`UNFINISHED`), oldest
+    first. A ``running`` one may still be being made: only the holder of the set's lock knows."""
+    return [m for m in runs_of(set_dir) if m.status in UNFINISHED]
 
 
 def next_index(set_dir: Path) -> int:

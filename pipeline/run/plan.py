@@ -42,9 +42,9 @@ from pipeline.identity import canon, numbering
 from pipeline.run import capacity, stock, store
 from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
-from pipeline.run.manifest import Manifest, runs_of
+from pipeline.run.manifest import UNFINISHED, Manifest, runs_of
 from pipeline.run.work import Job
-from pipeline.run.workers import worker_count
+from pipeline.run.workers import MAX_PER_CPU, worker_count
 
 
 class Log(Protocol):
@@ -248,14 +248,18 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     if resume is not None:
         say(f"resuming {run_dir}: {len(done)} of {nshards} part(s) already written")
     workers = worker_count(cfg.workers)
+    if isinstance(cfg.workers, int) and workers < cfg.workers:
+        say(f"workers: {cfg.workers} is more than {MAX_PER_CPU} per CPU of this machine; using {workers}",
+            event="workers_capped", level="warning", requested=cfg.workers, workers=workers)
     size = cfg.output.shard_size
     todo = sum(min(size, cfg.count - k * size) for k in pending) - len(manifest.from_stock)
     chunk = max(1, min(25, math.ceil(todo / (workers * 4)))) if todo else 1
     stocked = frozenset(p["index"] for p in manifest.from_stock)
     shards = [range(manifest.start + k * size, manifest.start + k * size + min(size, cfg.count - k * size))
               for k in pending]
-    return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending,
-                Chunks(shards, stocked, chunk))
+    chunks = Chunks(shards, stocked, chunk)
+    workers = max(1, min(workers, len(chunks)))  # never more processes than tasks
+    return Plan(cfg, job, run_dir, manifest, lock, workers, resume is not None, frozenset(done), pending, chunks)
 
 
 def _lock(set_dir: Path, say: Log) -> SetLock:
@@ -288,7 +292,8 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
                f"its run folder {gone} was deleted too, so its puzzles are no longer published")
         say(f"catalog entry {name} of this run's start has gone; {how}", event="catalog_entry_missing",
             level="warning", entry=name)
-    removed = store.clean_temp(run_dir)
+    removed = store.clean_temp(run_dir) + len(store.clean_catalog_temp(root, catalog_name(manifest.set_name or "",
+                                                                                           run_dir.name)))
     if removed:
         say(f"removed {removed} unfinished temp file(s) left by the interrupted run")
     return manifest
@@ -298,6 +303,12 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
+    for m in earlier:  # under the set's lock: a run that is not complete here was stopped or killed
+        if m.status in UNFINISHED:
+            written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
+            raise RunError(f"set {cfg.name}: run {m.run_dir} is {m.status} ({written} of {m.count} puzzles written); "
+                           f"a new run would leave its missing ids as a gap: finish it first with "
+                           f"numplace run CONFIG --resume {m.run_dir}")
     if earlier:
         last = earlier[-1]
         seed = last.data["config"].get("seed")

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import Config
+from pipeline.config import Config, ConfigError, config_hash, validate
 from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
+from pipeline.run.manifest import Manifest, unfinished_runs
 from pipeline.run.plan import Log, Plan, RunError, job_of, plan, preflight
 from pipeline.run.work import Item
 
@@ -41,6 +42,14 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     """Make the next ``cfg.count`` puzzles of the set ``cfg`` describes (or finish the run in
     ``resume``); return a summary.
 
+    Finish first: a new run of a set that has an unfinished run (:data:`~pipeline.run.manifest.UNFINISHED`:
+    stopped by ``--max-minutes``, a signal, a full disk or a kill) first resumes that run from the
+    config saved in its manifest (with ``cfg``'s workers, executor and output root), so no range of
+    ids is ever left with a gap; only when it is complete does the new run start, within what is
+    left of ``max_minutes``. If it does not complete, its summary is returned and no new run starts.
+    A saved config that no longer gives the run's config hash is refused in one line naming the
+    ``--resume`` command.
+
     Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` (among them
     :class:`ExecutorUnavailable`: the dask scheduler does not answer) or
     :class:`~pipeline.run.lock.SetLocked` before writing anything for user mistakes, and
@@ -53,6 +62,48 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     and closed after the run (a LocalCluster started for the run stops with it).
     """
     say = log or _quiet
+    if resume is None:
+        deadline = time.monotonic() + 60.0 * max_minutes if max_minutes is not None else None
+        for m in unfinished_runs(Path(cfg.output.dir) / cfg.name):
+            earlier = _config_to_finish(cfg, m)
+            written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
+            say(f"run {m.run_dir} is {m.status} ({written} of {m.count} puzzles written): finishing it first, "
+                f"so that its ids leave no gap", event="finishing_unfinished", level="warning",
+                run_dir=str(m.run_dir), status=m.status)
+            summary = _run(earlier, m.run_dir, progress, say, _left(deadline))
+            if summary.status != "complete" or (deadline is not None and time.monotonic() >= deadline):
+                return summary
+        max_minutes = _left(deadline)
+    return _run(cfg, resume, progress, say, max_minutes)
+
+
+def _left(deadline: float | None) -> float | None:
+    """Minutes left until ``deadline`` (a ``time.monotonic`` value; None: no budget); never 0, so a
+    run started with it still makes its first chunk."""
+    return None if deadline is None else max(1e-9, (deadline - time.monotonic()) / 60.0)
+
+
+def _config_to_finish(cfg: Config, m: Manifest) -> Config:
+    """The config run ``m`` was made from (its manifest's), with ``cfg``'s workers, executor and
+    output root; raises :class:`RunError` naming the ``--resume`` command when it does not give the
+    run's config hash any more."""
+    data = m.config
+    data["workers"] = cfg.workers
+    data["executor"] = cfg.executor.model_dump(mode="json")
+    if isinstance(data.get("output"), dict):
+        data["output"]["dir"] = cfg.output.dir
+    try:
+        earlier: Config | None = validate(data)
+    except ConfigError:
+        earlier = None
+    if earlier is None or config_hash(earlier) != m.config_hash:
+        raise RunError(f"set {cfg.name}: run {m.run_dir} is {m.status}, and its saved config cannot be rebuilt here; "
+                       f"finish it with the config it was made from: numplace run CONFIG --resume {m.run_dir}")
+    return earlier
+
+
+def _run(cfg: Config, resume: Path | None, progress: Progress | None, say: Log,
+         max_minutes: float | None) -> RunSummary:
     with open_executor(cfg, say) as ex:
         p = plan(cfg, resume, say)
         try:
@@ -97,8 +148,10 @@ def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | No
 
 def _loop(p: Plan, finish: Finisher, results: Iterator[list[Item]], say: Log, progress: Progress | None,
           max_minutes: float | None) -> RunSummary:
-    """Hand the items to the finisher as they come back, until done or the time budget is spent;
-    close the run (``partial`` when stopped early or the executor was lost)."""
+    """Hand the items to the finisher as they come back, until done or the time budget is spent (and
+    at least one part was written in this session, so that a run resumed night after night under a
+    budget always gets further); close the run (``partial`` when stopped early or the executor was
+    lost)."""
     cfg = p.cfg
     deadline = time.monotonic() + 60.0 * max_minutes if max_minutes is not None else None
     stopped: str | None = None
@@ -107,7 +160,8 @@ def _loop(p: Plan, finish: Finisher, results: Iterator[list[Item]], say: Log, pr
             finish.add(items)
             if progress:
                 progress(finish.done, cfg.count)
-            if deadline is not None and time.monotonic() > deadline and finish.done < cfg.count:
+            if (deadline is not None and time.monotonic() > deadline and finish.done < cfg.count
+                    and finish.parts_written > 0):  # each session writes a part at least: nights make progress
                 stopped = "partial"
                 say(f"--max-minutes {max_minutes:g} reached: stopping with whole parts", event="budget_reached",
                     level="warning")

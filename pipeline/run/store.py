@@ -258,13 +258,27 @@ def check_catalog(root: Path, names: Iterable[str]) -> None:
             _read_entry(path, root)
 
 
+def clean_catalog_temp(root: Path, entry: str | None = None) -> list[Path]:
+    """Remove the temp files (``.<entry>.XXXX.tmp``) a process killed while writing a catalog entry
+    left in ``<root>/_catalog``: those of the entry named ``entry`` (a run cleans its own, since
+    other runs may be writing theirs), or every one (``entry`` None: only while no run writes into
+    ``root``). Returns the files removed."""
+    folder = root / CATALOG
+    pattern = f".{entry}.*.tmp" if entry is not None else TEMP_GLOB
+    gone = [p for p in sorted(folder.glob(pattern)) if p.is_file()]
+    for p in gone:
+        p.unlink(missing_ok=True)
+    return gone
+
+
 def repair_catalog(root: Path) -> list[str]:
-    """Move every damaged catalog file under ``root`` (new ``_catalog/*.keys`` and old
-    ``.catalog/*.parquet``) to ``<root>/_catalog/damaged/`` (kept, never deleted) and, where the run
-    folder still exists, write its entry again from the run's part files. Returns one line per file
-    moved, saying what was done. Only call it while no run writes into ``root``."""
+    """Remove the temp files of catalog entries a killed run left half-written; move every damaged
+    catalog file under ``root`` (new ``_catalog/*.keys`` and old ``.catalog/*.parquet``) to
+    ``<root>/_catalog/damaged/`` (kept, never deleted) and, where the run folder still exists, write
+    its entry again from the run's part files. Returns one line per file removed or moved, saying
+    what was done. Only call it while no run writes into ``root``."""
     found = sorted((root / CATALOG).glob(CATALOG_GLOB)) + sorted((root / OLD_CATALOG).glob(OLD_CATALOG_GLOB))
-    done: list[str] = []
+    done = [f"removed {p}, a catalog entry left half-written by a killed run" for p in clean_catalog_temp(root)]
     for path in found:
         try:
             _read_entry(path, root)

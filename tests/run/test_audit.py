@@ -350,8 +350,9 @@ def test_the_puzzles_of_a_part_swapped_with_ids_kept(run_dir: Path) -> None:
 def test_a_manifest_without_hashes_still_checks_row_counts(run_dir: Path) -> None:
     data = _manifest(run_dir)
     for record in data["shards"].values():
-        del record["sha256"]  # a run written before parts were hashed
+        del record["sha256"]  # a run written before parts were hashed: its manifest is the old manifest.json
     _save_manifest(run_dir, data)
+    (run_dir / "_manifest.json").rename(run_dir / "manifest.json")
     _edit(_part(run_dir, 0), lambda f: f)  # other bytes, same rows: nothing to compare them with
     assert audit(run_dir).ok, audit(run_dir).problems
     _edit(_part(run_dir, 0), lambda f: f.head(2))
@@ -443,3 +444,62 @@ def test_fast_mode_skips_recomputation_only(run_dir: Path) -> None:
         _one(problems, "tiny-0000001: hints says 9 but the puzzle has")  # verify_row always runs
         _one(problems, f"{run_dir.name}/part-00000.parquet: not the file the run wrote")
 
+
+
+# --- gaps a careful tamperer used: a hash deleted, metadata dropped, _SUCCESS deleted, puzzles re-seeded -------
+
+def test_a_deleted_sha256_is_a_finding_unless_the_run_is_legacy(run_dir: Path) -> None:
+    data = _manifest(run_dir)
+    del data["shards"]["1"]["sha256"]  # switches the hash check off for part 1 on today's main
+    _save_manifest(run_dir, data)
+    _edit(_part(run_dir, 1), lambda f: f)
+    _one(_problems(run_dir), f"{run_dir.name}/part-00001.parquet: the manifest of run {run_dir.name} records no "
+                             "sha256 for it")
+
+
+def test_a_part_rewritten_without_its_numplace_metadata(run_dir: Path) -> None:
+    part = _part(run_dir, 0)
+    pl.read_parquet(part).write_parquet(part)  # another tool's rewrite: no key-value metadata
+    data = _manifest(run_dir)
+    data["shards"]["0"]["sha256"] = store.file_sha256(part)  # and the manifest hashed again
+    _save_manifest(run_dir, data)
+    _one(_problems(run_dir), f"{run_dir.name}/part-00000.parquet: no numplace.schema_version and no "
+                             "numplace.set_name in its key-value metadata")
+
+
+def test_success_deleted_from_a_complete_run(run_dir: Path) -> None:
+    (run_dir / "_SUCCESS").unlink()
+    _one(_problems(run_dir), f"run {run_dir.name} is complete but has no _SUCCESS file")
+    (run_dir / "_SUCCESS").touch()
+    data = _manifest(run_dir)
+    data["status"] = "partial"
+    _save_manifest(run_dir, data)
+    _one(_problems(run_dir), f"run {run_dir.name} is partial but has a _SUCCESS file")
+
+
+def test_replay_finds_puzzles_swapped_for_another_seeds(run_dir: Path) -> None:
+    assert audit(run_dir, replay="all").ok, audit(run_dir, replay="all").problems
+    ids = ["puzzle_id", "index", "seed", "set_name", "config_hash"]
+    first, second = pl.read_parquet(_part(run_dir, 0)), pl.read_parquet(_part(run_dir, 1))
+    _edit(_part(run_dir, 0), lambda f: f.select(ids).hstack(second.drop(ids)).select(f.columns))
+    _edit(_part(run_dir, 1), lambda f: f.select(ids).hstack(first.drop(ids)).select(f.columns))
+    data = _manifest(run_dir)
+    for k in (0, 1):
+        data["shards"][str(k)]["sha256"] = store.file_sha256(_part(run_dir, k))  # the manifest hashed again
+    _save_manifest(run_dir, data)
+    assert audit(run_dir).ok, audit(run_dir).problems  # every other check passes: sound rows, their own ids
+    problems = _problems(run_dir, replay="all")
+    for index in range(6):
+        _one(problems, f"tiny-{index:07d}: replay: seed ", "makes another puzzle than the row holds (the puzzle")
+    assert len(problems) == 6
+    sampled = audit(run_dir, replay=4)
+    assert 0 < len(sampled.problems) <= 4  # four rows of eight drawn (a fixed draw)
+
+
+@pytest.mark.heavy
+def test_check_replay_flag(run_dir: Path) -> None:
+    res = numplace("check", str(run_dir), "--fast", "--replay", "2")
+    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout + res.stderr
+    for bad in ("0", "some"):
+        res = numplace("check", str(run_dir), "--replay", bad)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--replay: " in res.stderr, res.stderr

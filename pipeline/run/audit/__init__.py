@@ -20,9 +20,13 @@ its own; this module only walks the set and gathers their findings:
   checker), agreements between columns, and (unless ``fast``) the derived columns recomputed.
 * :mod:`.design`: designed grids and clue patterns of a run's saved config (``docs/config.md``),
   read again by the audit itself.
+* :mod:`.strays`: files and folders that a documented reader of the set or run folder would take
+  besides the set's parts (a backup copy of a run, a stray part file).
 
-Puzzles are not regenerated from their seeds (seconds per puzzle); the part's sha256 is what ties
-the bytes to the run that wrote them.
+* :mod:`.replay`: with ``replay``, sampled rows (or all) made again from their seeds and compared.
+
+The part's sha256 is what ties the bytes to the run that wrote them; a replay ties the puzzles to
+their seeds (tens of ms per 9x9 puzzle, so only on request).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -38,6 +42,9 @@ from pipeline.run.audit.ids import Expect, Findings
 from pipeline.run.audit.manifests import config_digest, overlaps, part_label, run_problems, runs_at
 from pipeline.run.audit.parts import read_part
 from pipeline.run.audit.puzzles import row_problems
+from pipeline.run.audit.replay import Sample
+from pipeline.run.audit.replay import replay as replay_rows
+from pipeline.run.audit.strays import strays
 from pipeline.run.layout import part_shard
 
 __all__ = ["Audit", "audit", "config_digest"]
@@ -60,11 +67,13 @@ class Audit:
         return not self.problems
 
 
-def audit(path: Path, max_reported: int = 20, *, fast: bool = False) -> Audit:
+def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int | Literal["all"] = 0) -> Audit:
     """Check the set folder, run folder or part file at ``path`` (see the module docstring).
 
     ``max_reported`` caps the lines about single rows (run and part findings are all reported);
-    ``fast`` skips the recomputations (grade, canonical form, grid number, minimality). Raises
+    ``fast`` skips the recomputations (grade, canonical form, grid number, minimality); ``replay``
+    rows (``"all"``: every row) of sound parts are made again from their seeds and compared
+    (:mod:`.replay`). Raises
     :class:`~pipeline.run.store.StoreError` for a path that does not exist or is not a set, run or
     part (and for a manifest too damaged to read); every other problem is a line in ``problems``."""
     found_runs = runs_at(path)
@@ -73,6 +82,7 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False) -> Audit:
     frames: list[pl.DataFrame] = []
     files = held_rows = 0
     all_read = True
+    samples: list[Sample] = []
     for run in found_runs:
         held: dict[int, int] = {}  # shard -> rows of the part files present (-1: unreadable)
         part_problems: list[str] = []
@@ -91,11 +101,16 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False) -> Audit:
             if part.sound:
                 _check_rows(part.frame, part_label(run, path_), expect, fast, findings)
                 frames.append(part.frame)
+                if replay:
+                    samples += [(run, row) for row in part.frame.iter_rows(named=True)]
         if run.whole:
             problems += run_problems(run, held)
         problems += part_problems
     problems += overlaps(found_runs)
+    problems += strays(path, found_runs)
     problems += findings.close()
+    if replay:
+        problems += replay_rows(samples, None if replay == "all" else replay)
     if all_read and held_rows == 0:
         problems.append("the set holds no puzzles")
     result = Audit(path, files, held_rows, problems)

@@ -5,9 +5,10 @@ audit walks (a missing path, or one that is none of these, raises
 :class:`~pipeline.run.store.StoreError`). :func:`run_problems` then checks a whole run folder: it must
 have a manifest; the manifest agrees with itself (``count`` equals its config's count;
 ``config_hash`` is the hash of its config; the totals add up the shard records and the count) and
-with the parts (status ``complete``; every part of the run's range recorded and present; the parts
-hold ``count`` puzzles); no other Parquet file lies beside the parts. :func:`overlaps` finds two runs
-of a set sharing an index. Every problem is a finding line naming the run.
+with the parts (status ``complete``, with ``_SUCCESS`` exactly then, which a legacy run may lack;
+every part of the run's range recorded and present; the parts hold ``count`` puzzles; what else
+lies beside the parts is :mod:`.strays`' finding). :func:`overlaps` finds two runs of a set sharing
+an index. Every problem is a finding line naming the run.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any
 from pipeline.config import hash_of
 from pipeline.run import store
 from pipeline.run.audit.design import RunDesign
-from pipeline.run.layout import MANIFEST, PART_GLOB, manifest_path, part_name, part_shard, parts_in, reserved
+from pipeline.run.layout import MANIFEST, PART_GLOB, SUCCESS, manifest_path, part_name, parts_in, reserved
 from pipeline.run.manifest import Manifest
+from pipeline.run.manifest_schema import manifest_problem
 
 #: Statuses after which a run changes no more (every shard of its range is recorded and written).
 _FINAL = ("complete", "incomplete")
@@ -52,11 +54,12 @@ def runs_at(path: Path) -> list[Run]:
         if path.suffix != ".parquet":
             raise store.StoreError(f"{path}: not a Parquet file")
         folder = path.parent
-        return [Run(folder, Manifest.read(folder) if manifest_path(folder) is not None else None, [path], False)]
-    if manifest_path(path) is not None or parts_in(path):
-        return [_run_of(path)]
+        return [Run(folder, Manifest.read(folder, strict=False) if manifest_path(folder) is not None else None, [path],
+                    False)]
     runs = [_run_of(d) for d in sorted(path.iterdir())
             if d.is_dir() and not reserved(d.name) and (manifest_path(d) is not None or parts_in(d))]
+    if manifest_path(path) is not None or (parts_in(path) and not runs):
+        return [_run_of(path)]  # a run folder (a set folder with a stray part file is still a set folder)
     if not runs:
         raise store.StoreError(f"{path}: not a set, run folder or part file (no {PART_GLOB} files or "
                                f"{MANIFEST} here or in its run folders)")
@@ -64,7 +67,7 @@ def runs_at(path: Path) -> list[Run]:
 
 
 def _run_of(run_dir: Path) -> Run:
-    m = Manifest.read(run_dir) if manifest_path(run_dir) is not None else None
+    m = Manifest.read(run_dir, strict=False) if manifest_path(run_dir) is not None else None
     return Run(run_dir, m, parts_in(run_dir))
 
 
@@ -108,11 +111,14 @@ def run_problems(run: Run, held: dict[int, int]) -> list[str]:
         return [f"{run.run_dir}: {len(run.parts)} part file(s) but no manifest ({MANIFEST}): not a whole numplace "
                 "run (its count, config and part checksums cannot be checked)"]
     out = _manifest_problems(m, run.label)
-    out += [f"{run.run_dir / p.name}: a Parquet file beside the parts that is not one (readers of the run folder "
-            "take its rows)" for p in sorted(run.run_dir.glob("*.parquet"))
-            if not reserved(p.name) and part_shard(p) is None]
     out += _coverage(m, run.label, held)
     name, count = run.label, m.count
+    success = (run.run_dir / SUCCESS).exists()
+    if m.status == "complete" and not success and not m.legacy:
+        out.append(f"{name} is complete but has no {SUCCESS} file, which readers of finished runs look for "
+                   f"(restore it: touch {run.run_dir / SUCCESS})")
+    elif m.status != "complete" and success:
+        out.append(f"{name} is {m.status} but has a {SUCCESS} file: readers would take it for complete")
     held_rows = sum(v for v in held.values() if v > 0)
     if m.status == "complete" and held_rows != count:
         which = "readable parts" if -1 in held.values() else "parts"
@@ -135,6 +141,9 @@ def _manifest_problems(m: Manifest, name: str) -> list[str]:
     """The manifest against itself: its count and its config's, its config_hash and its config, the
     totals and the shard records (once the run has stopped: a running run's totals are stale)."""
     out: list[str] = []
+    problem = manifest_problem(m.data)
+    if problem is not None:
+        out.append(f"{name}: damaged manifest ({problem})")
     cfg, count = m.config, m.count
     if _int(cfg.get("count")) is not None and cfg["count"] != count:
         out.append(f"{name}: the manifest's count is {count}, its config's count is {cfg['count']}")

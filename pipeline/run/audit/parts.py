@@ -3,7 +3,8 @@
 :func:`read_part` reads one part and names what is wrong with it: not readable Parquet; not under the
 contract of its ``numplace.schema_version`` (columns and types, no nulls where the contract has none:
 :mod:`pipeline.run.rows`); its row count and the sha256 of its bytes differ from what the manifest
-recorded when the part was written (manifests from before parts were hashed: row count only); an
+recorded when the part was written, and no recorded sha256 or no ``numplace.*`` key-value metadata
+at all (both allowed only in a legacy run: :attr:`~pipeline.run.manifest.Manifest.legacy`); an
 index outside the part's range of the run; a set name in its key-value metadata that is not the
 run's. Only a part that is under its contract (``sound``) has its rows checked.
 """
@@ -71,11 +72,19 @@ def read_part(run: Run, part: Path) -> Part:
         if rec.get("rows") != frame.height:
             out.append(f"{label}: holds {frame.height} puzzles, the manifest records {rec.get('rows')}")
         want = rec.get("sha256")
+        if want is None and not m.legacy:
+            out.append(f"{label}: the manifest of {run.label} records no sha256 for it, so its bytes cannot be "
+                       f"tied to the run (only a legacy run, whose manifest is the old manifest.json, has parts "
+                       f"without one)")
         if want is not None:
             have = store.file_sha256(part)
             if have != want:
                 out.append(f"{label}: not the file the run wrote (sha256 {have[:16]}..., the manifest records "
                            f"{str(want)[:16]}...)")
+    lacking = [k for k in ("numplace.schema_version", "numplace.set_name") if k not in meta]
+    if lacking and not m.legacy:
+        out.append(f"{label}: no {' and no '.join(lacking)} in its key-value metadata: rewritten by another tool "
+                   f"(every part numplace writes carries them; only a legacy run's may lack them)")
     name = meta.get("numplace.set_name")
     if name is not None and m.set_name is not None and name != m.set_name:
         out.append(f"{label}: written for set {name!r} (its key-value metadata), the manifest says {m.set_name!r}")

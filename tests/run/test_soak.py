@@ -1,0 +1,192 @@
+"""The soak test: simulated nights into one output root, two sets made at the same time each night
+(same seed and config, different names: without cross-set dedup they would make the same puzzles),
+with faults injected at random (seeded): ``kill -9``, SIGTERM, SIGINT at a random moment, a full disk
+on the second part a process writes, a ``--max-minutes`` budget that runs out.
+
+Each set's process is ``numplace run CONFIG`` as cron starts it (a plain run: it finishes an
+unfinished run first). After every night: each set holds the ids 0..N-1 with no gap and no repeat; no
+canonical puzzle is in both sets; ``check`` finds nothing but the run a fault left unfinished that
+night; every run a fault left unfinished is complete after the next night on which its set ran
+without a fault. A last night without faults must leave both sets complete and ``check`` (full
+recomputation) OK. ``make test`` runs one faulty night and the clean one (the script works); ``-m slow``
+runs forty-five, whose figures are in docs/operations.md ("The soak test"). The sets are 6x6 (12 puzzles a
+night in parts of 2), so that a night is mostly making puzzles rather than starting Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+import yaml
+
+from pipeline.run import rows
+from pipeline.run.audit import audit
+from pipeline.run.manifest import runs_of
+from tests.conftest import ROOT, tiny
+
+SETS = ("alpha", "beta")
+#: Faults and their weights; ``None`` is a night without a fault for that set.
+FAULTS: dict[str | None, int] = {None: 1, "kill9": 1, "sigterm": 1, "sigint": 1, "disk_full": 1, "budget": 1}
+
+#: ``python -c`` driver: the CLI, with a full disk on the second part file the process writes when
+#: ``SOAK_DISK_FULL`` is set (what test_faults.py does in-process).
+DRIVER = """
+import errno, os, sys
+if os.environ.get("SOAK_DISK_FULL"):
+    import polars as pl
+    real, parts = pl.DataFrame.write_parquet, []
+    def write_parquet(self, file, *a, **kw):
+        if ".part-" in str(file):
+            parts.append(file)
+            if len(parts) >= 2:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, file, *a, **kw)
+    pl.DataFrame.write_parquet = write_parquet
+sys.argv = ["numplace", *sys.argv[1:]]
+from pipeline.cli import main
+main()
+"""
+
+
+def _start(cfg: Path, fault: str | None) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
+    args = ["run", str(cfg)]
+    if fault == "disk_full":
+        env["SOAK_DISK_FULL"] = "1"
+    if fault == "budget":
+        args += ["--max-minutes", "0.01"]
+    return subprocess.Popen([sys.executable, "-c", DRIVER, *args], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+SIGNALS = {"kill9": signal.SIGKILL, "sigterm": signal.SIGTERM, "sigint": signal.SIGINT}
+
+
+def _parts(set_dir: Path) -> int:
+    return len(list(set_dir.glob("*/part-*.parquet")))
+
+
+def night(configs: dict[str, Path], faults: dict[str, str | None], rng: random.Random) -> dict[str, int]:
+    """Both sets' runs at once, each with its fault; returns each set's exit code. A signal is sent
+    at a random moment of the start (one time in four) or a moment after the process wrote its first
+    or second part file (so that most land while puzzles are being made)."""
+    root = configs[SETS[0]].parent / "out"
+    procs = {name: _start(configs[name], faults[name]) for name in SETS}
+    t0 = time.monotonic()
+    when: dict[str, tuple[float, int]] = {}  # set -> (seconds after start, or after this many new parts)
+    for name in SETS:
+        if faults[name] in SIGNALS:
+            early = rng.random() < 0.25
+            when[name] = (rng.uniform(0.2, 3.0), 0) if early else (rng.uniform(0.0, 0.3), rng.choice((1, 2)))
+    base = {name: _parts(root / name) for name in SETS}
+    seen_at: dict[str, float] = {}
+    while any(p.poll() is None for p in procs.values()):
+        now = time.monotonic()
+        for name, (delay, after_parts) in list(when.items()):
+            if after_parts and name not in seen_at and _parts(root / name) >= base[name] + after_parts:
+                seen_at[name] = now
+            start = t0 if not after_parts else seen_at.get(name)
+            if start is not None and now >= start + delay:
+                if procs[name].poll() is None:
+                    procs[name].send_signal(SIGNALS[str(faults[name])])
+                del when[name]
+        time.sleep(0.02)
+    codes = {}
+    for name, p in procs.items():
+        _out, err = p.communicate()
+        codes[name] = p.returncode
+        assert "Traceback" not in err, err[-3000:]
+    return codes
+
+
+def _unfinished(set_dir: Path) -> set[str]:
+    return {m.run_dir.name for m in runs_of(set_dir) if m.status != "complete"}
+
+
+def check_night(root: Path) -> dict[str, int]:
+    """The invariants after a night; returns each set's puzzle count."""
+    held: dict[str, int] = {}
+    keys: Counter[str] = Counter()
+    for name in SETS:
+        set_dir = root / name
+        parts = sorted(set_dir.glob("*/part-*.parquet"))
+        frame = pl.read_parquet(parts) if parts else pl.DataFrame(schema=rows.SCHEMA)
+        got = sorted(frame["index"].to_list())
+        assert got == list(range(len(got))), (name, got)  # ids 0..N-1: no gap, no repeat
+        keys.update({rows.dedup_key(r) for r in frame.iter_rows(named=True)})
+        held[name] = len(got)
+        if parts:
+            open_runs = _unfinished(set_dir)
+            for problem in audit(set_dir, fast=True).problems:  # only the run a fault left unfinished
+                assert any(f"run {r} is " in problem for r in open_runs), problem
+    shared = [k for k, n in keys.items() if n > 1]
+    assert not shared, f"{len(shared)} canonical puzzle(s) in both sets"
+    return held
+
+
+def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
+    """``nights`` faulty nights and one clean night; returns the figures."""
+    rng = random.Random(seed)
+    configs = {}
+    for name in SETS:
+        cfg = tiny(root, name=name, count=12, board={"size": 6}, removal={"symmetry": "none", "minimal": True},
+                   output={"dir": str(root), "shard_size": 2})
+        configs[name] = root.parent / f"{name}.yaml"
+        configs[name].write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    faults_done: Counter[str] = Counter()
+    owed: dict[str, set[str]] = {name: set() for name in SETS}  # runs left unfinished by a fault
+    exits: Counter[int] = Counter()
+    held: dict[str, int] = {}
+    for n in range(nights + 1):
+        last = n == nights
+        faults = {name: None if last else rng.choices(list(FAULTS), weights=list(FAULTS.values()))[0]
+                  for name in SETS}
+        codes = night(configs, faults, rng)
+        for name in SETS:
+            exits[codes[name]] += 1
+            fault = faults[name]
+            if codes[name] == 0:
+                assert not _unfinished(root / name) & owed[name], (name, owed[name])  # finished by this night
+                owed[name] = set()
+            else:
+                assert fault is not None, (name, codes[name])  # only an injected fault stops a night
+                faults_done[fault] += 1
+                owed[name] |= _unfinished(root / name)
+        held = check_night(root)
+    for name in SETS:
+        assert not _unfinished(root / name)
+        result = audit(root / name)
+        assert result.ok, result.problems
+    return {"nights": nights, "faults": sum(faults_done.values()), "by_fault": dict(faults_done),
+            "exits": dict(exits), "puzzles": held, "runs": {name: len(runs_of(root / name)) for name in SETS}}
+
+
+def _line(figures: dict[str, Any]) -> str:
+    return "SOAK " + json.dumps(figures, sort_keys=True)
+
+
+@pytest.mark.heavy
+def test_a_night_exercises_the_soak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = soak(tmp_path / "out", nights=1, seed=5)
+    with capsys.disabled():
+        print(_line(figures))
+    assert figures["runs"]["alpha"] >= 1 and figures["puzzles"]["alpha"] >= 12
+
+
+@pytest.mark.slow
+def test_forty_five_nights_with_faults_lose_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = soak(tmp_path / "out", nights=int(os.environ.get("NUMPLACE_SOAK_NIGHTS", "45")), seed=28)
+    with capsys.disabled():
+        print(_line(figures))
+    assert figures["nights"] >= 30 and figures["faults"] >= 60, figures
