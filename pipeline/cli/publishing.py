@@ -85,7 +85,7 @@ def book(
     cfg = bookmod.load_config(config, {"title": title, "per_page": per_page, "lang": lang, "levels": levels,
                                        "count": count})
     for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or [],
-                                     allow_incomplete=allow_incomplete):
+                                   allow_incomplete=allow_incomplete):
         n = sum(len(p.items) for p in made.pages if p.kind == "puzzles")
         typer.echo(f"wrote {made.path}: {len(made.pages)} pages, {n} puzzles; ids in {bookmod.used_path(made.path)}")
 
