@@ -111,8 +111,9 @@ def test_the_list_shows_each_set_with_its_runs(monkeypatch: pytest.MonkeyPatch, 
     at = page(monkeypatch, mix_root)
     assert not at.exception
     assert texts(at, "subheader") == ["mix"]
-    (line,) = [m for m in texts(at, "markdown") if m.startswith("[mix")]
-    assert "(sets?set=mix)" in line and f"{len(MIX)} puzzles" in line and f"next index {len(MIX)}" in line
+    (link,) = at.get("page_link")
+    assert (link.proto.label, link.proto.page, link.proto.query_string) == ("mix →", "sets", "set=mix")
+    assert f"{len(MIX)} puzzles · Runs 1 · next index {len(MIX)}" in texts(at, "caption")
     (runs,) = at.dataframe
     assert list(runs.value["Run"]) == ["20261122T000000Z-01234567"]
     assert list(runs.value["Indices"]) == [f"0-{len(MIX) - 1}"] and list(runs.value["Status"]) == ["complete"]
@@ -140,6 +141,8 @@ def test_a_name_that_is_not_a_set_is_a_message_naming_it(monkeypatch: pytest.Mon
 def test_japanese_labels(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
     at = page(monkeypatch, mix_root, set="mix", lang="ja")
     assert not at.exception
+    (back,) = at.get("page_link")
+    assert back.proto.label == "← すべてのセット" and back.proto.query_string == "lang=ja"
     assert texts(at, "title") == ["セット: mix"] and "絞り込み" in texts(at, "subheader")
 
 

@@ -28,7 +28,6 @@ import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import polars as pl
 import streamlit as st
@@ -46,6 +45,8 @@ FILTER_KEYS = ("level", "score", "hints", "variant", "page")
 PER_PAGE = 6
 #: Puzzles a book page can hold (``per_page`` of the book config).
 BOOK_PER_PAGE = (1, 2, 4, 6)
+#: Grids drawn in a column shrink to its width (the publisher's SVG has a fixed size).
+GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
 #: The report's plots shown: (title, function name of :mod:`pipeline.publish.report`).
 PLOTS = (("Hints", "plot_hints"), ("Difficulty", "plot_levels"), ("Score", "plot_scores"),
          ("Symmetry", "plot_symmetry"), ("Techniques", "plot_techniques"), ("Generation time", "plot_time"))
@@ -110,10 +111,19 @@ def render() -> None:
         _all_sets(root)
 
 
-def _link(params: dict[str, str]) -> str:
-    """A relative link to this page with ``params`` (and the current ``lang``)."""
+def _link(label: str, params: dict[str, str]) -> None:
+    """A link to this page with ``params`` (and the current ``lang``), opened in the same tab."""
     lang = st.query_params.get("lang")
-    return "sets" + (f"?{urlencode({**params, **({'lang': lang} if lang else {})})}" if params or lang else "")
+    st.page_link(st.Page(render, title=t("sets"), url_path="sets"), label=label,
+                 query_params={**params, **({"lang": lang} if lang else {})})
+
+
+def _set_url(params: dict[str, str]) -> None:
+    """Make the address bar's query ``params`` (and the current ``lang``). Always sent: after a
+    :func:`_link` to this same page the server holds the link's parameters but the browser's address
+    bar does not show them, so a conditional update would leave a stale address."""
+    lang = st.query_params.get("lang")
+    st.query_params.from_dict({**params, **({"lang": lang} if lang else {})})
 
 
 def _overview(root: Path) -> list[dict[str, Any]] | None:
@@ -146,6 +156,7 @@ def _headline(s: dict[str, Any]) -> str:
 
 def _all_sets(root: Path) -> None:
     st.title(t("sets"))
+    _set_url({})
     st.caption(f"{t('root')}: {root}")
     sets = _overview(root)
     if sets is None:
@@ -155,13 +166,14 @@ def _all_sets(root: Path) -> None:
         return
     for s in sets:
         st.subheader(s["set"])
-        st.markdown(f"[{s['set']} →]({_link({'set': s['set']})}) · {_headline(s)}")
+        _link(f"{s['set']} →", {"set": s["set"]})
+        st.caption(_headline(s))
         _runs_table(s["runs"])
 
 
 def _one_set(root: Path, name: str) -> None:
     st.title(f"{t('set')}: {name}")
-    st.markdown(f"[← {t('sets_all')}]({_link({})})")
+    _link(f"← {t('sets_all')}", {})
     sets = _overview(root)
     if sets is None:
         return
@@ -242,7 +254,7 @@ def _to_url(name: str) -> None:
     url = {"level": ",".join(ss["sets.level"]), "score": ss["sets.score"].strip(),
            "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"],
            "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
-    widgets.set_params({"set": name, **{k: v for k, v in url.items() if v}})
+    _set_url({"set": name, **{k: v for k, v in url.items() if v}})
     ss["sets.url"] = (name, url)
 
 
@@ -298,12 +310,14 @@ def _table(name: str, frame: pl.DataFrame) -> list[str]:
                          "minimal", "puzzle")
     config: dict[str, Any] = {"puzzle_id": "id", "difficulty": st.column_config.TextColumn(t("grade")),
               "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
-              "hints": t("hints"), "variant_name": t("variant"), "puzzle": t("puzzle")}
+              "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"), "minimal": "minimal",
+                              "puzzle": t("puzzle")}
     # the selection is of row positions: a new filter is a new table (the key), so no stale pick survives
     ids = frame["puzzle_id"]
     key = f"sets.table.{name}.{zlib.crc32(' '.join(ids.to_list()).encode()):08x}"
     event = st.dataframe(shown, hide_index=True, on_select="rerun",
-                         selection_mode="multi-row", key=key, column_config=config, height=min(400, 38 + 35 * 10))
+                         selection_mode="multi-row", key=key, column_config=config,
+                         height="auto" if frame.height <= 10 else 400)
     rows = event.selection.rows if event is not None else []
     return [ids[i] for i in sorted(rows) if 0 <= i < len(ids)]
 
@@ -316,12 +330,13 @@ def _drawn(name: str, frame: pl.DataFrame) -> None:
         ss["sets.page"] = pages
         _to_url(name)
     if pages > 1:
-        st.number_input(f"{t('page')} (1-{pages})", 1, pages, key="sets.page")
+        st.columns(4)[0].number_input(f"{t('page')} (1-{pages})", 1, pages, key="sets.page")
     k = ss["sets.page"]
     chunk = frame.slice((k - 1) * PER_PAGE, PER_PAGE)
-    cols = st.columns(2)
+    st.html(GRID_CSS)
+    cols = st.columns(2, gap="large")
     for i, row in enumerate(chunk.iter_rows(named=True)):
-        with cols[i % 2]:
+        with cols[i % 2], st.container(border=True):
             _puzzle(row)
 
 
