@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -64,9 +65,12 @@ def drawn_ids(at: AppTest) -> list[str]:
 
 
 def snapshot(root: Path) -> dict[str, Any]:
-    """Every folder and file under ``root``: path -> (size, sha256) for files, None for folders."""
-    return {str(p.relative_to(root)): (p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest())
-            if p.is_file() else None for p in sorted(root.rglob("*"))}
+    """Every folder and file under ``root`` (``root`` too): path -> (size, sha256, mtime) for files,
+    the modification time for folders (it moves when an entry is made or removed there, so even a
+    file made and deleted again shows)."""
+    return {str(p.relative_to(root)): (p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(),
+                                       p.stat().st_mtime_ns) if p.is_file() else p.stat().st_mtime_ns
+            for p in sorted([root, *root.rglob("*")])}
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +148,18 @@ def test_japanese_labels(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> Non
     (back,) = at.get("page_link")
     assert back.proto.label == "← すべてのセット" and back.proto.query_string == "lang=ja"
     assert texts(at, "title") == ["セット: mix"] and "絞り込み" in texts(at, "subheader")
+
+
+def test_an_unreadable_part_is_a_message(monkeypatch: pytest.MonkeyPatch, mix_root: Path, tmp_path: Path) -> None:
+    shutil.copytree(mix_root / "mix", tmp_path / "mix")
+    (part,) = (tmp_path / "mix").rglob("part-*.parquet")
+    part.write_bytes(part.read_bytes()[:100])
+    at = page(monkeypatch, tmp_path, set="mix")
+    assert not at.exception
+    (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
+    assert "PROBLEM 20261122T000000Z-01234567/part-00000.parquet: not a readable Parquet file" in code
+    assert any(str(part) in e for e in texts(at, "error"))  # the puzzles cannot be read: one line naming the part
+    assert not [d for d in at.dataframe if d.key]
 
 
 # ---------------------------------------------------------------------------------------------

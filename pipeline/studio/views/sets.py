@@ -58,9 +58,17 @@ PLOTS = (("Hints", "plot_hints"), ("Difficulty", "plot_levels"), ("Score", "plot
 
 
 def signature(set_dir: Path) -> tuple[tuple[str, int, int], ...]:
-    """Every file under ``set_dir`` with its size and modification time: the key of the caches."""
-    return tuple(sorted((str(p.relative_to(set_dir)), p.stat().st_size, p.stat().st_mtime_ns)
-                        for p in set_dir.rglob("*") if p.is_file()))
+    """Every file under ``set_dir`` with its size and modification time: the key of the caches (a
+    file that a running ``numplace run`` renames away while this looks is left out)."""
+    out = []
+    for p in set_dir.rglob("*"):
+        try:
+            st_ = p.stat()
+        except OSError:
+            continue
+        if p.is_file():
+            out.append((str(p.relative_to(set_dir)), st_.st_size, st_.st_mtime_ns))
+    return tuple(sorted(out))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -190,12 +198,17 @@ def _one_set(root: Path, name: str) -> None:
     _check(name, key)
     with st.expander(t("plots")):
         _report(key)
-    frame = _filtered(name, _rows(*key))
+    try:
+        rows = _rows(*key)
+    except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
+        st.error(str(exc))
+        return
+    frame = _filtered(name, rows)
     if frame is None:
         return
     picked = _table(name, frame)
     _drawn(name, frame)
-    _book(name, set_dir, _rows(*key), frame, picked)
+    _book(name, set_dir, rows, frame, picked)
 
 
 def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
