@@ -110,21 +110,13 @@ def check(
 ) -> None:
     """Re-verify every puzzle of a set independently, recompute what can be derived, compare every
     part with its manifest; print a summary (exit 1 on any problem)."""
-    from pipeline.run.audit import audit
+    from pipeline.run.audit import audit, summary_lines
 
     if replay is not None and replay != "all" and not (replay.isdigit() and int(replay) >= 1):
         raise fail(f"--replay: {replay!r} is not a number of rows >= 1 or 'all'")
     result = audit(path, fast=fast, replay="all" if replay == "all" else int(replay or 0))
-    s = result.stats
-    typer.echo(f"{path}: {result.rows} puzzles in {result.files} part file(s)")
-    if s:
-        typer.echo(f"  hints mean {s['hints_mean']} (min {s['hints_min']}, max {s['hints_max']}); "
-                   f"sizes {s['sizes']}")
-        typer.echo(f"  symmetry {s['symmetry']}")
-        typer.echo(f"  minimal {s['minimal']}, orbit_minimal {s['orbit_minimal']}, bad rows {s['bad_rows']}")
-    for p in result.problems:
-        typer.echo(f"  PROBLEM {p}")
-    typer.echo("OK" if result.ok else f"FAILED: {len(result.problems)} problem(s)")
+    for line in summary_lines(result):
+        typer.echo(line)
     if not result.ok:
         raise typer.Exit(ExitCode.PROBLEMS)
 

@@ -17,7 +17,7 @@ import pytest
 from pipeline import config
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run import layout, runner, store
-from pipeline.run.audit import audit, config_digest
+from pipeline.run.audit import Audit, audit, config_digest, summary_lines
 from tests.conftest import numplace, tiny
 
 #: 4x4, no symmetry, minimal: 8 puzzles in parts of 3, 3, 2; seed 11 makes two duplicates that are
@@ -503,3 +503,14 @@ def test_check_replay_flag(run_dir: Path) -> None:
     for bad in ("0", "some"):
         res = numplace("check", str(run_dir), "--replay", bad)
         assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--replay: " in res.stderr, res.stderr
+
+
+def test_summary_lines_are_what_check_prints() -> None:
+    """``numplace check`` and the studio's Sets page print these lines (one function for both)."""
+    stats = {"bad_rows": 1, "sizes": {9: 5}, "hints_mean": 27.2, "hints_min": 25, "hints_max": 30,
+             "symmetry": {"rot180": 5}, "minimal": 0, "orbit_minimal": 5}
+    assert summary_lines(Audit(Path("s"), 2, 5, ["s-0000001: hints says 9"], stats)) == [
+        "s: 5 puzzles in 2 part file(s)", "  hints mean 27.2 (min 25, max 30); sizes {9: 5}",
+        "  symmetry {'rot180': 5}", "  minimal 0, orbit_minimal 5, bad rows 1", "  PROBLEM s-0000001: hints says 9",
+        "FAILED: 1 problem(s)"]
+    assert summary_lines(Audit(Path("t"), 1, 3)) == ["t: 3 puzzles in 1 part file(s)", "OK"]

@@ -47,7 +47,7 @@ from pipeline.run.audit.replay import replay as replay_rows
 from pipeline.run.audit.strays import strays
 from pipeline.run.layout import part_shard
 
-__all__ = ["Audit", "audit", "config_digest"]
+__all__ = ["Audit", "audit", "config_digest", "summary_lines"]
 
 
 @dataclass
@@ -65,6 +65,21 @@ class Audit:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def summary_lines(result: Audit) -> list[str]:
+    """What ``numplace check`` prints for ``result``, one string a line: the path with its puzzles and
+    part files, the stats (when any row was read), one ``PROBLEM`` line each, then ``OK`` or
+    ``FAILED: N problem(s)``."""
+    s = result.stats
+    lines = [f"{result.path}: {result.rows} puzzles in {result.files} part file(s)"]
+    if s:
+        lines += [f"  hints mean {s['hints_mean']} (min {s['hints_min']}, max {s['hints_max']}); sizes {s['sizes']}",
+                  f"  symmetry {s['symmetry']}",
+                  f"  minimal {s['minimal']}, orbit_minimal {s['orbit_minimal']}, bad rows {s['bad_rows']}"]
+    lines += [f"  PROBLEM {p}" for p in result.problems]
+    lines.append("OK" if result.ok else f"FAILED: {len(result.problems)} problem(s)")
+    return lines
 
 
 def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int | Literal["all"] = 0) -> Audit:

@@ -1,10 +1,430 @@
-"""``/sets``: being built."""
+"""``/sets`` and ``/sets?set=NAME``: the sets under the studio's output root, one set's puzzles, a book.
+
+``/sets`` lists the sets and runs as ``numplace runs`` sees them (:func:`pipeline.run.sets.overview`):
+per set its puzzles, runs (status, indices, puzzles, levels), next index and stock per level.
+
+``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
+(:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
+are ``numplace check``'s); the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
+as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
+solutions a page at a time; and a book PDF (:func:`pipeline.publish.book.make_book`, as ``numplace
+book``) of the puzzles picked in the table or of the filter's first N, offered with its used list.
+
+Query parameters (a contract, like the CLI's flags): ``set`` (a set folder's name under the root),
+``level`` (levels, comma-separated or repeated), ``score`` and ``hints`` (``N``, ``A-B``, ``A-``,
+``-B``), ``variant`` (``classic``, ``x``, ``x+hyper``, ...), ``page`` (the page of drawn puzzles,
+from 1), and the studio's ``lang``. The filter's widgets write them back, so the address reproduces
+the view. A bad value is an inline line naming the field; a name that is not a set under the root
+is an inline line naming it.
+
+Browsing never writes into a set: the set is only read (the check and the report read too), and the
+book is made in a :func:`tempfile.TemporaryDirectory` whose bytes are kept in the session.
+"""
 
 from __future__ import annotations
 
+import json
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import polars as pl
 import streamlit as st
+
+from pipeline.board import parse
+from pipeline.errors import UserError
+from pipeline.publish import render as publish_render
+from pipeline.publish import select
+from pipeline.studio import draw, widgets
+from pipeline.studio.widgets import t
+
+#: The query parameters of a set's view (``set`` and ``lang`` besides).
+FILTER_KEYS = ("level", "score", "hints", "variant", "page")
+#: Puzzles drawn a page.
+PER_PAGE = 6
+#: Puzzles a book page can hold (``per_page`` of the book config).
+BOOK_PER_PAGE = (1, 2, 4, 6)
+#: Grids drawn in a column shrink to its width (the publisher's SVG has a fixed size).
+GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
+#: The report's plots shown: (title, function name of :mod:`pipeline.publish.report`).
+PLOTS = (("Hints", "plot_hints"), ("Difficulty", "plot_levels"), ("Score", "plot_scores"),
+         ("Symmetry", "plot_symmetry"), ("Techniques", "plot_techniques"), ("Generation time", "plot_time"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading (cached by the set's files, so a new run or a changed part is read again)
+# ---------------------------------------------------------------------------------------------
+
+
+def signature(set_dir: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every file under ``set_dir`` with its size and modification time: the key of the caches (a
+    file that a running ``numplace run`` renames away while this looks is left out)."""
+    out = []
+    for p in set_dir.rglob("*"):
+        try:
+            st_ = p.stat()
+        except OSError:
+            continue
+        if p.is_file():
+            out.append((str(p.relative_to(set_dir)), st_.st_size, st_.st_mtime_ns))
+    return tuple(sorted(out))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
+    """The set's rows as the publisher reads them (each puzzle once, stable order), with ``variant_name``."""
+    frame = select.read_sets([Path(path)]).frame
+    name = pl.col("variant").list.join("+")
+    return frame.with_columns(pl.when(name.is_null() | (name == "")).then(pl.lit("classic")).otherwise(name)
+                              .alias("variant_name"))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> list[str]:
+    from pipeline.run.audit import audit, summary_lines
+
+    return summary_lines(audit(Path(path), fast=fast))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _plots(path: str, _sig: tuple[Any, ...], sig: int) -> list[tuple[str, bytes]]:
+    from pipeline.publish import report
+
+    data = report.load([Path(path)])
+    out = [(title, report.plot(getattr(report, name), data.frame)) for title, name in PLOTS]
+    if len(data.runs) > 1:
+        out.append(("Runs", report.plot(report.plot_runs, data.frame, 7.5, 3.6)))
+    return out
+
+
+def _key(set_dir: Path) -> tuple[str, tuple[Any, ...], int]:
+    """``(path, signature, hash)``: the hash is the cache key, the signature is not hashed again."""
+    sig = signature(set_dir)
+    return str(set_dir), sig, hash(sig)
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------------------------
 
 
 def render() -> None:
-    """Draw the page."""
-    st.title("sets")
+    """Draw the page (see the module docstring)."""
+    root = widgets.settings().root
+    name = st.query_params.get("set")
+    if name:
+        _one_set(root, name)
+    else:
+        _all_sets(root)
+
+
+def _link(label: str, params: dict[str, str]) -> None:
+    """A link to this page with ``params`` (and the current ``lang``), opened in the same tab."""
+    lang = st.query_params.get("lang")
+    st.page_link(st.Page(render, title=t("sets"), url_path="sets"), label=label,
+                 query_params={**params, **({"lang": lang} if lang else {})})
+
+
+def _set_url(params: dict[str, str]) -> None:
+    """Make the address bar's query ``params`` (and the current ``lang``). Always sent: after a
+    :func:`_link` to this same page the server holds the link's parameters but the browser's address
+    bar does not show them, so a conditional update would leave a stale address."""
+    lang = st.query_params.get("lang")
+    st.query_params.from_dict({**params, **({"lang": lang} if lang else {})})
+
+
+def _overview(root: Path) -> list[dict[str, Any]] | None:
+    """The sets under ``root`` (``numplace runs``), or None after an inline message."""
+    from pipeline.run.sets import overview
+
+    if not root.is_dir():
+        st.info(f"{t('no_root')}: {root}")
+        return None
+    try:
+        return overview(root)
+    except (UserError, OSError) as exc:  # a damaged manifest names itself
+        st.error(f"{t('bad_root')}: {exc}")
+        return None
+
+
+def _runs_table(runs: list[dict[str, Any]]) -> None:
+    table = [{t("run_id"): r["run_id"], t("status"): r["status"],
+              t("indices"): f"{r['start']}-{r['start'] + r['count'] - 1}", t("puzzles"): r["puzzles"],
+              t("levels"): ", ".join(f"{t(k)} {v}" for k, v in r["levels"].items()),
+              t("created"): r.get("created_at") or ""} for r in runs]
+    st.dataframe(table, hide_index=True)
+
+
+def _headline(s: dict[str, Any]) -> str:
+    held = ", ".join(f"{t(k)} {v}" for k, v in s["stock"].items())
+    return (f"{s['puzzles']} {t('puzzles')} · {t('runs')} {len(s['runs'])} · {t('next_index')} "
+            f"{s['next_index']}" + (f" · {t('stock')}: {held}" if held else ""))
+
+
+def _all_sets(root: Path) -> None:
+    st.title(t("sets"))
+    _set_url({})
+    st.caption(f"{t('root')}: {root}")
+    sets = _overview(root)
+    if sets is None:
+        return
+    if not sets:
+        st.info(f"{t('no_sets')}: {root}")
+        return
+    for s in sets:
+        st.subheader(s["set"])
+        _link(f"{s['set']} →", {"set": s["set"]})
+        st.caption(_headline(s))
+        _runs_table(s["runs"])
+
+
+def _one_set(root: Path, name: str) -> None:
+    st.title(f"{t('set')}: {name}")
+    _link(f"← {t('sets_all')}", {})
+    sets = _overview(root)
+    if sets is None:
+        return
+    found = next((s for s in sets if s["set"] == name), None)
+    if found is None:
+        known = ", ".join(s["set"] for s in sets) or "-"
+        st.error(f"{name!r} {t('not_a_set')} {root} ({t('sets')}: {known})")
+        return
+    set_dir = root / name
+    st.caption(f"{set_dir} · {_headline(found)}")
+    st.caption(t("read_only"))
+    _runs_table(found["runs"])
+    key = _key(set_dir)
+    _check(name, key)
+    with st.expander(t("plots")):
+        _report(key)
+    try:
+        rows = _rows(*key)
+    except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
+        st.error(str(exc))
+        return
+    frame = _filtered(name, rows)
+    if frame is None:
+        return
+    picked = _table(name, frame)
+    _drawn(name, frame)
+    _book(name, set_dir, rows, frame, picked)
+
+
+def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
+    """``numplace check --fast`` at once; the full check on request (kept for this set's files)."""
+    st.subheader(t("check"))
+    full_key = f"sets.full.{name}"
+    full = st.session_state.get(full_key) == key[2]
+    if not full and st.button(t("check_full"), key=f"sets.check.{name}"):
+        full = True
+    try:
+        with st.spinner(t("working")):
+            lines = _audit(key[0], not full, key[1], key[2])
+    except UserError as exc:
+        st.error(str(exc))
+        return
+    if full:
+        st.session_state[full_key] = key[2]
+    ok = lines[-1] == "OK"
+    label = t("check_full_done") if full else t("check_fast")
+    (st.success if ok else st.error)(f"{label}: {t('check_ok') if ok else t('check_bad')}")
+    st.code("\n".join(lines), language=None)
+
+
+def _report(key: tuple[str, tuple[Any, ...], int]) -> None:
+    try:
+        plots = _plots(*key)
+    except UserError as exc:
+        st.error(str(exc))
+        return
+    cols = st.columns(2)
+    for k, (title, png) in enumerate(plots):
+        cols[k % 2].image(png, caption=title, width="stretch")
+
+
+# ---------------------------------------------------------------------------------------------
+# Filter, table, drawn puzzles
+# ---------------------------------------------------------------------------------------------
+
+
+def _from_url(name: str) -> None:
+    """Set the filter's widgets from the URL when it is not what the page last wrote (first view, a link)."""
+    url = {k: ",".join(st.query_params.get_all(k)) if k == "level" else st.query_params.get(k, "")
+           for k in FILTER_KEYS}
+    if st.session_state.get("sets.url") == (name, url):
+        return
+    st.session_state["sets.level"] = [x.strip() for x in url["level"].split(",") if x.strip()]
+    st.session_state["sets.score"] = url["score"]
+    st.session_state["sets.hints"] = url["hints"]
+    st.session_state["sets.variant"] = url["variant"]
+    st.session_state["sets.page"] = int(url["page"]) if url["page"].isdigit() and int(url["page"]) > 0 else 1
+    st.session_state["sets.url"] = (name, url)
+
+
+def _to_url(name: str) -> None:
+    ss = st.session_state
+    url = {"level": ",".join(ss["sets.level"]), "score": ss["sets.score"].strip(),
+           "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"],
+           "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
+    _set_url({"set": name, **{k: v for k, v in url.items() if v}})
+    ss["sets.url"] = (name, url)
+
+
+def _new_filter() -> None:
+    st.session_state["sets.page"] = 1
+
+
+def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
+    """The filter's widgets (from the URL) and the rows that match; None after an inline message."""
+    _from_url(name)
+    ss = st.session_state
+    st.subheader(t("filter"))
+    variants = sorted(set(rows["variant_name"].to_list()))
+    bad = [lv for lv in ss["sets.level"] if lv not in select.LEVELS]
+    levels_ok = [lv for lv in ss["sets.level"] if lv in select.LEVELS]
+    if bad:
+        ss["sets.level"] = levels_ok
+    unknown_variant = ss["sets.variant"] if ss["sets.variant"] and ss["sets.variant"] not in variants else ""
+    if unknown_variant:
+        ss["sets.variant"] = ""
+    a, b, c, d = st.columns(4)
+    a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter)
+    b.text_input(t("score"), key="sets.score", placeholder="900-1500", on_change=_new_filter)
+    c.text_input(t("hints"), key="sets.hints", placeholder="24-28", on_change=_new_filter)
+    d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter,
+                format_func=lambda v: t(v) if v else t("any"))
+    _to_url(name)
+    if bad:
+        st.error(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}")
+    if unknown_variant:
+        st.error(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})")
+    try:
+        flt = select.filter_from_flags(ss["sets.level"], ss["sets.score"].strip() or None,
+                                       ss["sets.hints"].strip() or None)
+    except select.PublishError as exc:
+        st.error(str(exc).removeprefix("--"))
+        return None
+    frame = select.apply(rows, flt)
+    if ss["sets.variant"]:
+        frame = frame.filter(pl.col("variant_name") == ss["sets.variant"])
+    what = flt.describe() + (f"; variant {ss['sets.variant']}" if ss["sets.variant"] else "")
+    if frame.is_empty():
+        st.info(f"{t('no_match')} ({what})")
+        return None
+    st.markdown(f"**{frame.height}** {t('matching')} ({what})")
+    return frame
+
+
+def _table(name: str, frame: pl.DataFrame) -> list[str]:
+    """The matching puzzles as a table whose ticked rows are picked; returns the picked ids."""
+    st.caption(t("pick_hint"))
+    shown = frame.select("puzzle_id", "difficulty", "difficulty_score", "hints", "variant_name", "symmetry",
+                         "minimal", "puzzle")
+    config: dict[str, Any] = {"puzzle_id": "id", "difficulty": st.column_config.TextColumn(t("grade")),
+              "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
+              "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"), "minimal": "minimal",
+                              "puzzle": t("puzzle")}
+    # the selection is of row positions: a new filter is a new table (the key), so no stale pick survives
+    ids = frame["puzzle_id"]
+    key = f"sets.table.{name}.{zlib.crc32(' '.join(ids.to_list()).encode()):08x}"
+    event = st.dataframe(shown, hide_index=True, on_select="rerun",
+                         selection_mode="multi-row", key=key, column_config=config,
+                         height="auto" if frame.height <= 10 else 400)
+    rows = event.selection.rows if event is not None else []
+    return [ids[i] for i in sorted(rows) if 0 <= i < len(ids)]
+
+
+def _drawn(name: str, frame: pl.DataFrame) -> None:
+    """The matching puzzles, :data:`PER_PAGE` a page: each puzzle beside its solution."""
+    pages = (frame.height + PER_PAGE - 1) // PER_PAGE
+    ss = st.session_state
+    if ss["sets.page"] > pages:
+        ss["sets.page"] = pages
+        _to_url(name)
+    if pages > 1:
+        st.columns(4)[0].number_input(f"{t('page')} (1-{pages})", 1, pages, key="sets.page")
+    k = ss["sets.page"]
+    chunk = frame.slice((k - 1) * PER_PAGE, PER_PAGE)
+    st.html(GRID_CSS)
+    cols = st.columns(2, gap="large")
+    for i, row in enumerate(chunk.iter_rows(named=True)):
+        with cols[i % 2], st.container(border=True):
+            _puzzle(row)
+
+
+def _puzzle(row: dict[str, Any]) -> None:
+    n = int(row["size"])
+    variant = publish_render.variant_of_row(row)
+    grid, solution = parse(row["puzzle"], n), parse(row["solution"], n)
+    score = row.get("difficulty_score")
+    st.markdown(f"**{row['puzzle_id']}** · {t(str(row.get('difficulty') or 'unrated'))}"
+                f"{f' · score {score:g}' if score is not None else ''} · {t('hints')} {row['hints']}"
+                f" · {t(row['variant_name'])}")
+    a, b = st.columns(2)
+    with a:
+        widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=260)
+    with b:
+        widgets.grid(draw.svg(grid, variant, solution, title=row["puzzle_id"]), width=260)
+
+
+# ---------------------------------------------------------------------------------------------
+# The book
+# ---------------------------------------------------------------------------------------------
+
+
+def _book(name: str, set_dir: Path, rows: pl.DataFrame, frame: pl.DataFrame, picked: list[str]) -> None:
+    """Make a book PDF of the picked puzzles (or the filter's first N) in a temporary folder."""
+    st.subheader(t("book"))
+    modes = ("picked", "first_n")
+    with st.form(f"sets.book.{name}"):
+        a, b, c, d = st.columns([2, 1, 2, 1])
+        mode = a.radio(t("take"), modes, index=0 if picked else 1,
+                       format_func=lambda m: f"{t('picked')} ({len(picked)})" if m == "picked" else t("first_n"))
+        first = b.number_input(t("how_many"), 1, frame.height, min(12, frame.height), key="sets.book.n")
+        title = c.text_input(t("title"), name, key="sets.book.title")
+        per_page = d.selectbox(t("per_page"), BOOK_PER_PAGE, index=BOOK_PER_PAGE.index(4), key="sets.book.per_page")
+        go = st.form_submit_button(t("make_book"), type="primary")
+    if go:
+        chosen = picked if mode == "picked" else frame["puzzle_id"].head(int(first)).to_list()
+        if not chosen:
+            st.warning(t("nothing_picked"))
+        else:
+            try:
+                with st.spinner(t("working")):
+                    st.session_state["sets.book"] = (name, *make_book(set_dir, rows, chosen, title, int(per_page)))
+            except UserError as exc:
+                st.error(str(exc))
+                st.session_state.pop("sets.book", None)
+    made = st.session_state.get("sets.book")
+    if made is None or made[0] != name:
+        return
+    _, pdf, used, n_pages = made
+    ids = json.loads(used)["puzzle_ids"]
+    st.success(f"{t('book_made')}: {n_pages} {t('pages')}, {len(ids)} {t('puzzles')}")
+    stem = _stem(name)
+    a, b = st.columns(2)
+    a.download_button(f"{t('download')} PDF", pdf, f"{stem}.pdf", "application/pdf", on_click="ignore",
+                      key="sets.book.pdf", type="primary")
+    b.download_button(f"{t('download')} {t('used')}", used, f"{stem}.used.json", "application/json",
+                      on_click="ignore", key="sets.book.used")
+
+
+def _stem(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name) or "book"
+
+
+def make_book(set_dir: Path, rows: pl.DataFrame, chosen: list[str], title: str, per_page: int
+              ) -> tuple[bytes, bytes, int]:
+    """The book of the puzzles ``chosen`` (ids) of ``set_dir``, as ``numplace book`` makes it (every
+    other id of ``rows`` excluded), built in a temporary folder: ``(pdf bytes, used list bytes,
+    pages)``. Raises :class:`~pipeline.publish.select.PublishError` (a bad title, an empty book)."""
+    from pipeline.publish import book
+
+    cfg = book.load_config(None, {"title": title.strip() or None, "per_page": per_page})
+    keep = set(chosen)
+    exclude = {i for i in rows["puzzle_id"].to_list() if i not in keep}
+    with tempfile.TemporaryDirectory(prefix="numplace-studio-") as tmp:
+        out = Path(tmp) / f"{_stem(set_dir.name)}.pdf"
+        pages = book.make_book([set_dir], out, cfg, exclude)
+        return out.read_bytes(), book.used_path(out).read_bytes(), len(pages)

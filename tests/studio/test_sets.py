@@ -1,0 +1,303 @@
+"""The studio's Sets page (``/sets``, ``/sets?set=NAME``) through Streamlit's headless ``AppTest``.
+
+Two output roots, each made once per module: ``mix_root`` holds a synthetic set (rows written by the
+publishing tests' :func:`~tests.publish.test_select.fake_row`, some of them X variants) for the
+list, filters, paging and bad input; ``run_root`` holds a set made by ``numplace run`` (heavy) for
+the check, the book and the proof that browsing writes nothing into the root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+pytest.importorskip("streamlit")
+
+from streamlit.testing.v1 import AppTest
+
+from pipeline.run.rows import SCHEMA
+from pipeline.studio.views import sets
+from tests.conftest import numplace, tiny
+from tests.publish.test_select import MIX, fake_row
+
+TIMEOUT = 300  # s per script run: a full check or a book on a machine shared with other jobs
+X_ROWS = (1, 4, 7)  # rows of the mix set under the X variant (hard, extreme, hard)
+HINTS = (24, 25, 26, 27, 28, 29, 30, 31, 32, 33)  # givens of the mix set's rows
+
+
+def _app() -> None:
+    from pipeline.studio.views import sets
+
+    sets.render()
+
+
+def page(monkeypatch: pytest.MonkeyPatch, root: Path, **params: str) -> AppTest:
+    """The Sets page over ``root`` with ``params`` in its URL, run once."""
+    monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(root))
+    at = AppTest.from_function(_app, default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [str(e.value) for e in getattr(at, kind)]
+
+
+def table_ids(at: AppTest) -> list[str]:
+    """The puzzle ids of the page's pick table."""
+    (table,) = [d for d in at.dataframe if d.key and d.key.startswith("sets.table.")]
+    return list(table.value["puzzle_id"])
+
+
+def drawn_ids(at: AppTest) -> list[str]:
+    """The ids of the puzzles drawn (each drawn twice: puzzle and solution), sorted (two columns)."""
+    found = [m.split("<title>")[1].split("</title>")[0] for m in texts(at, "markdown") if "<svg" in m]
+    return sorted(set(found))
+
+
+def snapshot(root: Path) -> dict[str, Any]:
+    """Every folder and file under ``root`` (``root`` too): path -> (size, sha256, mtime) for files,
+    the modification time for folders (it moves when an entry is made or removed there, so even a
+    file made and deleted again shows)."""
+    return {str(p.relative_to(root)): (p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(),
+                                       p.stat().st_mtime_ns) if p.is_file() else p.stat().st_mtime_ns
+            for p in sorted([root, *root.rglob("*")])}
+
+
+@pytest.fixture(scope="module")
+def mix_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A root with the set ``mix``: the levels of ``MIX``, hints ``HINTS``, X variants at ``X_ROWS``."""
+    root = tmp_path_factory.mktemp("mix-root")
+    run_dir = root / "mix" / "20261122T000000Z-01234567"
+    run_dir.mkdir(parents=True)
+    rng = random.Random(5)
+    rows = [fake_row("mix", i, lv, 9, rng, hints=HINTS[i]) for i, lv in enumerate(MIX)]
+    for i in X_ROWS:
+        rows[i]["variant"] = ["x"]
+    pl.DataFrame(rows, schema=SCHEMA).write_parquet(run_dir / "part-00000.parquet")
+    manifest = {"config": {"name": "mix"}, "status": "complete", "count": len(MIX), "start": 0,
+                "created_at": "2026-11-22T04:28:15+00:00",
+                "shards": {"0": {"rows": len(MIX), "levels": dict(Counter(MIX))}},
+                "totals": {"requested": len(MIX), "puzzles": len(MIX)}}
+    (run_dir / "_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A root with the set ``tiny`` made by ``numplace run`` (6 graded puzzles in two parts)."""
+    import yaml
+
+    root = tmp_path_factory.mktemp("run-root")
+    cfg = tiny(root, count=6, removal={"symmetry": "rot180"})
+    path = root.parent / f"{root.name}.yaml"
+    path.write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    done = numplace("run", str(path))
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+# ---------------------------------------------------------------------------------------------
+# The list, bad roots, bad names
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_list_shows_each_set_with_its_runs(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root)
+    assert not at.exception
+    assert texts(at, "subheader") == ["mix"]
+    (link,) = at.get("page_link")
+    assert (link.proto.label, link.proto.page, link.proto.query_string) == ("mix →", "sets", "set=mix")
+    assert f"{len(MIX)} puzzles · Runs 1 · next index {len(MIX)}" in texts(at, "caption")
+    (runs,) = at.dataframe
+    assert list(runs.value["Run"]) == ["20261122T000000Z-01234567"]
+    assert list(runs.value["Indices"]) == [f"0-{len(MIX) - 1}"] and list(runs.value["Status"]) == ["complete"]
+
+
+def test_a_root_that_is_missing_or_empty_is_a_message(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    at = page(monkeypatch, tmp_path / "nowhere")
+    assert not at.exception and any(str(tmp_path / "nowhere") in m for m in texts(at, "info"))
+    at = page(monkeypatch, tmp_path)
+    assert not at.exception and texts(at, "info") == [f"No sets under this root yet: {tmp_path}"]
+    at = page(monkeypatch, tmp_path / "nowhere", set="mix")
+    assert not at.exception and any("No such output folder" in m for m in texts(at, "info"))
+
+
+@pytest.mark.parametrize("name", ["../x", "mx", "mix/20261122T000000Z-01234567", "_catalog"])
+def test_a_name_that_is_not_a_set_is_a_message_naming_it(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                         name: str) -> None:
+    at = page(monkeypatch, mix_root, set=name)
+    assert not at.exception
+    (err,) = texts(at, "error")
+    assert err.startswith(f"{name!r} is not a set under {mix_root}") and "mix" in err
+    assert not [d for d in at.dataframe if d.key]  # no puzzles shown
+
+
+def test_japanese_labels(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root, set="mix", lang="ja")
+    assert not at.exception
+    (back,) = at.get("page_link")
+    assert back.proto.label == "← すべてのセット" and back.proto.query_string == "lang=ja"
+    assert texts(at, "title") == ["セット: mix"] and "絞り込み" in texts(at, "subheader")
+
+
+def test_an_unreadable_part_is_a_message(monkeypatch: pytest.MonkeyPatch, mix_root: Path, tmp_path: Path) -> None:
+    shutil.copytree(mix_root / "mix", tmp_path / "mix")
+    (part,) = (tmp_path / "mix").rglob("part-*.parquet")
+    part.write_bytes(part.read_bytes()[:100])
+    at = page(monkeypatch, tmp_path, set="mix")
+    assert not at.exception
+    (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
+    assert "PROBLEM 20261122T000000Z-01234567/part-00000.parquet: not a readable Parquet file" in code
+    assert any(str(part) in e for e in texts(at, "error"))  # the puzzles cannot be read: one line naming the part
+    assert not [d for d in at.dataframe if d.key]
+
+
+# ---------------------------------------------------------------------------------------------
+# One set: filters from the URL, paging, drawing
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_set_shows_its_puzzles_a_page_at_a_time(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root, set="mix")
+    assert not at.exception
+    ids = [f"mix-{i:07d}" for i in range(len(MIX))]
+    assert table_ids(at) == ids
+    assert drawn_ids(at) == ids[:6]
+    svgs = [m for m in texts(at, "markdown") if "<svg" in m]
+    assert len(svgs) == 12  # each puzzle and its solution
+    assert any(f"**{len(MIX)}** puzzles match (any puzzle)" == m for m in texts(at, "markdown"))
+    at.number_input[0].set_value(2).run()
+    assert drawn_ids(at) == ids[6:] and at.query_params["page"] == "2"
+    at = page(monkeypatch, mix_root, set="mix", page="2")  # the link reproduces the page
+    assert drawn_ids(at) == ids[6:]
+
+
+def test_the_filter_comes_from_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root, set="mix", level="hard,extreme", variant="x")
+    assert not at.exception and len(at.error) == 1  # the synthetic set's check, no line about the filter
+    expected = [f"mix-{i:07d}" for i in X_ROWS]  # rows 1, 4, 7: hard, extreme, hard, all X
+    assert table_ids(at) == expected and drawn_ids(at) == expected
+    assert at.multiselect[0].value == ["hard", "extreme"] and at.selectbox[0].value == "x"
+    at = page(monkeypatch, mix_root, set="mix", hints="26-29", score="-1000")
+    want = [f"mix-{i:07d}" for i in range(len(MIX)) if 26 <= HINTS[i] <= 29 and MIX[i] in ("easy", "medium")]
+    assert table_ids(at) == want and at.text_input[0].value == "-1000" and at.text_input[1].value == "26-29"
+    at = page(monkeypatch, mix_root, set="mix", variant="classic")
+    assert table_ids(at) == [f"mix-{i:07d}" for i in range(len(MIX)) if i not in X_ROWS]
+
+
+def test_the_widgets_write_the_filter_to_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root, set="mix", lang="en")
+    at.multiselect[0].select("hard").run()
+    at.text_input[1].input("25-").run()
+    assert dict(at.query_params) == {"set": "mix", "lang": "en", "level": "hard", "hints": "25-"}
+    assert table_ids(at) == ["mix-0000001", "mix-0000007"]
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"score": "abc"}, "score: 'abc' is not N, A-B, A- or -B"),
+    ({"hints": "30-20"}, "hints: '30-20': the low end is greater than the high end"),
+    ({"level": "hardd"}, "level: 'hardd' is not one of easy, medium, hard, expert, extreme"),
+    ({"variant": "killer"}, "variant: 'killer' is not a variant of this set (classic, x)"),
+])
+def test_a_bad_filter_value_is_a_message_naming_the_field(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                          params: dict[str, str], message: str) -> None:
+    at = page(monkeypatch, mix_root, set="mix", **params)
+    assert not at.exception and texts(at, "error")[1:] == [message]  # [0]: the synthetic set fails its check
+
+
+def test_a_filter_that_matches_nothing_says_so(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    at = page(monkeypatch, mix_root, set="mix", level="expert", variant="x")
+    assert not at.exception and texts(at, "info") == ["No puzzle matches (levels expert; variant x)"]
+
+
+def test_a_damaged_set_fails_its_check_on_the_page(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    """The synthetic set's manifest records no parts: ``numplace check`` finds problems, the page shows them."""
+    at = page(monkeypatch, mix_root, set="mix")
+    assert not at.exception
+    (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
+    assert code.splitlines()[0] == f"{mix_root / 'mix'}: {len(MIX)} puzzles in 1 part file(s)"
+    assert "  PROBLEM " in code and code.splitlines()[-1].startswith("FAILED: ")
+    assert texts(at, "error") == ["Quick check (numplace check --fast): problems found"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A real set: the check, the report, a book, and nothing written into the root
+# ---------------------------------------------------------------------------------------------
+
+
+def _book(at: AppTest) -> tuple[bytes, dict[str, Any]]:
+    (submit,) = [b for b in at.button if b.label == "Make a book"]
+    submit.click().run()
+    assert not at.exception and not at.error, texts(at, "error")
+    _name, pdf, used, _pages = at.session_state["sets.book"]
+    assert [b.label for b in at.get("download_button")] == ["Download PDF", "Download Used list"]
+    return pdf, json.loads(used)
+
+
+@pytest.mark.heavy
+def test_check_full_check_and_report(monkeypatch: pytest.MonkeyPatch, run_root: Path) -> None:
+    at = page(monkeypatch, run_root, set="tiny")
+    assert not at.exception and not at.error
+    (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
+    assert code.splitlines()[0] == f"{run_root / 'tiny'}: 6 puzzles in 2 part file(s)" and code.endswith("\nOK")
+    assert texts(at, "success") == ["Quick check (numplace check --fast): sound"]
+    captions = [img.caption for e in at.get("image") for img in e.proto.imgs]
+    assert sorted(captions) == sorted(title for title, _ in sets.PLOTS)  # the report, in two columns
+    (full,) = [b for b in at.button if b.label == "Full check"]
+    full.click().run()
+    assert not at.exception and texts(at, "success") == ["Full check (numplace check): sound"]
+    at.run()  # the next view keeps the full check (the set's files are unchanged) and offers it no more
+    assert texts(at, "success") == ["Full check (numplace check): sound"]
+    assert not [b for b in at.button if b.label == "Full check"]
+
+
+@pytest.mark.heavy
+def test_a_book_of_picked_puzzles(monkeypatch: pytest.MonkeyPatch, run_root: Path) -> None:
+    at = page(monkeypatch, run_root, set="tiny")
+    ids = table_ids(at)
+    (table,) = [d for d in at.dataframe if d.key and d.key.startswith("sets.table.")]
+    at.session_state[table.key] = {"selection": {"rows": [1, 4], "columns": [], "cells": []}}
+    at.run()
+    assert at.radio[0].value == "picked"
+    pdf, used = _book(at)
+    assert pdf.startswith(b"%PDF") and sorted(used["puzzle_ids"]) == sorted([ids[1], ids[4]])
+    assert used["puzzles"] == 2 and used["pdf"] == "tiny.pdf"
+
+
+@pytest.mark.heavy
+def test_a_book_of_the_filters_first_n(monkeypatch: pytest.MonkeyPatch, run_root: Path) -> None:
+    at = page(monkeypatch, run_root, set="tiny", level="easy")
+    easy = table_ids(at)
+    assert len(easy) >= 2
+    assert at.radio[0].value == "first_n"  # nothing picked
+    at.number_input(key="sets.book.n").set_value(2)
+    at.text_input(key="sets.book.title").input("月刊ナンプレ")
+    pdf, used = _book(at)
+    assert pdf.startswith(b"%PDF") and sorted(used["puzzle_ids"]) == sorted(easy[:2])
+    assert used["title"] == "月刊ナンプレ"
+
+
+@pytest.mark.heavy
+def test_browsing_never_writes_into_the_root(monkeypatch: pytest.MonkeyPatch, run_root: Path) -> None:
+    before = snapshot(run_root)
+    assert any(k.endswith(".parquet") for k in before)
+    at = page(monkeypatch, run_root)  # the list
+    assert not at.exception
+    at = page(monkeypatch, run_root, set="tiny", level="easy,medium,hard", hints="20-")  # a set, filtered
+    assert not at.exception and table_ids(at)
+    (full,) = [b for b in at.button if b.label == "Full check"]
+    full.click().run()  # a full check
+    assert texts(at, "success")[0] == "Full check (numplace check): sound"
+    pdf, _ = _book(at)  # a book
+    assert pdf.startswith(b"%PDF")
+    assert snapshot(run_root) == before
