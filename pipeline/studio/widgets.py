@@ -49,7 +49,8 @@ def t(key: str) -> str:
 
 def grid(svg: str, width: int = 360) -> None:
     """Draw one SVG grid at ``width`` pixels (it scales down on a narrow screen)."""
-    st.markdown(f'<div class="np-grid" style="max-width:{width}px">{svg}</div>', unsafe_allow_html=True)
+    scaled = svg.replace("<svg ", '<svg style="width:100%;height:auto" ', 1)  # shrinks in a narrow column
+    st.markdown(f'<div class="np-grid" style="max-width:{width}px">{scaled}</div>', unsafe_allow_html=True)
 
 
 def set_params(params: dict[str, str], keep: tuple[str, ...] = ("lang",)) -> None:
@@ -167,3 +168,14 @@ def puzzle_input(key: str) -> PuzzleQuery:
                         st.session_state[f"{key}.regions"].strip(), st.session_state[f"{key}.cages"].strip())
     set_params(query.params())
     return query
+
+
+def _elsewhere() -> None:
+    """Stands for another page in :func:`link` (Streamlit finds a page by its URL path)."""
+
+
+def link(page: str, label: str, params: dict[str, str] | None = None) -> None:
+    """A link to the studio page at URL path ``page`` with ``params`` as its query, opened in this tab
+    (a markdown link would open a new one); this view's ``lang`` goes along."""
+    query = {**({"lang": st.query_params["lang"]} if "lang" in st.query_params else {}), **(params or {})}
+    st.page_link(st.Page(_elsewhere, title=label, url_path=page), label=label, query_params=query or None)

@@ -39,12 +39,21 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``numplace studio`` on a free port over an empty root; its base URL."""
+    """``numplace studio`` on a free port over a root holding the small set ``tiny`` (made by
+    ``numplace run``); its base URL."""
     if CHROMIUM is None:
         pytest.skip("no Chromium installed (make test installs Debian's chromium)")
     pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
     pytest.importorskip("streamlit", reason="the studio extra is not installed")
+    import yaml
+
+    from tests.conftest import numplace, tiny
+
     root = tmp_path_factory.mktemp("root")
+    config = root.parent / "tiny.yaml"
+    config.write_text(yaml.safe_dump(tiny(root, count=6)), encoding="utf-8")
+    made = numplace("run", str(config))
+    assert made.returncode == 0, made.stderr
     port = _free_port()
     log = open(root / "studio.log", "w", encoding="utf-8")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen([sys.executable, "-m", "pipeline", "studio", str(root), "--port", str(port)],
@@ -166,3 +175,18 @@ def test_the_home_page_in_japanese(studio: str, tab: Any, tmp_path: Path) -> Non
     tab.goto(f"{studio}/?lang=ja")
     tab.get_by_text("ナンプレ スタジオ").first.wait_for(timeout=60_000)
     tab.get_by_role("link", name="解く").first.wait_for()
+
+
+def test_open_a_set_and_make_a_book(studio: str, tab: Any, tmp_path: Path) -> None:
+    tab.goto(f"{studio}/sets")
+    tab.get_by_role("link", name="tiny").first.click()
+    tab.wait_for_function("() => location.search.includes('set=tiny')", timeout=60_000)
+    tab.get_by_text("OK").first.wait_for(timeout=120_000)  # the check's summary
+    tab.get_by_role("button", name="Make a book").click()
+    button = tab.get_by_role("button", name="Download PDF")
+    button.wait_for(timeout=180_000)
+    with tab.expect_download() as got:
+        button.click()
+    pdf = Path(got.value.path()).read_bytes()
+    assert pdf.startswith(b"%PDF")
+    _shot(tab, "sets", tmp_path)

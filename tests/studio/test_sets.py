@@ -84,9 +84,11 @@ def mix_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for i in X_ROWS:
         rows[i]["variant"] = ["x"]
     pl.DataFrame(rows, schema=SCHEMA).write_parquet(run_dir / "part-00000.parquet")
-    manifest = {"config": {"name": "mix"}, "status": "complete", "count": len(MIX), "start": 0,
+    manifest = {"config": {"name": "mix", "output": {"shard_size": len(MIX)}}, "status": "complete",
+                "count": len(MIX), "start": 0,
                 "created_at": "2026-11-22T04:28:15+00:00",
-                "shards": {"0": {"rows": len(MIX), "levels": dict(Counter(MIX))}},
+                "shards": {"0": {"rows": len(MIX), "levels": dict(Counter(MIX)), "attempts": len(MIX), "timeouts": 0,
+                                 "ilp_solves": len(MIX), "gen_ms": 1.0, "failures": []}},
                 "totals": {"requested": len(MIX), "puzzles": len(MIX)}}
     (run_dir / "_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root

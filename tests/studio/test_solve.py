@@ -77,7 +77,8 @@ def test_no_solution_says_why_and_links_the_repair_page() -> None:
     at = page("solve", {"puzzle": bad})
     assert at.subheader[0].value == "Status: none"
     assert "row 1 has two 5s" in texts(at)
-    assert any("(repair?puzzle=" in m.value for m in at.markdown)
+    (link,) = at.get("page_link")  # to the Repair page of the same puzzle, in this tab
+    assert (link.proto.page, link.proto.query_string) == ("repair", f"puzzle={bad}")
 
 
 def test_bad_input_is_one_inline_line_naming_the_cell() -> None:

@@ -25,5 +25,6 @@ def render() -> None:
     s = widgets.settings()
     st.title(t("app"))
     for page in ("solve", "repair", "generate", "sets"):
-        st.markdown(f"### [{t(page)}]({page})\n{_ABOUT[s.lang][page]}")
+        widgets.link(page, f"**{t(page)}** →")
+        st.markdown(_ABOUT[s.lang][page])
     st.caption(f"{t('root')}: {s.root.resolve()}")

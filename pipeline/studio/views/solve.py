@@ -49,7 +49,7 @@ def render() -> None:
     st.subheader(f"{t('status')}: {solver.count_line(result)}")
     if result.status == "none":
         st.error(result.reason or "")
-        st.markdown(f"[{t('repair')} →](repair?{_qs(query.params())})")
+        widgets.link("repair", f"{t('repair')} →", query.params())
         return
     if result.status == "multiple":
         a, b = result.solutions[0], result.solutions[1]
@@ -73,12 +73,6 @@ def render() -> None:
     st.markdown(f"**{t('line')}**")
     st.code(format_line(result.solution), language=None)
     _path(grid, variant, line)
-
-
-def _qs(params: dict[str, str]) -> str:
-    from urllib.parse import urlencode
-
-    return urlencode(params)
 
 
 def _path(grid: Grid, variant: Variant, line: str) -> None:
