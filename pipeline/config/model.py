@@ -151,7 +151,9 @@ class Config(_Strict):
             raise ValueError(f"difficulty.steer: works on orbit-minimal puzzles; remove removal.{key} or set "
                              "difficulty.steer: false")
         if "killer" in self.board.rules.kinds:
-            raise ValueError("difficulty.steer: killer puzzles are unrated, so there is no grade to steer by")
+            raise ValueError("difficulty.steer: steering moves givens, and a killer puzzle's grade lies in its "
+                             "cages (give difficulty.levels or a quota without steer: killer puzzles are graded and "
+                             "drawn until they fit)")
 
     def _fits_variant(self, n: int) -> None:
         """``board.variant``, ``board.regions`` and ``board.cages`` against the board and the keys that

@@ -40,3 +40,15 @@ def test_schema_problems_name_the_column() -> None:
     found = rows.schema_problems(frame)
     assert found[:2] == ["column puzzle_id is Int64, expected String", "column set_name is missing"]
     assert len(found) == len(rows.SCHEMA)
+
+
+def test_variant_rows_dedup_by_their_form_else_by_exact_copy() -> None:
+    base = {"variant": ["x"], "regions": None, "cages": None}
+    a = {**base, "puzzle": "1" + "." * 80, "canonical_puzzle": "." * 80 + "1"}
+    b = {**base, "puzzle": "." * 80 + "2", "canonical_puzzle": "." * 80 + "1"}
+    assert rows.dedup_key(a) == rows.dedup_key(b) == "x|" + "." * 80 + "1"
+    # the same form under other rules is another puzzle
+    assert rows.dedup_key({**a, "variant": ["hyper"]}) != rows.dedup_key(a)
+    # no form (rows written before variant forms existed): exact copies only, rules included
+    old = {**a, "canonical_puzzle": None}
+    assert rows.dedup_key(old) == "x|||1" + "." * 80 != rows.dedup_key({**b, "canonical_puzzle": None})
