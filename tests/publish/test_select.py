@@ -150,7 +150,7 @@ def test_unrated_rows_can_be_selected(tmp_path: Path) -> None:
     assert ids(select.apply(frame, select.filter_from_flags(["unrated"]))) == [1, 3]
     assert ids(select.apply(frame, select.filter_from_flags(["hard,unrated"]))) == [1, 2, 3]
     assert ids(select.select([a], select.filter_from_flags(["unrated"]))) == [1, 3]
-    with pytest.raises(PublishError, match="no puzzle in .* matches the selection"):
+    with pytest.raises(PublishError, match=r"no puzzle in .* matches the selection"):
         select.select([write_set(tmp_path, "t", ["easy"])], select.filter_from_flags(["unrated"]))
 
 

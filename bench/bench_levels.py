@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""What a level costs: variant puzzles at easy, medium and hard on demand, and a quota with and without
+steering, measured on one core.
+
+    .venv/bin/python bench/bench_levels.py [--n 5] [--configs x-sudoku,hyper,jigsaw,killer] [--levels easy,medium,hard]
+
+Per config and level: ``difficulty.levels: [level]`` with ``difficulty.steer: true`` (killer: without steering,
+which moves givens; a killer puzzle is drawn until its grade fits), ``max_attempts`` 200; ``make_puzzle`` for
+seeds 0..N-1 in this process, pinned to one CPU, after one warm-up puzzle. Columns: puzzles/s, s/puzzle, grids
+(attempts) per puzzle, failures (no puzzle of the level within the attempts).
+
+Quota: ``configs/default.yaml``'s board with ``difficulty.quota`` (``--quota``, default easy 2, medium 2, hard 2,
+expert 2) run by the runner with one worker into a temporary root, once without and once with ``steer``: seconds,
+puzzles made in all (rows + stocked surplus) and redraws. Figures depend on the machine's load; say it beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def levels_row(config: str, level: str, n: int) -> str:
+    from pipeline.config import load
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import GenerationFailed, puzzle_seed
+    from pipeline.run.plan import spec_of
+
+    cfg = load(ROOT / "configs" / f"{config}.yaml")
+    killer = "killer" in cfg.board.rules.kinds
+    data = cfg.model_dump(mode="json", exclude_none=True)
+    data["difficulty"] = {"levels": [level], "steer": not killer, "max_attempts": 200}
+    from pipeline.config import validate
+
+    spec = spec_of(validate(data))
+    with contextlib.suppress(GenerationFailed):
+        make_puzzle(spec, puzzle_seed(cfg.seed, 10_000))  # warm-up: tables, compiled kernels
+    attempts, failed = [], 0
+    t0 = time.perf_counter()
+    for i in range(n):
+        try:
+            attempts.append(make_puzzle(spec, puzzle_seed(cfg.seed, i)).attempts)
+        except GenerationFailed:
+            failed += 1
+    s = time.perf_counter() - t0
+    made = len(attempts)
+    rate = made / s if s else 0.0
+    mean = statistics.fmean(attempts) if attempts else float("nan")
+    how = "levels" if killer else "levels + steer"
+    return (f"| {config} | {level} | {how} | {made} | {failed} | {s:.1f} | {rate:.3f} | {s / max(1, made):.1f} | "
+            f"{mean:.1f} |")
+
+
+def quota_row(quota: dict[str, int], steer: bool) -> str:
+    from pipeline.config import load, validate
+    from pipeline.run import runner
+    from pipeline.run.manifest import read_manifest
+
+    cfg = load(ROOT / "configs" / "default.yaml")
+    with tempfile.TemporaryDirectory(prefix="bench_levels_") as tmp:
+        data = cfg.model_dump(mode="json", exclude_none=True)
+        data.update(count=sum(quota.values()), workers=1, difficulty={"quota": quota, "steer": steer},
+                    output={"dir": tmp, "shard_size": 500})
+        t0 = time.perf_counter()
+        summary = runner.run(validate(data))
+        s = time.perf_counter() - t0
+        totals = read_manifest(summary.run_dir)["totals"]
+    made = totals["puzzles"] + totals["stocked"]
+    return (f"| quota {'+ steer' if steer else 'alone'} | {totals['puzzles']} | {totals['stocked']} | {made} | "
+            f"{s:.1f} | {totals['puzzles'] / s:.3f} | {totals['levels']} |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=5)
+    ap.add_argument("--configs", default="x-sudoku,hyper,jigsaw,killer")
+    ap.add_argument("--levels", default="easy,medium,hard")
+    ap.add_argument("--quota", default="easy=2,medium=2,hard=2,expert=2")
+    ap.add_argument("--skip-quota", action="store_true")
+    a = ap.parse_args()
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    print(f"# levels on demand, one core, {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}")
+    print("| config | level | how | made | failed | seconds | puzzles/s | s/puzzle | grids/puzzle |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for config in a.configs.split(","):
+        for level in a.levels.split(","):
+            print(levels_row(config, level, a.n), flush=True)
+    if not a.skip_quota:
+        quota = {k: int(v) for k, v in (x.split("=") for x in a.quota.split(","))}
+        print(f"\n9x9 default, quota {quota}, one worker")
+        print("| run | rows | stocked | made in all | seconds | rows/s | levels |")
+        print("|---|--:|--:|--:|--:|--:|---|")
+        for steer in (False, True):
+            print(quota_row(quota, steer), flush=True)
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
