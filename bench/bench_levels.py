@@ -4,10 +4,11 @@ steering, measured on one core.
 
     .venv/bin/python bench/bench_levels.py [--n 5] [--configs x-sudoku,hyper,jigsaw,killer] [--levels easy,medium,hard]
 
-Per config and level: ``difficulty.levels: [level]`` with ``difficulty.steer: true`` (killer: without steering,
-which moves givens; a killer puzzle is drawn until its grade fits), ``max_attempts`` 200; ``make_puzzle`` for
-seeds 0..N-1 in this process, pinned to one CPU, after one warm-up puzzle. Columns: puzzles/s, s/puzzle, grids
-(attempts) per puzzle, failures (no puzzle of the level within the attempts).
+Per config and level, the recipe of :data:`RECIPES` (``difficulty.levels: [level]`` plus: easy and medium a hint
+range, since minimal variant puzzles are rarely easy; hard the minimal rule with ``difficulty.steer``; killer only
+``levels``: steering moves givens, a killer puzzle is drawn until its grade fits), ``max_attempts`` 200;
+``make_puzzle`` for seeds 0..N-1 in this process, pinned to one CPU, after one warm-up puzzle. Columns:
+puzzles/s, s/puzzle, grids (attempts) per puzzle, failures (no puzzle of the level within the attempts).
 
 Quota: ``configs/default.yaml``'s board with ``difficulty.quota`` (``--quota``, default easy 2, medium 2, hard 2,
 expert 2) run by the runner with one worker into a temporary root, once without and once with ``steer``: seconds,
@@ -26,6 +27,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: level -> (removal keys, steer) for X, hyper and jigsaw; killer takes its config's removal and no steering
+RECIPES: dict[str, tuple[dict[str, object], bool]] = {
+    "easy": ({"hints": {"min": 34, "max": 38}}, False),
+    "medium": ({"hints": {"min": 28, "max": 32}}, False),
+    "hard": ({"minimal": True}, True),
+}
 
 
 def levels_row(config: str, level: str, n: int) -> str:
@@ -36,9 +43,14 @@ def levels_row(config: str, level: str, n: int) -> str:
 
     cfg = load(ROOT / "configs" / f"{config}.yaml")
     killer = "killer" in cfg.board.rules.kinds
-    data = cfg.model_dump(mode="json", exclude_none=True)
-    data["difficulty"] = {"levels": [level], "steer": not killer, "max_attempts": 200}
     from pipeline.config import validate
+
+    data = cfg.model_dump(mode="json", exclude_none=True)
+    removal, steer = RECIPES.get(level, ({"minimal": True}, True))
+    if not killer:
+        data["removal"] = {k: v for k, v in data.get("removal", {}).items()
+                           if k not in ("minimal", "hints", "pattern")} | removal
+    data["difficulty"] = {"levels": [level], "steer": steer and not killer, "max_attempts": 200}
 
     spec = spec_of(validate(data))
     with contextlib.suppress(GenerationFailed):
@@ -54,7 +66,8 @@ def levels_row(config: str, level: str, n: int) -> str:
     made = len(attempts)
     rate = made / s if s else 0.0
     mean = statistics.fmean(attempts) if attempts else float("nan")
-    how = "levels" if killer else "levels + steer"
+    how = ("levels" if killer else "levels, hints " + "-".join(str(v) for v in removal["hints"].values())  # type: ignore[union-attr]
+           if "hints" in removal else "levels + steer, minimal")
     return (f"| {config} | {level} | {how} | {made} | {failed} | {s:.1f} | {rate:.3f} | {s / max(1, made):.1f} | "
             f"{mean:.1f} |")
 
