@@ -35,7 +35,7 @@ RECIPES: dict[str, tuple[dict[str, object], bool]] = {
 }
 
 
-def levels_row(config: str, level: str, n: int) -> str:
+def levels_row(config: str, level: str, n: int, steer_all: bool = False) -> str:
     from pipeline.config import load
     from pipeline.generate.puzzle import make_puzzle
     from pipeline.generate.spec import GenerationFailed, puzzle_seed
@@ -46,7 +46,7 @@ def levels_row(config: str, level: str, n: int) -> str:
     from pipeline.config import validate
 
     data = cfg.model_dump(mode="json", exclude_none=True)
-    removal, steer = RECIPES.get(level, ({"minimal": True}, True))
+    removal, steer = ({"minimal": True}, True) if steer_all else RECIPES.get(level, ({"minimal": True}, True))
     if not killer:
         data["removal"] = {k: v for k, v in data.get("removal", {}).items()
                            if k not in ("minimal", "hints", "pattern")} | removal
@@ -98,6 +98,7 @@ def main() -> int:
     ap.add_argument("--levels", default="easy,medium,hard")
     ap.add_argument("--quota", default="easy=2,medium=2,hard=2,expert=2")
     ap.add_argument("--skip-quota", action="store_true")
+    ap.add_argument("--steer-all", action="store_true", help="minimal + steer for every level (not the recipes)")
     a = ap.parse_args()
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"# levels on demand, one core, {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}")
@@ -105,7 +106,7 @@ def main() -> int:
     print("|---|---|---|--:|--:|--:|--:|--:|--:|")
     for config in a.configs.split(","):
         for level in a.levels.split(","):
-            print(levels_row(config, level, a.n), flush=True)
+            print(levels_row(config, level, a.n, a.steer_all), flush=True)
     if not a.skip_quota:
         quota = {k: int(v) for k, v in (x.split("=") for x in a.quota.split(","))}
         print(f"\n9x9 default, quota {quota}, one worker")

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+import numpy as np
+
 from pipeline.board import Cage, Variant
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _cells, _Ctx, _digits, _elims_of, _Geo, _geo
 
@@ -53,20 +55,46 @@ MAX_OPEN = 6
 
 @lru_cache(maxsize=65_536)
 def options(cands: tuple[int, ...], total: int, adj: tuple[int, ...]) -> dict[int, tuple[int, ...]] | None:
+    """:func:`_options_py` by the compiled search of :mod:`pipeline.difficulty.killer_jit` (the same
+    search, node for node; the tests compare the two). Cached: callers must not mutate the result."""
+    from pipeline.difficulty import killer_jit  # lazy: numba loads only when a killer board is graded
+
+    k = len(cands)
+    order, min_rest, max_rest = _plan(cands)
+    n_masks = 1 << max((c.bit_length() for c in cands), default=1)
+    unions = np.zeros((n_masks, max(k, 1)), dtype=np.int64)
+    seen = np.zeros(n_masks, dtype=np.bool_)
+    ok = killer_jit.options(np.array(cands, dtype=np.int64), total, np.array(adj, dtype=np.int64),
+                            np.array(order, dtype=np.int64), np.array(min_rest, dtype=np.int64),
+                            np.array(max_rest, dtype=np.int64), NODE_BUDGET, unions, seen)
+    if not ok:
+        return None
+    return {int(m): tuple(int(x) for x in unions[m, :k]) for m in np.flatnonzero(seen)}
+
+
+def _plan(cands: tuple[int, ...]) -> tuple[list[int], list[int], list[int]]:
+    """The search order of the cells (fewest candidates first) and, per depth, the smallest and largest
+    sums the cells from there on can still make (distinctness ignored)."""
+    k = len(cands)
+    order = sorted(range(k), key=lambda j: (cands[j].bit_count(), j))
+    min_rest = [0] * (k + 1)
+    max_rest = [0] * (k + 1)
+    for p in range(k - 1, -1, -1):
+        j = order[p]
+        min_rest[p] = min_rest[p + 1] + (cands[j] & -cands[j]).bit_length()
+        max_rest[p] = max_rest[p + 1] + cands[j].bit_length()
+    return order, min_rest, max_rest
+
+
+def _options_py(cands: tuple[int, ...], total: int, adj: tuple[int, ...]) -> dict[int, tuple[int, ...]] | None:
     """Every assignment of one candidate (bitmask ``cands[j]``) to each cell ``j`` with digits summing
     to ``total`` and differing where ``adj[j]`` (bitmask of the positions ``j`` must differ from) says,
     grouped by the digit set it uses (a mask; meaningful as a set where every pair differs): for each
     set, the digits each cell takes in some assignment of that set (a bitmask per cell). Empty when no
-    assignment exists; None when the search exceeds :data:`NODE_BUDGET`. Callers must not mutate it."""
+    assignment exists; None when the search exceeds :data:`NODE_BUDGET` nodes. The pure-Python reference
+    (the tests' oracle) of :func:`options`."""
     k = len(cands)
-    order = sorted(range(k), key=lambda j: (cands[j].bit_count(), j))
-    lows = [(cands[j] & -cands[j]).bit_length() for j in order]
-    highs = [cands[j].bit_length() for j in order]
-    min_rest = [0] * (k + 1)
-    max_rest = [0] * (k + 1)
-    for p in range(k - 1, -1, -1):
-        min_rest[p] = min_rest[p + 1] + lows[p]
-        max_rest[p] = max_rest[p + 1] + highs[p]
+    order, min_rest, max_rest = _plan(cands)
     found: dict[int, list[int]] = {}
     digit = [0] * k  # digit of each original position, 0 = not yet assigned
     nodes = 0

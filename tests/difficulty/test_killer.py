@@ -60,13 +60,27 @@ def test_options_agree_with_brute_force() -> None:
             cell = want.setdefault(used, [0] * k)
             for j, d in enumerate(digits):
                 cell[j] |= 1 << (d - 1)
-        got = killer.options(cands, total, adj)
-        assert got is not None
-        assert got == {m: tuple(u) for m, u in want.items()}
+        expected = {m: tuple(u) for m, u in want.items()}
+        assert killer._options_py(cands, total, adj) == expected
+        assert killer.options(cands, total, adj) == expected  # the compiled twin
 
 
-def test_options_give_up_past_the_node_budget() -> None:
+def test_the_compiled_options_follow_the_reference_node_for_node() -> None:
+    """Larger constraints, some past the node budget: the twin gives up exactly where the reference does."""
+    rng = random.Random(12)
+    gave_up = 0
+    for _ in range(60):
+        k = rng.randint(4, 9)
+        cands = tuple(511 if rng.random() < 0.6 else rng.randint(1, 511) for _ in range(k))
+        everyone = (1 << k) - 1
+        adj = tuple(everyone & ~(1 << j) if rng.random() < 0.5 else 0 for j in range(k))
+        adj = tuple(a | sum(1 << q for q in range(k) if adj[q] >> j & 1) for j, a in enumerate(adj))
+        total = rng.randint(4 * k, 6 * k)
+        ref = killer._options_py(cands, total, adj)
+        gave_up += ref is None
+        assert killer.options(cands, total, adj) == ref
     assert killer.options((511,) * 9, 45, tuple(511 & ~(1 << j) for j in range(9))) is None
+    assert gave_up > 0
 
 
 # ---------------------------------------------------------------------------------------------
