@@ -169,11 +169,15 @@ def test_books_keep_every_killer_puzzle(sets: dict[str, Path]) -> None:
     assert rows.frame.height == SETS["killer6"]["count"] and len(set(rows.frame["puzzle"])) == 1
 
 
-def test_a_report_of_an_unrated_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
+def test_a_report_of_a_graded_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
+    """Killer sets are graded by their cage sums: every row has a level, and the report shows them."""
+    levels = _frame(sets["killer6"])["difficulty"].to_list()
+    assert levels and all(lv in ("easy", "medium", "hard", "expert", "extreme") for lv in levels)
     made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.png"), "--format", "png")
     assert made.returncode == 0 and (tmp_path / "r.png").stat().st_size > 10_000, made.stderr
     made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.html"))
-    assert made.returncode == 0 and "unrated" in (tmp_path / "r.html").read_text()
+    html = (tmp_path / "r.html").read_text()
+    assert made.returncode == 0 and "unrated" not in html and all(lv in html for lv in set(levels))
 
 
 def test_exports_keep_the_rules_or_refuse(sets: dict[str, Path], tmp_path: Path) -> None:
