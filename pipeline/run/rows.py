@@ -180,6 +180,17 @@ def dedup_key(row: Mapping[str, Any]) -> str:
     return canon.dedup_key(str(row["puzzle"]), row["canonical_puzzle"])
 
 
+def dedup_keys(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """:func:`dedup_key`, and for a variant row with a canonical form also its exact-copy key (its rules
+    and puzzle line): catalogs and parts written before variant forms existed hold those, so an exact
+    copy of one of their puzzles is still caught. A new row is a duplicate when any of its keys is taken."""
+    key = dedup_key(row)
+    rules = variant_key(row)
+    if rules is None or row.get("canonical_puzzle") is None:
+        return (key,)
+    return key, f"{rules}|{row['puzzle']}"
+
+
 def schema_problems(frame: pl.DataFrame, version: int = SCHEMA_VERSION) -> list[str]:
     """Columns of the contract (as of schema ``version``) that ``frame`` lacks or holds with another type."""
     out = []
