@@ -1,6 +1,6 @@
 """Killer techniques: deductions from cage sums (finders for the rows ``cage_combination``,
-``innies_outies``, ``cage_unit_overlap``, ``cage_splitting`` and ``innies_outies_multi`` of
-:data:`pipeline.difficulty.techniques.TECHNIQUES`).
+``innies_outies``, ``cage_unit_overlap``, ``cage_combination_unit``, ``cage_splitting`` and
+``innies_outies_multi`` of :data:`pipeline.difficulty.techniques.TECHNIQUES`, in that order).
 
 Every finder works on a *sum constraint*: a set of cells whose digits add up to a known total, with
 two cells holding different digits exactly when they are peers (cage mates are peers; cells of one
@@ -19,14 +19,18 @@ The constraints, one technique each (on a board without cages every finder retur
 * ``cage_unit_overlap``: a digit every option of a cage uses, whose candidates in the cage all lie
   in one unit, leaves the rest of that unit; and a digit whose candidates in a unit all lie in one
   cage must be in that cage, so the cage's options without it go.
-* ``cage_splitting``: a cage that crosses the edge of a unit (or group of units) is split in two:
-  when every other innie of the unit is solved, the part inside adds up to the innies' remaining
-  sum, so the part outside adds up to the cage's sum minus it (and the other way round for outies).
+* ``cage_combination_unit``: the cages inside a unit and the unit's innies hold different digits that
+  together are the unit's missing ones; a digit set of one that fits with no choice of the others goes.
+* ``cage_splitting``: a cage that crosses the edge of a unit (or group of units, with at least one
+  other crossing cage) is split in two: when every other innie of the unit is solved, the part inside
+  adds up to the innies' remaining sum, so the part outside adds up to the cage's sum minus it.
 * ``innies_outies_multi``: the 45 rule over a group of units: two or three neighbouring rows or
   columns, two neighbouring boxes in a band or stack (``k`` units hold ``k * n(n+1)/2``).
 
 Options are enumerated with a node budget (:data:`NODE_BUDGET`); a constraint that exceeds it, or has
-more than :data:`MAX_OPEN` open cells (innies and outies only), yields nothing (never a guess).
+more than :data:`MAX_OPEN` open cells (innies and outies; blocks of a unit past ``MAX_OPEN + 2``),
+yields nothing (never a guess). The search is compiled (:mod:`pipeline.difficulty.killer_jit`); its
+pure-Python twin :func:`_options_py` is the reference.
 """
 
 from __future__ import annotations

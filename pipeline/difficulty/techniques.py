@@ -28,11 +28,12 @@ name               HoDoKu SolutionType             level    weight  difference f
 naked_single       NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house counts as a naked single
                                                                     (both weigh 4, so scores agree)
 hidden_single      HIDDEN_SINGLE                   easy     14
-cage_combination   (none: killer)                  easy     10      killer rows: tried only on boards
+cage_combination   (none: killer)                  easy     5       killer rows: tried only on boards
 innies_outies      (none: killer)                  medium   40      with cages (:mod:`.killer`); levels
 cage_unit_overlap  (none: killer)                  medium   50      and weights are ours, set beside
-cage_splitting     (none: killer)                  hard     100     the classic rows they resemble
-innies_outies_multi (none: killer)                 hard     120     (docs/difficulty.md)
+cage_combination_unit (none: killer)               medium   60      the classic rows they resemble
+cage_splitting     (none: killer)                  hard     100     (docs/difficulty.md)
+innies_outies_multi (none: killer)                 hard     120
 locked_pair        LOCKED_PAIR                     medium   40
 locked_triple      LOCKED_TRIPLE                   medium   60
 pointing           LOCKED_CANDIDATES_1             medium   50
