@@ -158,3 +158,17 @@ def test_quota_steering_keeps_every_first_grid_and_climbs_toward_the_target() ->
     for m, u in zip(made, unsteered, strict=True):
         assert m.solution == u.solution  # the same grid, climbed
         assert abs(rank(m.difficulty) - 2) <= abs(rank(u.difficulty) - 2)
+
+
+@pytest.mark.heavy
+def test_killer_puzzles_come_at_a_requested_level() -> None:
+    """Killer puzzles are graded by their cage sums, so difficulty.levels draws cages until the grade
+    fits (before, every killer puzzle was unrated and no level could be asked for)."""
+    from pipeline.board import Variant
+
+    spec = Spec(size=9, symmetry="none", minimal=True, variant=Variant(("killer",)), levels=("hard",),
+                max_attempts=60)
+    for i in range(2):
+        made = make_puzzle(spec, puzzle_seed(164, i))
+        assert made.difficulty == "hard" and made.hints == 0 and made.certified
+        assert grade(made.puzzle, made.solution, variant=made.variant).level == "hard"
