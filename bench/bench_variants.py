@@ -27,9 +27,10 @@ venv, pinned to the same CPU, after numplace. It has two killer generators (``pe
 
 Both then grade the puzzle (the sudoku-grade card) and re-check uniqueness (``gen.api._verify``: CP-SAT with
 OR-Tools, else pencilmark's exhaustive C++ search; ``info["unique_verified"]``). numplace's killer is not graded
-("unrated"), so the child times pencilmark's grading apart (wrapping ``pencilmark.export.grade``) and the table shows
-its rate without grading too. Every pencilmark puzzle is also re-verified, untimed, by numplace's own verifier
-(cages to cell indices, zero givens): an independent uniqueness count.
+and pencilmark's are graded; the child times pencilmark's grading apart (wrapping ``pencilmark.export.grade``), and
+numplace's grader is timed apart by grading each made puzzle once more after the timed loop (``grade_s``), so the
+table shows both rates with and without grading. Every pencilmark puzzle is also re-verified, untimed, by numplace's
+own verifier (cages to cell indices, zero givens): an independent uniqueness count.
 
 Budget: the child starts puzzles (seeds ``--seed`` + i) until N are made or ``--budget`` seconds have passed (a puzzle
 already started is finished); a puzzle pencilmark gives up on (its own 120 s time limit) counts as failed, its time
@@ -144,6 +145,7 @@ class Ours:
     certified: int = 0
     levels: collections.Counter[str] = field(default_factory=collections.Counter)
     cages: list[list[int]] = field(default_factory=list)  # killer: the cage sizes of each puzzle
+    grade_s: float = 0.0  # the grader again on each made puzzle, timed apart (its share of ``seconds``)
 
     @property
     def made(self) -> int:
@@ -200,6 +202,12 @@ def ours(config: str, n: int) -> Ours:
         out.bad += bool(check(size, m))
         made.append(m)
     out.seconds = time.perf_counter() - t0
+    from pipeline.difficulty.grade import grade
+
+    t0 = time.perf_counter()
+    for m in made:
+        grade(m.puzzle, m.solution, variant=None if m.variant.classic else m.variant)
+    out.grade_s = time.perf_counter() - t0
     for m in made:
         out.givens.append(m.hints)
         out.attempts.append(m.attempts)
@@ -336,7 +344,9 @@ def main() -> int:
     per = [len(c) for c in killer.cages]
     k = a.cages or round(mean(per))
     print(f"\nnumplace killer: {mean(per):.1f} cages per puzzle ({min(per)}-{max(per)}), sizes {sizes(killer.cages)}, "
-          f"{mean(killer.givens):.1f} givens, {killer.rate:.2f} puzzles/s")
+          f"{mean(killer.givens):.1f} givens, {killer.rate:.2f} puzzles/s graded; the grader alone "
+          f"{1000 * killer.grade_s / max(1, killer.made):.0f} ms/puzzle ({killer.grade_s / killer.seconds:.0%} of the "
+          f"time); levels {dict(killer.levels.most_common())}")
 
     print()
     if not Path(a.peer_python).exists():
@@ -366,8 +376,10 @@ def main() -> int:
           "| givens | cages/puzzle | cage sizes | unique (own check) | unique (numplace verifier) "
           "| numplace/pencilmark |")
     print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|")
+    bare_ours = killer.made / (killer.seconds - killer.grade_s) if killer.seconds > killer.grade_s else 0.0
     print(f"| numplace | killer.yaml | {killer.made} | {killer.failed} | {killer.seconds:.2f} | {killer.rate:.3f} | "
-          f"{killer.seconds / max(1, killer.made):.2f} | unrated | {killer.rate:.3f} | {mean(killer.givens):.1f} | "
+          f"{killer.seconds / max(1, killer.made):.2f} | {killer.grade_s / killer.seconds:.0%} | {bare_ours:.3f} | "
+          f"{mean(killer.givens):.1f} | "
           f"{mean(per):.1f} | {sizes(killer.cages)} | {killer.certified}/{killer.made} certified | "
           f"{killer.made - killer.bad}/{killer.made} | 1 |")
     for p in peers:

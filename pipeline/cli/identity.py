@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.base import ExitCode, fail, user_errors
+from pipeline.cli.puzzles import RulesConfig, _rules
 
 
 def _each(arg: str, fn: Callable[[str], str], puzzles: bool = True) -> None:
@@ -89,17 +90,34 @@ def count_grids(band: Annotated[str | None, typer.Option(help="A top band (27 di
 
 @user_errors
 def canon(puzzle: Annotated[str, typer.Argument(
-        help="A puzzle or grid (4x4, 6x6, 9x9), a file of them (one per line; .csv/.parquet: puzzle column), or -.")]
-          ) -> None:
-    """The canonical form (minimal under relabelling, row/column/band/stack moves, transpose)."""
+        help="A puzzle or grid (4x4, 6x6, 9x9), a file of them (one per line; .csv/.parquet: puzzle column), or -.")],
+          config: RulesConfig = None) -> None:
+    """The canonical form (minimal under relabelling, row/column/band/stack moves, transpose).
+
+    Variant puzzles are read as solve reads them (a JSON puzzle line with its variant, a numplace part
+    file, or plain text with --config naming the board's variant); their form is under the variant's
+    own group and is printed as a JSON puzzle line."""
+    import json
+
     from pipeline import board
     from pipeline.identity import canon as canonmod
+    from pipeline.identity import variant_canon
+
+    rules = _rules(config)
 
     def one(text: str) -> str:
-        grid = board.parse(text)
+        grid, variant = board.parse_with_rules(text, rules)
+        n = board.size_of_grid(grid)
+        if not variant.classic:
+            form = variant_canon.canonical_variant(grid, variant)
+            if form is None:
+                raise ValueError(f"no canonical form for {n}x{n} {'+'.join(variant.kinds)} boards")
+            cols = board.variant_columns(form[1])
+            return json.dumps({"puzzle": board.format_line(form[0]),
+                               **{k: v for k, v in cols.items() if v is not None}})
         key = canonmod.canonical_key(grid)
         if key is None:
-            raise ValueError(f"no canonical form for {board.size_of_grid(grid)}x{board.size_of_grid(grid)} boards")
+            raise ValueError(f"no canonical form for {n}x{n} boards")
         return key
 
     _each(puzzle, one)

@@ -147,17 +147,17 @@ class Config(_Strict):
         return self
 
     def _fits_steer(self) -> None:
-        """``difficulty.steer`` climbs over orbit-minimal puzzles toward one range: it needs the minimal rule,
-        a graded variant and levels or a score (a quota wants every level)."""
-        if self.difficulty is not None and self.difficulty.quota is not None:
-            raise ValueError("difficulty.steer: a quota takes puzzles of every level, so there is no one range to "
-                             "steer toward (give levels or score)")
+        """``difficulty.steer`` climbs over orbit-minimal puzzles toward a range (levels or score) or, with a
+        quota, toward one of the quota's levels per puzzle: it needs the minimal rule and a variant with givens
+        to move (not killer)."""
         if self.removal.pattern is not None or self.removal.hints is not None:
             key = "pattern" if self.removal.pattern is not None else "hints"
             raise ValueError(f"difficulty.steer: works on orbit-minimal puzzles; remove removal.{key} or set "
                              "difficulty.steer: false")
         if "killer" in self.board.rules.kinds:
-            raise ValueError("difficulty.steer: killer puzzles are unrated, so there is no grade to steer by")
+            raise ValueError("difficulty.steer: steering moves givens, and a killer puzzle's grade lies in its "
+                             "cages (give difficulty.levels or a quota without steer: killer puzzles are graded and "
+                             "drawn until they fit)")
 
     def _fits_variant(self, n: int) -> None:
         """``board.variant``, ``board.regions`` and ``board.cages`` against the board and the keys that

@@ -59,13 +59,14 @@ units or a killer cage. Every technique is a deduction from "each unit holds eac
   so nothing assumes a unique solution; nothing to switch off.
 * ``trial_and_error``: a search with the variant's units and peers (killer sums ignored, see below).
 
-Killer: no technique uses cage *sums* yet (cage steps are not implemented); the cages act only as
-peers, which is sound. A killer puzzle is solved by the techniques above *without* trial and error
-(a guess that ignores the sums could pick a grid the cages rule out, and would hide that the puzzle
-needs cage arithmetic). If that finishes the board, the puzzle is graded as usual; otherwise its
-grade has level :data:`UNRATED` (not one of :data:`LEVELS`), ``reason`` :data:`KILLER_UNRATED` plus
-how far the givens got, and the partial path (``steps``, its ``score``, ``techniques``) for
-:func:`explain`.
+Killer: the cage techniques of :mod:`pipeline.difficulty.killer` (cage combinations, alone and with
+the other cages of a unit, the 45 rule over one unit and over groups of units, cage/unit overlap,
+cage splitting) run before the classic ones, which then work on top (cage mates are peers). When
+logic stops, trial and error goes on only from a known solution that keeps every cage sum (the
+generator's, or the solver's for ``numplace rate``): its own search ignores the sums and could pick a
+grid the cages rule out. Without one the grade has level :data:`UNRATED`, ``reason``
+:data:`KILLER_UNRATED` plus how far the logic got, and the partial path (``steps``, its ``score``,
+``techniques``) for :func:`explain`. Killer score limits are HoDoKu's times :data:`KILLER_SCALE`.
 """
 
 from __future__ import annotations
@@ -132,23 +133,30 @@ def score_steps(steps: Sequence[Step]) -> float:
     return float(sum(TECHNIQUES[s.technique].weight for s in steps))
 
 
-def max_score(level: str, n: int = 9) -> float:
+#: Killer score limits are HoDoKu's times this: a killer path starts from no givens and takes cage
+#: steps besides, so it is about 2.5-3x as long as a classic 9x9 path (docs/difficulty.md, "Killer").
+KILLER_SCALE = 2.5
+
+
+def max_score(level: str, n: int = 9, scale: float = 1.0) -> float:
     """Highest score of ``level`` on an ``n`` x ``n`` board: HoDoKu's limit for 9x9 and smaller; for
-    16x16 scaled by the number of cells (256/81), since a 16x16 path has about 3x the steps."""
-    return MAX_SCORE[level] * max(1.0, n * n / 81)
+    16x16 scaled by the number of cells (256/81), since a 16x16 path has about 3x the steps; times
+    ``scale`` (:data:`KILLER_SCALE` for killer boards)."""
+    return MAX_SCORE[level] * max(1.0, n * n / 81) * scale
 
 
-def level_of(steps: Sequence[Step], score: float | None = None, n: int = 9) -> str:
+def level_of(steps: Sequence[Step], score: float | None = None, n: int = 9, scale: float = 1.0) -> str:
     """HoDoKu's rule: the hardest technique's level, raised while the score exceeds its maximum."""
     k = max((LEVELS.index(TECHNIQUES[s.technique].level) for s in steps), default=0)
     total = score_steps(steps) if score is None else score
-    while total > max_score(LEVELS[k], n):
+    while total > max_score(LEVELS[k], n, scale):
         k += 1
     return LEVELS[k]
 
 
-def grade_result(result: LogicResult) -> Grade:
-    """Grade an existing solve path (e.g. from :func:`pipeline.difficulty.logic.solve_logically`).
+def grade_result(result: LogicResult, scale: float = 1.0) -> Grade:
+    """Grade an existing solve path (e.g. from :func:`pipeline.difficulty.logic.solve_logically`);
+    ``scale`` multiplies the score limits (:func:`max_score`).
 
     Raises ``ValueError`` if the path did not solve the puzzle.
     """
@@ -159,12 +167,12 @@ def grade_result(result: LogicResult) -> Grade:
     score = score_steps(steps)
     used = sorted({s.technique for s in steps}, key=difficulty_key)
     guesses = sum(1 for s in steps if s.technique == "trial_and_error")
-    return Grade(level=level_of(steps, score, result.n), score=score, techniques=used, logic_steps=len(steps) - guesses,
-                 steps=steps, n=result.n, guesses=guesses)
+    return Grade(level=level_of(steps, score, result.n, scale), score=score, techniques=used,
+                 logic_steps=len(steps) - guesses, steps=steps, n=result.n, guesses=guesses)
 
 
-#: The ``reason`` of a killer puzzle's :data:`UNRATED` grade (followed by how far the givens got).
-KILLER_UNRATED = "killer cages (not graded yet)"
+#: The ``reason`` of a killer puzzle's :data:`UNRATED` grade (followed by how far the logic got).
+KILLER_UNRATED = "killer cages (no solution to fall back on)"
 
 
 def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None,
@@ -179,23 +187,32 @@ def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = No
 
     ``variant`` (None or ``Variant()`` = classic, unchanged): grade on that variant's board, always with
     the pure-Python solver (``compiled`` is then ignored); see the module docstring for what each
-    technique does there. A killer puzzle that the techniques cannot finish from its givens alone
-    (cage sums are not used yet) gets level :data:`UNRATED` with ``reason`` starting
-    :data:`KILLER_UNRATED`; a killer grade never guesses, so ``solution`` is not used there.
+    technique does there. A killer puzzle that logic cannot finish falls back on trial and error only
+    with a ``solution`` that keeps the cage sums; without one it gets level :data:`UNRATED` with
+    ``reason`` starting :data:`KILLER_UNRATED`.
     """
     if variant is None or variant.classic:
         return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled))
     if "killer" not in variant.kinds:
         return grade_result(solve_logically(puzzle, solution=solution, compiled=False, variant=variant))
-    result = solve_logically(puzzle, max_technique=TECHNIQUE_ORDER[-2], compiled=False, variant=variant)
+    known = solution is not None and _fits_cages(solution, variant)
+    result = solve_logically(puzzle, max_technique=None if known else TECHNIQUE_ORDER[-2], solution=solution,
+                             compiled=False, variant=variant)
     if result.solved or result.contradiction:
-        return grade_result(result)
+        return grade_result(result, KILLER_SCALE)
     steps = list(result.steps)
     blank = sum(1 for d in result.grid if not d)
-    why = (f"{KILLER_UNRATED}: the givens alone leave {blank} of {len(result.grid)} cells open after "
-           f"{len(steps)} steps, and no step uses the cage sums yet")
+    why = (f"{KILLER_UNRATED}: the techniques leave {blank} of {len(result.grid)} cells open after "
+           f"{len(steps)} steps, and without a solution that keeps the cage sums trial and error cannot go on")
     return Grade(level=UNRATED, score=score_steps(steps), techniques=sorted({s.technique for s in steps},
                  key=difficulty_key), logic_steps=len(steps), steps=steps, n=result.n, reason=why)
+
+
+def _fits_cages(solution: Grid, variant: Variant) -> bool:
+    """Whether ``solution`` is complete and keeps every cage's sum and distinct digits."""
+    return all(solution) and all(
+        sum(solution[i] for i in c.cells) == c.total and len({solution[i] for i in c.cells}) == len(c.cells)
+        for c in variant.cages)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ Contracts
 * Sizes 4, 6, 9 and 16 work with every technique (the geometry comes from :mod:`pipeline.board`).
 * **Variants.** ``solve_logically(..., variant=v)`` / ``Candidates.from_grid(..., variant=v)`` use the
   units and peers of ``board(n, v)``: jigsaw regions in place of the boxes, the diagonals (x) and
-  windows (hyper) as extra units, killer cage mates as peers (cage sums are never used). Which
+  windows (hyper) as extra units, killer cage mates as peers; the killer rows of the table
+  (:mod:`.killer`, cage sums) are tried only on boards with cages. Which
   technique does what there, and why each stays sound, is listed in :mod:`pipeline.difficulty.grade`.
   Variants run in pure Python only (the compiled kernels are classic).
 
@@ -64,6 +65,8 @@ from pipeline.difficulty.candidates import (
 )
 from pipeline.difficulty.chains import _remote_pair, _simple_colors, _x_chain, _xy_chain
 from pipeline.difficulty.fish import _finned_fish, _fish
+from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
+from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
 from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES
 from pipeline.difficulty.trial import _Guesser, search_solution
@@ -120,6 +123,7 @@ def _finders() -> dict[str, Finder]:
     return {
         "naked_single": _naked_single,
         "hidden_single": _hidden_single,
+        **KILLER_FINDERS,
         "locked_pair": lambda st, ctx: _naked_subset(st, 2, True),
         "locked_triple": lambda st, ctx: _naked_subset(st, 3, True),
         "pointing": _pointing,
@@ -157,12 +161,12 @@ def _finders() -> dict[str, Finder]:
 _FINDERS = _finders()
 
 
-def _allowed(max_technique: str | None) -> list[str]:
-    if max_technique is None:
-        return list(TECHNIQUE_ORDER)
-    if max_technique not in TITLES:
+def _allowed(max_technique: str | None, cages: bool = False) -> list[str]:
+    """The techniques up to ``max_technique``, in order; the killer rows only when the board has ``cages``."""
+    if max_technique is not None and max_technique not in TITLES:
         raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(TECHNIQUE_ORDER)})")
-    return list(TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(max_technique) + 1])
+    upto = TECHNIQUE_ORDER if max_technique is None else TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(max_technique) + 1]
+    return [t for t in upto if cages or t not in KILLER_TECHNIQUES]
 
 
 def find_step(st: Candidates, technique: str) -> Step | None:
@@ -178,7 +182,8 @@ def next_step(st: Candidates, max_technique: str | None = None) -> Step | None:
     """The step a human guide would take next: the easiest technique (up to ``max_technique``) that
     makes progress in ``st``; None if none does. ``st`` is not modified."""
     guess = _Guesser()
-    return _next(st, [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in _allowed(max_technique)])
+    allowed = _allowed(max_technique, bool(st.variant.cages))
+    return _next(st, [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in allowed])
 
 
 def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
@@ -285,10 +290,11 @@ def solve_logically(
     ``variant`` (None = classic) solves on that variant's board (:func:`pipeline.board.board`): every
     technique uses its units and peers, as described in :mod:`pipeline.difficulty.grade`. A non-classic
     variant always runs the pure-Python solver (the kernels know only the classic geometry), whatever
-    ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage *sums* are
-    not used by any technique (the cages act only as peers); trial and error ignores them too.
+    ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage sums are used
+    by the killer rows (:mod:`.killer`), which are skipped on boards without cages; trial and error's own
+    search ignores the sums (a ``solution`` that keeps them is used first).
     """
-    allowed = _allowed(max_technique)
+    allowed = _allowed(max_technique, variant is not None and bool(variant.cages))
     classic = variant is None or variant.classic
     try:
         st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)

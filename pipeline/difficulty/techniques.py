@@ -28,6 +28,12 @@ name               HoDoKu SolutionType             level    weight  difference f
 naked_single       NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house counts as a naked single
                                                                     (both weigh 4, so scores agree)
 hidden_single      HIDDEN_SINGLE                   easy     14
+cage_combination   (none: killer)                  easy     5       killer rows: tried only on boards
+innies_outies      (none: killer)                  medium   40      with cages (:mod:`.killer`); levels
+cage_unit_overlap  (none: killer)                  medium   50      and weights are ours, set beside
+cage_combination_unit (none: killer)               medium   60      the classic rows they resemble
+cage_splitting     (none: killer)                  hard     100     (docs/difficulty.md)
+innies_outies_multi (none: killer)                 hard     120
 locked_pair        LOCKED_PAIR                     medium   40
 locked_triple      LOCKED_TRIPLE                   medium   60
 pointing           LOCKED_CANDIDATES_1             medium   50
@@ -74,7 +80,9 @@ that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish,
 applicable technique is always the one used.
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
-and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`.
+and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
+rows (cage sums, :mod:`pipeline.difficulty.killer`) are tried only on boards with cages, so classic
+and other variant paths never see them.
 """
 
 from __future__ import annotations
@@ -100,7 +108,7 @@ class Technique:
 
     ``name``: our identifier (stable, stored). ``title``: display title used in explanations.
     ``level``: one of :data:`LEVELS`. ``weight``: score of one step (HoDoKu's base score, > 0).
-    ``hodoku``: HoDoKu's ``SolutionType`` name.
+    ``hodoku``: HoDoKu's ``SolutionType`` name (empty for the killer rows: HoDoKu has no killer).
     """
 
     name: str
@@ -116,6 +124,13 @@ TECHNIQUES: dict[str, Technique] = {
     for t in (
         Technique("naked_single", "Naked Single", "easy", 4, "NAKED_SINGLE"),
         Technique("hidden_single", "Hidden Single", "easy", 14, "HIDDEN_SINGLE"),
+        # killer only (pipeline.difficulty.killer; HoDoKu has no killer): skipped on boards without cages
+        Technique("cage_combination", "Cage Combinations", "easy", 5, ""),
+        Technique("innies_outies", "Innies and Outies (45 Rule)", "medium", 40, ""),
+        Technique("cage_unit_overlap", "Cage/Unit Overlap", "medium", 50, ""),
+        Technique("cage_combination_unit", "Cage Combinations in a Unit", "medium", 60, ""),
+        Technique("cage_splitting", "Cage Splitting", "hard", 100, ""),
+        Technique("innies_outies_multi", "45 Rule over Several Units", "hard", 120, ""),
         Technique("locked_pair", "Locked Pair", "medium", 40, "LOCKED_PAIR"),
         Technique("locked_triple", "Locked Triple", "medium", 60, "LOCKED_TRIPLE"),
         Technique("pointing", "Locked Candidates (Pointing)", "medium", 50, "LOCKED_CANDIDATES_1"),

@@ -45,7 +45,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    the attempt is rejected (counted per level) and the next grid is tried. With ``difficulty.steer``
    (``spec.steer``; removal to orbit-minimal puzzles only), a miss first starts the local search of
    :mod:`pipeline.generate.steer` over minimal puzzles of the same grid, and only a puzzle it cannot
-   bring into the range is rejected.
+   bring into the range is rejected. With a quota (``spec.steer_pool``) the search climbs toward the
+   level :meth:`~pipeline.generate.spec.Spec.target` gives the seed, and its result is kept at any level:
+   the run's quota takes it, or puts it in the set's stock.
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
    find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
@@ -245,9 +247,15 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
         rate = _rater(grid, variant)
         graded = rate(puzzle)
-        if spec.steer and goal is None and removing and not spec.wants(graded.level, graded.score):
-            # Step 6s, steer: a local search over minimal puzzles of this grid toward the range (draws 8).
+        target = spec.target(job.seed)
+        off = graded.level != target if target is not None else not spec.wants(graded.level, graded.score)
+        if spec.steer and goal is None and removing and off:
+            # Step 6s, steer: a local search over minimal puzzles of this grid toward the range, or toward the
+            # seed's quota level (draws 8); with a quota the result is kept whatever its level (the run's
+            # quota takes it or stocks it).
             def judge(g: Grade) -> steer.Miss:
+                if target is not None:
+                    return steer.miss(g, (target,), None, None)
                 return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
 
             puzzle, graded = steer.climb(job.unique, rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)

@@ -40,10 +40,18 @@ class Spec:
     cage_singles: bool = False  # board.cages.singles
     killer_givens: bool = False  # board.cages.givens
     steer: bool = False  # difficulty.steer: a grade outside the range starts a local search on the same grid
+    # difficulty.steer with a quota: the levels a puzzle is steered toward, each as often as its share of the
+    # quota (:meth:`target` picks one per seed); None otherwise
+    steer_pool: tuple[str, ...] | None = None
 
     @property
     def killer(self) -> bool:
         return self.variant is not None and "killer" in self.variant.kinds
+
+    def target(self, seed: int) -> str | None:
+        """The level a quota run steers the puzzle of ``seed`` toward (None without :attr:`steer_pool`):
+        ``steer_pool[seed % len]``, so the targets follow the quota's shares and depend on the seed only."""
+        return self.steer_pool[seed % len(self.steer_pool)] if self.steer_pool else None
 
     def wants(self, level: str, score: float) -> bool:
         """True when a puzzle of this grade is in the requested difficulty range."""

@@ -30,6 +30,9 @@ from pipeline.run.rows import SCHEMA
 #: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
 #: room may not import the solver's room, and ``tests/publish/test_select.py`` keeps the two equal).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
+#: The grade of a puzzle the grader could not rate (``pipeline.difficulty.techniques.UNRATED``): no level,
+#: but a value of the ``difficulty`` column that a selection may ask for.
+UNRATED = "unrated"
 
 
 @dataclass(frozen=True)
@@ -147,12 +150,14 @@ def by_level(frame: pl.DataFrame) -> pl.DataFrame:
             .sort("_rank", "difficulty_score", maintain_order=True, nulls_last=True).drop("_rank"))
 
 
-def check_levels(levels: Iterable[str], where: str) -> tuple[str, ...]:
-    """``levels`` validated against :data:`LEVELS`; ``where`` names the flag or field in the error."""
+def check_levels(levels: Iterable[str], where: str, unrated: bool = False) -> tuple[str, ...]:
+    """``levels`` validated against :data:`LEVELS` (and :data:`UNRATED` when ``unrated``: a selection of
+    rows may ask for the value, a book's level order may not); ``where`` names the flag or field."""
     out = tuple(levels)
+    known = (*LEVELS, UNRATED) if unrated else LEVELS
     for lv in out:
-        if lv not in LEVELS:
-            raise PublishError(f"{where}: {lv!r} is not one of {', '.join(LEVELS)}")
+        if lv not in known:
+            raise PublishError(f"{where}: {lv!r} is not one of {', '.join(known)}")
     return out
 
 
@@ -193,7 +198,7 @@ def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = N
                       count: int | None = None) -> Filter:
     """A :class:`Filter` from command-line flags (``--level`` repeated or comma-separated, ``--score
     A-B``, ``--hints A-B``, ``--count K``); errors name the flag."""
-    lv = check_levels([x.strip() for v in levels or () for x in v.split(",") if x.strip()], "--level") or None
+    lv = check_levels([x.strip() for v in levels or () for x in v.split(",") if x.strip()], "--level", True) or None
     s_lo, s_hi = parse_range(score, "--score") if score else (None, None)
     h_lo, h_hi = parse_range(hints, "--hints") if hints else (None, None)
     if count is not None and count < 1:

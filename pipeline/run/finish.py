@@ -101,11 +101,11 @@ class Dedup:
         level the quota no longer wants (then the row goes to ``surplus``, its key taken)."""
         if not isinstance(item, Made):
             return True
-        key = rows.dedup_key(item.row)
-        if key in self.seen:
+        keys = rows.dedup_keys(item.row)
+        if any(key in self.seen for key in keys):
             self._why[item.index] = "duplicate"
             return False
-        self.seen.add(key)
+        self.seen.update(keys)
         if self.need is not None:
             level = item.row["difficulty"]
             if self.need.get(level, 0) <= 0:

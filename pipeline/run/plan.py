@@ -28,13 +28,14 @@ import datetime as dt
 import errno
 import math
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
+from pipeline.difficulty.techniques import LEVELS
 from pipeline.errors import UserError
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
@@ -191,7 +192,20 @@ def spec_of(cfg: Config) -> Spec:
         cage_singles=cages.singles,
         killer_givens=cages.givens,
         steer=bool(d and d.steer),
+        steer_pool=_steer_pool(d.quota) if d and d.steer and d.quota else None,
     )
+
+
+def _steer_pool(quota: Mapping[str, int]) -> tuple[str, ...]:
+    """The levels of a quota, each as many times as its count over the counts' greatest common divisor
+    (``{easy: 20, hard: 10}`` -> easy, easy, hard), in level order: :meth:`Spec.target`'s pool; scaled
+    to about 1,000 entries (each level at least once) when larger."""
+    step = math.gcd(*quota.values())
+    shares = {level: n // step for level, n in quota.items()}
+    total = sum(shares.values())
+    if total > 1000:
+        shares = {level: max(1, round(k * 1000 / total)) for level, k in shares.items()}
+    return tuple(level for level in LEVELS if level in shares for _ in range(shares[level]))
 
 
 def job_of(cfg: Config) -> Job:

@@ -110,10 +110,12 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
 
     Identity columns come from :mod:`pipeline.identity.numbering` (``grid_number``, 9x9 grids that are
     classic grids: not jigsaw) and :mod:`pipeline.identity.canon` (``canonical_puzzle``; null where the
-    board has no canonical form, and for every variant: their sets dedup exact copies, rules included,
-    see :func:`dedup_key`). ``variant``, ``regions``, ``cages``: :func:`pipeline.board.variant_columns`.
+    board has no canonical form), for variants :mod:`pipeline.identity.variant_canon` (the form under
+    the variant's own group; null where none is defined: see :func:`dedup_key`). ``variant``,
+    ``regions``, ``cages``: :func:`pipeline.board.variant_columns`.
     """
-    from pipeline.identity import canon, numbering  # here, not at the top: readers of SCHEMA start without the tables
+    # here, not at the top: readers of SCHEMA start without the tables
+    from pipeline.identity import canon, numbering, variant_canon
 
     b = board(size_of_grid(made.puzzle))
     v = made.variant
@@ -144,7 +146,8 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         "techniques": list(made.techniques),
         "logic_steps": made.logic_steps,
         "grid_number": str(numbering.grid_number(made.solution)) if numbered else None,
-        "canonical_puzzle": canon.canonical_key(made.puzzle) if v.classic else None,
+        "canonical_puzzle": (canon.canonical_key(made.puzzle) if v.classic
+                             else variant_canon.canonical_variant_key(made.puzzle, v)),
         "difficulty_rank": rank_of(made.difficulty),
         **variant_columns(v),
     }
@@ -162,14 +165,30 @@ def variant_key(row: Mapping[str, Any]) -> str | None:
 
 def dedup_key(row: Mapping[str, Any]) -> str:
     """The key that keeps a row's puzzle out of a set twice (see :func:`pipeline.identity.canon.dedup_key`).
-    A variant row's key is its rules and its puzzle line (exact copies only): two killer puzzles
-    with no givens differ only in their cages."""
+    A variant row's key is its kinds and its ``canonical_puzzle`` (the form under the variant's group,
+    layout and cages included: :mod:`pipeline.identity.variant_canon`); where that is null (16x16
+    variants other than jigsaw, rows written before variant forms existed) it is its rules and its
+    puzzle line (exact copies only: two killer puzzles with no givens differ only in their cages)."""
     from pipeline.identity import canon
 
     rules = variant_key(row)
     if rules is not None:
+        form = row.get("canonical_puzzle")
+        if form is not None:
+            return f"{'+'.join(row['variant'])}|{form}"
         return f"{rules}|{row['puzzle']}"
     return canon.dedup_key(str(row["puzzle"]), row["canonical_puzzle"])
+
+
+def dedup_keys(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """:func:`dedup_key`, and for a variant row with a canonical form also its exact-copy key (its rules
+    and puzzle line): catalogs and parts written before variant forms existed hold those, so an exact
+    copy of one of their puzzles is still caught. A new row is a duplicate when any of its keys is taken."""
+    key = dedup_key(row)
+    rules = variant_key(row)
+    if rules is None or row.get("canonical_puzzle") is None:
+        return (key,)
+    return key, f"{rules}|{row['puzzle']}"
 
 
 def schema_problems(frame: pl.DataFrame, version: int = SCHEMA_VERSION) -> list[str]:

@@ -38,8 +38,8 @@ from tests.conftest import ROOT, error_line, numplace, tiny
          "removal.pattern: 16 givens; no 9x9 puzzle with fewer than 17 givens has a unique solution"),
         ({"difficulty": {"levels": ["expert"], "steer": True}, "removal": {"hints": {"min": 24, "max": 30}}},
          "difficulty.steer: works on orbit-minimal puzzles; remove removal.hints"),
-        ({"difficulty": {"quota": {"easy": 8}, "steer": True}},
-         "difficulty.steer: a quota takes puzzles of every level"),
+        ({"board": {"size": 9, "variant": "killer"}, "difficulty": {"quota": {"easy": 8}, "steer": True}},
+         "difficulty.steer: steering moves givens, and a killer puzzle's grade lies in its cages"),
         ({"difficulty": {"levels": ["expert"], "steer": "yes"}}, "difficulty.steer: Input should be a valid boolean"),
         # unknown keys spelled like pydantic's markers (int..., str...) are named, not a traceback
         ({"strict": 1}, "strict: unknown key (known keys: name, seed, count, board"),

@@ -1,5 +1,6 @@
 """The grader on variant boards (x, hyper, jigsaw, killer): the variant's units and peers are used,
-every step is sound, and killer puzzles the givens alone cannot finish come out unrated.
+every step is sound, and killer puzzles are graded by their cage sums (unrated only when logic stops
+and no solution is known).
 
 The variant puzzles are made here, independently of the generator and of the fast counter: a tiny
 backtracking solver over ``board(n, variant)`` (its units and peers; shares no code with
@@ -21,7 +22,7 @@ from pipeline.board import CLASSIC, Board, Cage, Grid, Variant, board, make_vari
 from pipeline.difficulty import fish_jit, logic, logic_jit
 from pipeline.difficulty.candidates import _Ctx
 from pipeline.difficulty.fish import _finned_search
-from pipeline.difficulty.grade import KILLER_UNRATED, UNRATED, Grade, explain, grade
+from pipeline.difficulty.grade import KILLER_UNRATED, LEVELS, UNRATED, Grade, explain, grade
 from pipeline.difficulty.logic import (
     _FINDERS,
     TECHNIQUE_ORDER,
@@ -341,19 +342,17 @@ def _cages(solution: Grid, rng: random.Random) -> tuple[Cage, ...]:
     return tuple(sorted(cages))
 
 
-def test_killer_without_enough_givens_is_unrated() -> None:
+def test_killer_without_givens_is_graded_by_its_cage_sums() -> None:
+    """Zero givens: only the cage techniques can start; the path is sound, every finder is sound at
+    every state, and no guess is made without a solution (logic may stop: then unrated)."""
     _, solution = make("x", 1)
     variant = Variant(("killer",), None, _cages(solution, random.Random(5)))
     g = grade(tuple([0] * 81), variant=variant)
-    assert g.level == UNRATED and not g.rated and g.hodoku_level == "Unrated"
-    assert g.reason.startswith(KILLER_UNRATED) and "81 of 81 cells open" in g.reason
-    assert g.steps == [] and explain(g) == []
-    # a few givens: some progress, recorded (and sound), then unrated
-    some = tuple(d if i % 4 == 0 else 0 for i, d in enumerate(solution))
-    g2 = grade(some, solution, variant=variant)
-    assert g2.level == UNRATED and "trial_and_error" not in g2.techniques
-    assert_sound(g2.steps, solution)
-    assert len(explain(g2)) == len(g2.steps) == g2.logic_steps
+    assert g.guesses == 0 and "cage_combination" in g.techniques
+    assert g.level in LEVELS or (g.level == UNRATED and g.reason.startswith(KILLER_UNRATED))
+    assert_sound(g.steps, solution)
+    assert_all_finders_sound(tuple([0] * 81), solution, variant, g.steps[::5])
+    assert len(explain(g)) == len(g.steps) == g.logic_steps
 
 
 @pytest.mark.parametrize("kind,seed,givens", [("jigsaw", 2, 32), ("x", 110, 0)])

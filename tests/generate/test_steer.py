@@ -134,3 +134,41 @@ def test_climb_leaves_a_puzzle_already_in_range_alone() -> None:
                            lambda gr: miss(gr, [gr.level], None, None), grid, puzzle, g, ORBITS, set(),
                            np.random.default_rng(0))
     assert out == puzzle and out_grade is g
+
+
+def test_a_quota_steers_each_seed_toward_its_level() -> None:
+    spec = Spec(size=9, symmetry="rot180", minimal=True, steer=True, steer_pool=("easy", "hard", "hard"))
+    targets = [spec.target(puzzle_seed(4, i)) for i in range(600)]
+    assert set(targets) == {"easy", "hard"} and 0.25 < targets.count("easy") / 600 < 0.42
+    assert Spec(size=9, symmetry="rot180", minimal=True).target(5) is None
+
+
+@pytest.mark.heavy
+def test_quota_steering_keeps_every_first_grid_and_climbs_toward_the_target() -> None:
+    """With a quota nothing is rejected for its level (the run's quota takes it or stocks it): every
+    puzzle comes from its first grid, and the climb moves it toward its seed's level."""
+    spec = Spec(size=9, symmetry="rot180", minimal=True, steer=True, steer_pool=("hard",))
+    plain = Spec(size=9, symmetry="rot180", minimal=True)
+    seeds = [puzzle_seed(9, i) for i in range(4)]
+    made = [make_puzzle(spec, s) for s in seeds]
+    unsteered = [make_puzzle(plain, s) for s in seeds]
+    assert all(m.attempts == 1 and m.certified and m.orbit_minimal for m in made)
+    rank = ("easy", "medium", "hard", "expert", "extreme").index
+    assert sum(m.difficulty == "hard" for m in made) > sum(u.difficulty == "hard" for u in unsteered)
+    for m, u in zip(made, unsteered, strict=True):
+        assert m.solution == u.solution  # the same grid, climbed
+        assert abs(rank(m.difficulty) - 2) <= abs(rank(u.difficulty) - 2)
+
+
+@pytest.mark.heavy
+def test_killer_puzzles_come_at_a_requested_level() -> None:
+    """Killer puzzles are graded by their cage sums, so difficulty.levels draws cages until the grade
+    fits (before, every killer puzzle was unrated and no level could be asked for)."""
+    from pipeline.board import Variant
+
+    spec = Spec(size=9, symmetry="none", minimal=True, variant=Variant(("killer",)), levels=("hard",),
+                max_attempts=60)
+    for i in range(2):
+        made = make_puzzle(spec, puzzle_seed(164, i))
+        assert made.difficulty == "hard" and made.hints == 0 and made.certified
+        assert grade(made.puzzle, made.solution, variant=made.variant).level == "hard"

@@ -258,3 +258,12 @@ def test_a_missing_font_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(render._FONTS, "cjk", ("japanize_matplotlib", "fonts/missing.ttf"))
     with pytest.raises(PublishError, match=r"^font file fonts/missing\.ttf not found: install the japanize-matplotlib"):
         render.font_path("cjk")
+
+
+@pytest.mark.heavy
+def test_cli_export_of_unrated_rows(tmp_path: Path) -> None:
+    a = write_set(tmp_path, "k", ["unrated", "medium", "unrated"])
+    res = numplace("export", str(a), "--format", "jsonl", "--out", str(tmp_path / "u.jsonl"), "--level", "unrated")
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in (tmp_path / "u.jsonl").read_text().splitlines()]
+    assert [(r["index"], r["difficulty"]) for r in rows] == [(0, "unrated"), (2, "unrated")]

@@ -132,13 +132,26 @@ def test_flags_and_their_errors() -> None:
     assert flt == Filter(levels=("easy", "hard", "expert"), score_min=100, score_max=900, hints_min=25, count=5)
     assert select.parse_range("-800", "--score") == (None, 800)
     assert select.parse_range("30", "--hints") == (30, 30)
-    for args, msg in [((["hardd"],), "--level: 'hardd' is not one of easy, medium, hard, expert, extreme"),
+    for args, msg in [((["hardd"],), "--level: 'hardd' is not one of easy, medium, hard, expert, extreme, unrated"),
                       ((None, "x-y"), "--score: 'x-y' is not N, A-B, A- or -B"),
                       ((None, None, "30-20"), "--hints: '30-20': the low end is greater than the high end"),
                       ((None, None, None, 0), "--count: 0 is not a number of puzzles >= 1")]:
         with pytest.raises(PublishError) as err:
             select.filter_from_flags(*args)  # type: ignore[arg-type]
         assert str(err.value) == msg
+
+
+def test_unrated_rows_can_be_selected(tmp_path: Path) -> None:
+    """``unrated`` is a value of the difficulty column (killer puzzles graded without a known solution,
+    sets made before killer grading): ``--level unrated`` selects those rows, alone or with levels."""
+    a = write_set(tmp_path, "s", ["easy", "unrated", "hard", "unrated"])
+    frame = select.read_sets([a]).frame
+    ids = lambda f: f["index"].to_list()  # noqa: E731
+    assert ids(select.apply(frame, select.filter_from_flags(["unrated"]))) == [1, 3]
+    assert ids(select.apply(frame, select.filter_from_flags(["hard,unrated"]))) == [1, 2, 3]
+    assert ids(select.select([a], select.filter_from_flags(["unrated"]))) == [1, 3]
+    with pytest.raises(PublishError, match=r"no puzzle in .* matches the selection"):
+        select.select([write_set(tmp_path, "t", ["easy"])], select.filter_from_flags(["unrated"]))
 
 
 def test_an_empty_selection_is_one_line(tmp_path: Path) -> None:

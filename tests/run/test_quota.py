@@ -17,10 +17,10 @@ from pipeline.run.manifest import read_manifest, runs_of
 QUOTA = {"easy": 4, "medium": 1, "hard": 1}
 
 
-def _cfg(root: Path, workers: int = 1) -> config.Config:
+def _cfg(root: Path, workers: int = 1, steer: bool = False) -> config.Config:
     return config.validate({"name": "mix", "seed": 5, "board": {"size": 9},
                             "removal": {"symmetry": "rot180", "minimal": True},
-                            "difficulty": {"quota": QUOTA}, "workers": workers,
+                            "difficulty": {"quota": QUOTA, "steer": steer}, "workers": workers,
                             "output": {"dir": str(root), "shard_size": 4}})
 
 
@@ -50,6 +50,27 @@ def test_quota_runs_make_the_mix_keep_the_surplus_and_use_it_next(tmp_path: Path
     assert rows["difficulty"].value_counts().sort("difficulty").rows() == sorted(QUOTA.items())
     left = stock.available(root / "mix", runs_of(root / "mix"))
     assert not set(left["seed"]) & {u["seed"] for u in used}  # a stock puzzle is used once
+    assert audit(root / "mix").ok
+
+
+@pytest.mark.heavy
+def test_steering_works_with_a_quota_and_stocks_the_surplus(tmp_path: Path) -> None:
+    """difficulty.steer with a quota: each puzzle climbs toward its seed's quota level; the mix is
+    exact, what a climb made at a level no longer wanted goes to the stock, and check passes."""
+    root = tmp_path / "out"
+    run = runner.run(_cfg(root, steer=True))
+    assert run.ok and run.count == 6
+    made = pl.read_parquet(run.run_dir / "part-*.parquet")
+    assert made["difficulty"].value_counts().sort("difficulty").rows() == sorted(QUOTA.items())
+    manifest = read_manifest(run.run_dir)
+    assert manifest["totals"]["levels"] == QUOTA
+    if manifest["totals"]["stocked"]:
+        kept = pl.read_parquet(sorted((root / "mix" / stock.STOCK).glob("*.stock")))
+        assert kept.height == manifest["totals"]["stocked"] and not set(kept["seed"]) & set(made["seed"])
+    plain = runner.run(_cfg(tmp_path / "plain"))
+    steered_rows = manifest["totals"]["puzzles"] + manifest["totals"]["stocked"]
+    plain_totals = read_manifest(plain.run_dir)["totals"]
+    assert steered_rows <= plain_totals["puzzles"] + plain_totals["stocked"]  # no more puzzles made than without
     assert audit(root / "mix").ok
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from pipeline import config, verify
 from pipeline.board import board, make_variant, normal_regions, parse
-from pipeline.run import runner
+from pipeline.identity import variant_canon
+from pipeline.run import rows, runner
 from pipeline.run.audit import audit
 from tests.conftest import numplace, tiny
 from tests.run.test_audit import _edit, _one, _set
@@ -61,7 +62,9 @@ def test_variant_sets_pass_check_and_carry_their_rules(sets: dict[str, Path], na
         b = board(row["size"], v)
         sol = parse(row["solution"], row["size"])
         assert all(sorted(sol[i] for i in u) == list(range(1, b.n + 1)) for u in b.units)
-        assert row["canonical_puzzle"] is None
+        # the form under the variant's own group, layout and cages included; the dedup key joins the kinds
+        assert row["canonical_puzzle"] == variant_canon.canonical_variant_key(parse(row["puzzle"]), v) is not None
+        assert rows.dedup_key(row) == f"{'+'.join(v.kinds)}|{row['canonical_puzzle']}"
         if "killer" in v.kinds:
             assert v.cages and sorted(i for c in v.cages for i in c.cells) == list(range(b.n * b.n))
             assert all(sum(sol[i] for i in c.cells) == c.total for c in v.cages)
@@ -166,11 +169,15 @@ def test_books_keep_every_killer_puzzle(sets: dict[str, Path]) -> None:
     assert rows.frame.height == SETS["killer6"]["count"] and len(set(rows.frame["puzzle"])) == 1
 
 
-def test_a_report_of_an_unrated_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
+def test_a_report_of_a_graded_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
+    """Killer sets are graded by their cage sums: every row has a level, and the report shows them."""
+    levels = _frame(sets["killer6"])["difficulty"].to_list()
+    assert levels and all(lv in ("easy", "medium", "hard", "expert", "extreme") for lv in levels)
     made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.png"), "--format", "png")
     assert made.returncode == 0 and (tmp_path / "r.png").stat().st_size > 10_000, made.stderr
     made = numplace("report", str(sets["killer6"]), "--out", str(tmp_path / "r.html"))
-    assert made.returncode == 0 and "unrated" in (tmp_path / "r.html").read_text()
+    html = (tmp_path / "r.html").read_text()
+    assert made.returncode == 0 and "unrated" not in html and all(lv in html for lv in set(levels))
 
 
 def test_exports_keep_the_rules_or_refuse(sets: dict[str, Path], tmp_path: Path) -> None:
@@ -200,3 +207,59 @@ def test_killer_puzzles_do_not_depend_on_what_the_worker_made_before() -> None:
     backward = [make_puzzle(spec, s) for s in reversed(seeds)][::-1]
     assert [(m.solution, m.variant) for m in forward] == [(m.solution, m.variant) for m in backward]
     assert all(m.certified for m in forward)
+
+
+def _rot90(line: str, n: int) -> str:
+    """The puzzle line turned a quarter (a symmetry of X, hyper and jigsaw boards, as a map)."""
+    return "".join(line[(n - 1 - j) * n + i] for i in range(n) for j in range(n))
+
+
+def test_check_catches_a_rotated_relabelled_copy_of_a_variant_puzzle(sets: dict[str, Path], tmp_path: Path) -> None:
+    from pipeline.identity import numbering
+
+    run_dir = _tampered(sets, "x", tmp_path)
+    part = sorted(run_dir.glob("part-*.parquet"))[0]
+    first, second = pl.read_parquet(part).rows(named=True)[:2]
+    swap = str.maketrans("123456789", "912345678")
+    puzzle, solution = _rot90(first["puzzle"], 9).translate(swap), _rot90(first["solution"], 9).translate(swap)
+    assert puzzle != first["puzzle"]
+    for column, value in (("puzzle", puzzle), ("solution", solution), ("canonical_puzzle", first["canonical_puzzle"]),
+                          ("grid_number", str(numbering.grid_number(parse(solution))))):
+        _edit(part, _set(column, second["index"], value))
+    problems = audit(run_dir.parent, fast=True).problems
+    _one(problems, second["puzzle_id"], "same canonical form", first["puzzle_id"])
+    # recomputed, the form of the copy is the original's: the same finding
+    _one(audit(run_dir.parent).problems, second["puzzle_id"], "same canonical form", first["puzzle_id"])
+
+
+def test_check_catches_a_wrong_variant_canonical_puzzle(sets: dict[str, Path], tmp_path: Path) -> None:
+    run_dir = _tampered(sets, "killer6", tmp_path)
+    part = sorted(run_dir.glob("part-*.parquet"))[0]
+    first, second = pl.read_parquet(part).rows(named=True)[:2]
+    _edit(part, _set("canonical_puzzle", second["index"], first["canonical_puzzle"]))
+    _one(audit(run_dir.parent).problems, second["puzzle_id"], "canonical_puzzle is not the puzzle's canonical form")
+
+
+def test_canon_reads_variant_puzzles_as_solve_does(sets: dict[str, Path], tmp_path: Path) -> None:
+    row = _frame(sets["jigsaw"]).row(0, named=True)
+    line = json.dumps({"puzzle": row["puzzle"], "variant": row["variant"], "regions": row["regions"]})
+    turned = json.dumps({"puzzle": _rot90(row["puzzle"], 9), "variant": "jigsaw", "regions": _rot90(row["regions"], 9)})
+    a, b = numplace("canon", line), numplace("canon", turned)
+    assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+    assert a.stdout == b.stdout
+    form = json.loads(a.stdout)
+    assert f"{form['puzzle']}|{form['regions']}" == row["canonical_puzzle"]
+    again = numplace("canon", a.stdout.strip())  # the form is its own form
+    assert again.stdout == a.stdout
+    # a part file: one line per row, each a JSON puzzle line with its rules
+    killer = numplace("canon", str(sorted(sets["killer6"].glob("part-*.parquet"))[0]))
+    kinds = [json.loads(ln)["variant"] for ln in killer.stdout.splitlines()]
+    assert killer.returncode == 0 and kinds == [["killer"]] * 3
+    # plain text played by --config's rules
+    x = _frame(sets["x"]).row(0, named=True)
+    cfg = tmp_path / "x.yaml"
+    cfg.write_text("name: x\nseed: 1\ncount: 1\nboard: {size: 9, variant: x}\n")
+    by_config = numplace("canon", x["puzzle"], "--config", str(cfg))
+    assert json.loads(by_config.stdout)["puzzle"] == x["canonical_puzzle"]
+    bad = numplace("canon", json.dumps({"puzzle": row["puzzle"], "variant": "jigsaw"}))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "regions" in bad.stderr

@@ -8,7 +8,8 @@ design (:mod:`.design`); and, unless ``fast``, the derived columns recomputed (:
 ``minimal`` and ``orbit_minimal`` (removing any single given, or any whole orbit of
 ``symmetry_requested``, breaks uniqueness), the grade (``difficulty``, ``difficulty_score``,
 ``techniques``, ``logic_steps``, by :mod:`pipeline.difficulty.grade`), ``canonical_puzzle``
-(:func:`pipeline.identity.canon.canonical_key`, null for 16x16) and ``grid_number``
+(:func:`pipeline.identity.canon.canonical_key`, null for 16x16; variants:
+:func:`pipeline.identity.variant_canon.canonical_variant_key`, null accepted from older rows) and ``grid_number``
 (:func:`pipeline.identity.numbering.grid_number`, 9x9 only). The row's dedup key comes from the
 recomputed canonical form when there is one.
 
@@ -71,10 +72,12 @@ def consistency(row: Mapping[str, Any]) -> list[str]:
     if (row["grid_number"] is None) != (n != 9 or jigsaw):
         out.append("grid_number is null for a 9x9 grid" if n == 9 and not jigsaw
                    else f"grid_number is set for a {'jigsaw' if jigsaw else f'{n}x{n}'} grid")
-    if (row["canonical_puzzle"] is None) != (n not in (4, 6, 9) or not classic):
-        out.append(f"canonical_puzzle is null for a {n}x{n} puzzle" if n in (4, 6, 9) and classic
-                   else f"canonical_puzzle is set for a {n}x{n} {'variant ' if not classic else ''}puzzle "
-                        "(none is defined)")
+    if classic and (row["canonical_puzzle"] is None) != (n not in (4, 6, 9)):
+        out.append(f"canonical_puzzle is null for a {n}x{n} puzzle" if n in (4, 6, 9)
+                   else f"canonical_puzzle is set for a {n}x{n} puzzle (none is defined)")
+    elif not classic and row["canonical_puzzle"] is not None and not (jigsaw or n in (4, 6, 9)):
+        # null is accepted for variant rows: rows written before variant forms existed have none
+        out.append(f"canonical_puzzle is set for a {n}x{n} variant puzzle (none is defined)")
     return out
 
 
@@ -82,7 +85,7 @@ def recompute(row: Mapping[str, Any]) -> tuple[list[str], str | None]:
     """Findings from recomputing the derived columns of a sound row (verify_row found nothing), and
     the recomputed ``canonical_puzzle``."""
     from pipeline.difficulty import grade
-    from pipeline.identity import canon, numbering
+    from pipeline.identity import canon, numbering, variant_canon
 
     n = int(row["size"])
     puzzle, solution = parse(row["puzzle"], n), parse(row["solution"], n)
@@ -112,13 +115,11 @@ def recompute(row: Mapping[str, Any]) -> tuple[list[str], str | None]:
         number = str(numbering.grid_number(solution))
         if row["grid_number"] != number:
             out.append(f"grid_number is {row['grid_number']}, the solution's number is {number}")
-    if not variant.classic:
-        return out, None  # variants dedup exact copies: no canonical form to recompute
     try:
-        key = canon.canonical_key(puzzle)
+        key = canon.canonical_key(puzzle) if variant.classic else variant_canon.canonical_variant_key(puzzle, variant)
     except ValueError as exc:
         return [*out, f"no canonical form: {exc}"], None
-    if row["canonical_puzzle"] != key:
+    if row["canonical_puzzle"] != key and (variant.classic or row["canonical_puzzle"] is not None):
         out.append(f"canonical_puzzle is not the puzzle's canonical form ({key})")
     return out, key
 
