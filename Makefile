@@ -27,10 +27,11 @@ test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, 
 	$(BIN)/python -m pytest -q -m "not slow and not heavy and not browser"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-browser:  ## Debian's Chromium for the report page test (skipped, with a note, where it cannot be installed)
-	@command -v chromium >/dev/null 2>&1 || { timeout 900 sh -c 'apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null' \
-	  || echo "make: chromium could not be installed; the browser test of the report will be skipped" >&2; }
+browser:  ## Debian's Chromium (and a Japanese font) for the browser tests (skipped, with a note, where it cannot be installed)
+	@{ command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -qi ipagothic; } || \
+	  { timeout 900 sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	  --no-install-recommends chromium fonts-ipafont-gothic >/dev/null' \
+	  || echo "make: chromium could not be installed; the browser tests (report, studio) will be skipped" >&2; }
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_run.py

@@ -37,8 +37,14 @@ class Settings:
 
 
 def settings() -> Settings:
-    """The studio's settings for this page view (see the module contract)."""
-    lang = st.query_params.get("lang") or os.environ.get(LANG_ENV, "en")
+    """The studio's settings for this page view (see the module contract). A ``lang`` once in the URL
+    stays for the session: a page reached by the navigation bar (whose links carry no query) keeps it
+    and writes it back into its URL."""
+    if "lang" in st.query_params:
+        st.session_state["studio.lang"] = lang_of(st.query_params["lang"])
+    elif "studio.lang" in st.session_state:
+        st.query_params["lang"] = st.session_state["studio.lang"]
+    lang = st.session_state.get("studio.lang") or os.environ.get(LANG_ENV, "en")
     return Settings(Path(os.environ.get(ROOT_ENV, "outputs")), lang_of(lang))
 
 

@@ -171,10 +171,20 @@ def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path:
     _shot(tab, "generate", tmp_path)
 
 
-def test_the_home_page_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
+def test_the_pages_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.goto(f"{studio}/?lang=ja")
     tab.get_by_text("ナンプレ スタジオ").first.wait_for(timeout=60_000)
-    tab.get_by_role("link", name="解く").first.wait_for()
+    tab.locator('[data-testid="stPageLink"]').get_by_text("解く").click()  # the home page's link to Solve
+    tab.wait_for_function("() => location.pathname.endsWith('/solve') && location.search.includes('lang=ja')",
+                          timeout=60_000)
+    tab.get_by_role("heading", name="解く").wait_for()
+    tab.get_by_role("link", name="修正").first.click()  # the navigation bar: its links carry no query
+    tab.get_by_role("heading", name="修正").wait_for(timeout=60_000)  # still Japanese
+    tab.wait_for_function("() => location.search.includes('lang=ja')", timeout=30_000)
+    tab.goto(f"{studio}/solve?puzzle={EASY}&lang=ja")
+    tab.get_by_text("状態: unique").wait_for(timeout=90_000)
+    tab.get_by_text("初級").first.wait_for()
+    _shot(tab, "solve-ja", tmp_path)
 
 
 def test_open_a_set_and_make_a_book(studio: str, tab: Any, tmp_path: Path) -> None:
