@@ -132,7 +132,7 @@ def main() -> None:
                 made = make_puzzle(puzzle_specs[m], puzzle_seed(args.seed + 1, i))
                 psecs[m] += time.perf_counter() - t0
                 gsecs[m] += made.phase_ms["grid"] / 1e3
-        print(f"\n{'method':14} {'puzzles/s':>9} {'ms/puzzle':>9} {'grid ms':>8}  ({args.puzzles} puzzles, make_puzzle)")
+        print(f"\n{'method':14} {'puzzles/s':>9} {'ms/puzzle':>9} {'grid ms':>8}  ({args.puzzles} make_puzzle)")
         for m in methods:
             print(f"{m:14} {args.puzzles / psecs[m]:9.1f} {psecs[m] / args.puzzles * 1e3:9.2f} "
                   f"{gsecs[m] / args.puzzles * 1e3:8.2f}")

@@ -198,8 +198,10 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
             return True
 
 
-#: The singles propagation under a public name, for the other kernels that search grids (lpgrid_jit).
+#: The singles propagation and the bit count under public names, for the other kernels that search
+#: grids (lpgrid_jit).
 propagate = _propagate
+popcount = _popcount
 
 
 @nb.njit(cache=True, nogil=True)

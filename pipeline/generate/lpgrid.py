@@ -9,8 +9,9 @@ of where every grid came from (``grid_source``).
 * a *fractional* optimum is completed by the compiled search of :mod:`pipeline.generate.lpgrid_jit`
   with the priority ``round(LP value, 6) + 1e-7 * weight`` (LP value first, the weight breaks ties):
   the first grid that search meets, labelled ``lp-guided`` (a grid of the rules, not proven optimal);
-* when that search passes its node budget, the IP is solved as ``weighted-ilp`` does (its label then
-  says which of ``ilp-optimal`` / ``ilp-incumbent`` it is).
+* when that search passes its node budget, the same search again, branching on the cells with the
+  fewest candidates first (still ``lp-guided``), then, past that budget too, the IP as ``weighted-ilp``
+  solves it (its label then says which of ``ilp-optimal`` / ``ilp-incumbent`` it is).
 
 It serves the classic boards of every size and the variants whose units the compiled search knows
 (X, hyper, jigsaw; killer grids come from the units alone). A designed grid (solution symmetry, area
@@ -74,14 +75,17 @@ def lp_grid(eng: Engine, weights: np.ndarray, seed: int, start: Grid | None,
         grid = tuple(int(d) + 1 for d in np.argmax(relaxed.reshape(n * n, n), axis=1))
         return Outcome("feasible", grid, True), "ilp-optimal"
     cand = candidates(start or (0,) * (n * n), n)
-    grid_or_none = lpgrid_jit.guided(cand, priorities(relaxed, weights, n), GUIDED_NODES, variant)
-    if grid_or_none is not None:
-        return Outcome("feasible", grid_or_none), "lp-guided"
+    prio = priorities(relaxed, weights, n)
+    for fewest in (False, True):
+        grid_or_none = lpgrid_jit.guided(cand, prio, GUIDED_NODES, variant, fewest)
+        if grid_or_none is not None:
+            return Outcome("feasible", grid_or_none), "lp-guided"
     out = eng.random_grid(weights, seed, start)
     return out, ilp_source(out, start)
 
 
-def guided_py(cand: np.ndarray, prio: np.ndarray, units: list[list[int]], peers: list[set[int]]) -> Grid | None:
+def guided_py(cand: np.ndarray, prio: np.ndarray, units: list[list[int]], peers: list[set[int]],
+              fewest: bool = False) -> Grid | None:
     """The pure-Python oracle of :func:`pipeline.generate.lpgrid_jit.guided` (no node budget): the same
     propagation (naked and hidden singles to a fixpoint), branching cell and candidate order."""
     n = prio.shape[1]
@@ -120,7 +124,7 @@ def guided_py(cand: np.ndarray, prio: np.ndarray, units: list[list[int]], peers:
         open_cells = [i for i, v in enumerate(c) if v & (v - 1)]
         if not open_cells:
             return tuple(v.bit_length() for v in c)
-        cell = max(open_cells, key=lambda i: (prio[i, best(c[i], prio[i])], -i))
+        cell = max(open_cells, key=lambda i: (-c[i].bit_count() if fewest else 0, prio[i, best(c[i], prio[i])], -i))
         rest = c[cell]
         while rest:
             d = best(rest, prio[cell])

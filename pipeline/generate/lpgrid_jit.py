@@ -10,7 +10,10 @@ when there is none or the search passed ``node_limit`` nodes:
 * each node spreads naked and hidden singles to a fixpoint (the propagation of
   :mod:`pipeline.generate.count_jit`, shared, not copied);
 * it branches on the open cell whose best candidate has the highest priority (the first such cell on
-  a tie), and tries that cell's candidates from the highest priority down (the lower digit on a tie).
+  a tie), and tries that cell's candidates from the highest priority down (the lower digit on a tie);
+* with ``fewest``, it branches instead on an open cell with the fewest candidates (of those, the one
+  whose best candidate has the highest priority, then the first): the order that finds a grid soonest
+  on tightly constrained boards (X + jigsaw), still trying each cell's candidates by priority.
 
 Deterministic: the grid depends only on ``cand``, ``prio`` and the variant.
 """
@@ -21,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.board import Variant
-from pipeline.generate.count_jit import propagate, tables
+from pipeline.generate.count_jit import popcount, propagate, tables
 
 
 @nb.njit(cache=True, nogil=True)
@@ -39,7 +42,7 @@ def _best(v: np.uint32, p: np.ndarray) -> int:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _guided(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.uint32, prio: np.ndarray,
-            node_limit: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+            node_limit: int, out: np.ndarray, fewest: bool) -> int:  # pragma: no cover - compiled
     """1 with the grid's digits (1..n) in ``out``, 0 when there is no grid, -1 past ``node_limit``."""
     ncells = cand0.shape[0]
     stack = np.empty((ncells + 1, ncells), dtype=np.uint32)
@@ -71,13 +74,14 @@ def _guided(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
             if not propagate(cur, peers, units, full, queue, top):
                 depth -= 1
                 continue
-            cell, high = -1, -np.inf
+            cell, high, least = -1, -np.inf, 99
             for i in range(ncells):
                 v = cur[i]
                 if v & (v - one):
+                    k = popcount(v) if fewest else 0
                     p = prio[i, _best(v, prio[i])]
-                    if p > high:
-                        cell, high = i, p
+                    if k < least or (k == least and p > high):
+                        cell, high, least = i, p, k
             if cell < 0:
                 for i in range(ncells):
                     d = 0
@@ -103,12 +107,13 @@ def _guided(cand0: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.ui
 
 
 def guided(cand: np.ndarray, prio: np.ndarray, node_limit: int = 100_000,
-           variant: Variant | None = None) -> tuple[int, ...] | None:
+           variant: Variant | None = None, fewest: bool = False) -> tuple[int, ...] | None:
     """The first grid of the search (module docstring) from the candidate masks ``cand`` (one uint32
-    per cell) with priorities ``prio`` (cells x digits); None when there is none or past ``node_limit``."""
+    per cell) with priorities ``prio`` (cells x digits), branching on the fewest candidates first with
+    ``fewest``; None when there is none or past ``node_limit``."""
     n = prio.shape[1]
     peers, units, full = tables(n, variant.units_only if variant is not None else None)[:3]
     out = np.zeros(n * n, dtype=np.uint8)
     found = _guided(np.ascontiguousarray(cand, dtype=np.uint32), peers, units, full,
-                    np.ascontiguousarray(prio, dtype=np.float64), node_limit, out)
+                    np.ascontiguousarray(prio, dtype=np.float64), node_limit, out, fewest)
     return tuple(int(d) for d in out) if found == 1 else None

@@ -9,7 +9,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 1. *Grid.* ``grid.method: uniform`` (9x9): draw a number uniformly in [0, N0) and unrank it
    (:mod:`pipeline.identity.numbering`), an exactly uniform grid. Otherwise fill the boxes on the diagonal
    with random digits (they share no row or column), then solve the IP with random objective
-   weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid. Without
+   weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid
+   (``weighted-ilp``), or solve its LP relaxation and complete a fractional optimum with the guided
+   search of :mod:`pipeline.generate.lpgrid` (``weighted-lp``, the same draws). Without
    fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
    bands, rows in bands, stacks, columns in stacks, transpose when boxes are square). A *designed*
    grid (``spec.design``: a solution symmetry, area rules) is solved by an engine that holds the

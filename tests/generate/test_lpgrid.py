@@ -16,8 +16,9 @@ from pipeline.ilp.engine import engine_for
 X = Variant(("x",))
 
 
+@pytest.mark.parametrize("fewest", [False, True])
 @pytest.mark.parametrize(("n", "variant"), [(4, None), (6, None), (9, None), (9, X)])
-def test_the_compiled_guided_search_is_its_python_oracle(n: int, variant: Variant | None) -> None:
+def test_the_compiled_guided_search_is_its_python_oracle(n: int, variant: Variant | None, fewest: bool) -> None:
     b = board(n, variant)
     for k in range(12):
         rng = np.random.default_rng([n, k])
@@ -26,8 +27,8 @@ def test_the_compiled_guided_search_is_its_python_oracle(n: int, variant: Varian
             prio = np.round(prio * 2) / 2  # many ties: the tie rules decide
         start = prefill(n, rng) if variant is None else (0,) * (n * n)
         cand = lpgrid.candidates(start, n)
-        got = lpgrid_jit.guided(cand, prio, 10**6, variant)
-        want = lpgrid.guided_py(cand, prio, [list(u) for u in b.units], [set(p) for p in b.peers])
+        got = lpgrid_jit.guided(cand, prio, 10**6, variant, fewest)
+        want = lpgrid.guided_py(cand, prio, [list(u) for u in b.units], [set(p) for p in b.peers], fewest)
         assert got == want
         assert got is not None and verify.is_valid_solution(got, b)
         assert all(s in (0, g) for s, g in zip(start, got, strict=True))
