@@ -95,3 +95,17 @@ def test_weighted_lp_puzzles_are_certified_and_reproducible() -> None:
         assert made.certified and made.grid_source in ("ilp-optimal", "lp-guided")
         assert verify.count_solutions(made.puzzle, board(9), limit=2) == 1
         assert make_puzzle(spec, puzzle_seed(8, i)).puzzle == made.puzzle
+
+
+@pytest.mark.heavy
+def test_generate_with_weighted_lp_prints_rows_that_say_so() -> None:
+    import json
+
+    from tests.conftest import numplace
+
+    res = numplace("generate", "--count", "3", "--seed", "4", "--grid", "weighted-lp", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and all(r["grid_source"] in ("ilp-optimal", "lp-guided") for r in rows)
+    bad = numplace("generate", "--count", "1", "--grid", "weighted-lpx")
+    assert bad.returncode != 0 and "grid.method" in bad.stderr and "Traceback" not in bad.stderr
