@@ -11,7 +11,7 @@ Usage: python bench/fingerprint.py [--out FILE] [--root CHECKOUT] [--without COL
 
 ``--root`` runs another checkout's code on its own configs (e.g. a ``git worktree add --detach`` of an
 older commit). ``--without COLUMN`` fingerprints content instead of bytes: each part's rows without
-those columns (polars' CSV of them) and each JSON line of ``generate`` without those keys, so a change
+those columns (polars' NDJSON of them) and each JSON line of ``generate`` without those keys, so a change
 that adds a column can show that every other value stayed the same.
 """
 
@@ -67,7 +67,7 @@ def _part_bytes(part: Path, without: list[str]) -> bytes:
     import polars as pl
 
     frame = pl.read_parquet(part)
-    return frame.drop([c for c in without if c in frame.columns]).write_csv().encode()
+    return frame.drop([c for c in without if c in frame.columns]).write_ndjson().encode()
 
 
 def _stdout_bytes(out: bytes, without: list[str]) -> bytes:
