@@ -35,6 +35,7 @@ from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
+from pipeline.config.hashing import UNSET_GRID_METHOD
 from pipeline.errors import UserError
 from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
@@ -181,7 +182,7 @@ def spec_of(cfg: Config) -> Spec:
         max_attempts=d.max_attempts if d else cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
         engine=cfg.engine,
-        grid_method=cfg.grid.method or generator.NEW_SET_METHOD,
+        grid_method=cfg.grid.method or UNSET_GRID_METHOD,  # unset only outside a set (plan settles it)
         levels=tuple(d.levels) if d and d.levels else None,
         score_min=d.score.min if d and d.score else None,
         score_max=d.score.max if d and d.score else None,
