@@ -7,7 +7,12 @@ fresh output root, and prints the sha256 of every part file, its name relative t
 prints the sha256 of ``numplace generate``'s stdout for a few flag sets. Two checkouts that print the
 same lines write the same bytes.
 
-Usage: python bench/fingerprint.py [--out FILE]     (a few minutes)
+Usage: python bench/fingerprint.py [--out FILE] [--root CHECKOUT] [--without COLUMN ...]     (a few minutes)
+
+``--root`` runs another checkout's code on its own configs (e.g. a ``git worktree add --detach`` of an
+older commit). ``--without COLUMN`` fingerprints content instead of bytes: each part's rows without
+those columns (polars' NDJSON of them) and each JSON line of ``generate`` without those keys, so a change
+that adds a column can show that every other value stayed the same.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]  # the checkout that runs (--root)
 FROZEN = "2026-01-01T00:00:00"
 RUNS: list[tuple[str, int]] = [  # config, count
     ("default.yaml", 200), ("small-4x4.yaml", 7), ("junior-6x6.yaml", 40), ("x-sudoku.yaml", 12),
@@ -53,7 +58,32 @@ runpy.run_module("pipeline", run_name="__main__")
 
 def _numplace(*args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-c", FROZEN_NOW, *args], capture_output=True, cwd=ROOT,
-                          env=dict(os.environ, PYTHONHASHSEED="0"))
+                          env=dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(ROOT)))
+
+
+def _part_bytes(part: Path, without: list[str]) -> bytes:
+    if not without:
+        return part.read_bytes()
+    import polars as pl
+
+    frame = pl.read_parquet(part)
+    return frame.drop([c for c in without if c in frame.columns]).write_ndjson().encode()
+
+
+def _stdout_bytes(out: bytes, without: list[str]) -> bytes:
+    if not without:
+        return out
+    import json
+
+    lines = []
+    for line in out.decode().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            lines.append(line)
+            continue
+        lines.append(json.dumps({k: v for k, v in row.items() if k not in without}, sort_keys=True))
+    return "\n".join(lines).encode()
 
 
 def _sha(data: bytes) -> str:
@@ -63,7 +93,12 @@ def _sha(data: bytes) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="also write the lines to this file")
+    parser.add_argument("--root", type=Path, help="the checkout whose code and configs run (default: this one)")
+    parser.add_argument("--without", action="append", default=[], help="a column left out (content mode)")
     args = parser.parse_args()
+    global ROOT
+    if args.root is not None:
+        ROOT = args.root.resolve()
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, count in RUNS:
@@ -76,10 +111,11 @@ def main() -> None:
                 sys.exit(f"fingerprint: {name}: exit {proc.returncode}: {proc.stderr.decode()[-400:]}")
         out = Path(tmp) / "out"
         for part in sorted(out.rglob("*.parquet")):
-            lines.append(f"{part.relative_to(out)} {_sha(part.read_bytes())}")
+            lines.append(f"{part.relative_to(out)} {_sha(_part_bytes(part, args.without))}")
         for flags in GENERATE:
             proc = _numplace("generate", *flags)
-            lines.append(f"generate {' '.join(flags)} {_sha(proc.stdout)} exit={proc.returncode}")
+            lines.append(f"generate {' '.join(flags)} {_sha(_stdout_bytes(proc.stdout, args.without))} "
+                         f"exit={proc.returncode}")
         shutil.rmtree(out, ignore_errors=True)
     print("\n".join(lines))
     if args.out:

@@ -25,7 +25,7 @@ def generate(
                                                            "--hints).")] = False,
     hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
     engine: Annotated[str, typer.Option(help="hybrid (compiled checks, ILP certifies) or ilp.")] = "hybrid",
-    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-ilp or uniform.")
+    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-ilp, weighted-lp or uniform.")
                     ] = "weighted-ilp",
     level: Annotated[list[str] | None, typer.Option(help="Only puzzles of these levels (difficulty.levels; "
                                                          "repeat or comma-separate), e.g. expert.")] = None,

@@ -33,14 +33,24 @@ ADDED_KEYS: dict[tuple[str, ...], Any] = {
 }
 
 
+#: How an unset ``grid.method`` hashes: as ``weighted-ilp``, what it meant before sets recorded their
+#: generator. A run hashes its config after the plan has put the set's method there
+#: (:func:`pipeline.run.plan.set_generator`), so this is only for a config no set has settled.
+UNSET_GRID_METHOD = "weighted-ilp"
+
+
 def hash_of(data: Mapping[str, Any]) -> str:
     """:func:`config_hash` of a config as ``Config.model_dump(mode="json")`` gave it (also one a
     manifest saved): excludes ``workers``, ``executor`` and ``output.dir`` (where and on how many
-    processes puzzles are made never changes them) and :data:`ADDED_KEYS` at their old meaning."""
+    processes puzzles are made never changes them) and :data:`ADDED_KEYS` at their old meaning; an
+    unset ``grid.method`` counts as :data:`UNSET_GRID_METHOD`."""
     data = dict(json.loads(json.dumps(data)))
     data.pop("workers", None)
     data.pop("executor", None)
     data["output"].pop("dir", None)
+    grid = data.get("grid")
+    if isinstance(grid, dict) and grid.get("method", "") is None:
+        grid["method"] = UNSET_GRID_METHOD
     for path, default in ADDED_KEYS.items():
         *parents, last = path
         holder: Any = data

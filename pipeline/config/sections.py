@@ -96,7 +96,9 @@ class AreaCfg(_Strict):
 
 
 class GridCfg(_Strict):
-    method: Literal["weighted-ilp", "uniform"] = "weighted-ilp"
+    # None: the set's method (its first run's generator record; weighted-lp for a new set), resolved
+    # by the run's plan before the config is hashed or saved (pipeline.generate.version)
+    method: Literal["weighted-ilp", "weighted-lp", "uniform"] | None = None
     fixed: str | None = None
     keep_fixed: bool = False
     solution_symmetry: SolutionSymmetryCfg | None = None

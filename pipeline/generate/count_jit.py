@@ -198,6 +198,12 @@ def _propagate(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, full: np.
             return True
 
 
+#: The singles propagation and the bit count under public names, for the other kernels that search
+#: grids (lpgrid_jit).
+propagate = _propagate
+popcount = _popcount
+
+
 @nb.njit(cache=True, nogil=True)
 def _cell_units(units: np.ndarray, ncells: int) -> np.ndarray:  # pragma: no cover - compiled
     """Each cell's units, one row per cell, padded with its last unit (marking it twice is a no-op)."""

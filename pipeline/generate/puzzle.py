@@ -9,7 +9,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 1. *Grid.* ``grid.method: uniform`` (9x9): draw a number uniformly in [0, N0) and unrank it
    (:mod:`pipeline.identity.numbering`), an exactly uniform grid. Otherwise fill the boxes on the diagonal
    with random digits (they share no row or column), then solve the IP with random objective
-   weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid. Without
+   weights and HiGHS seeded from the puzzle's seed, stopping at the first feasible grid
+   (``weighted-ilp``), or solve its LP relaxation and complete a fractional optimum with the guided
+   search of :mod:`pipeline.generate.lpgrid` (``weighted-lp``, the same draws). Without
    fixed cells, apply a random element of the validity-preserving group (relabel digits, permute
    bands, rows in bands, stacks, columns in stacks, transpose when boxes are square). A *designed*
    grid (``spec.design``: a solution symmetry, area rules) is solved by an engine that holds the
@@ -94,7 +96,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import count_jit, pattern, steer
+from pipeline.generate import count_jit, lpgrid, pattern, steer
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -135,6 +137,7 @@ class MadePuzzle:
     rejected: dict[str, int]
     phase_ms: dict[str, float]
     variant: Variant = CLASSIC  # the puzzle's rules, with its cages for killer
+    grid_source: str = ""  # where the grid came from: a key of lpgrid.SOURCES
 
     @property
     def hints(self) -> int:
@@ -154,6 +157,7 @@ class _Puzzle:
     orbits: tuple[tuple[int, ...], ...]
     locked: set[int]
     grid_eng: Engine  # the engine grids come from: ``eng`` itself, or one with the design's rows
+    source: str = ""  # the grid_source of the last grid made
     timeouts: int = 0
     why: str = "no attempt made"
     rejected: dict[str, int] = field(default_factory=dict)
@@ -171,6 +175,7 @@ class _Found:
     grade: Grade
     certified: bool
     variant: Variant = CLASSIC
+    grid_source: str = ""
 
 
 def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
@@ -199,10 +204,21 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
             gen_ms=(time.perf_counter() - t0) * 1000.0,
             attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
             phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
-            variant=found.variant,
+            variant=found.variant, grid_source=found.grid_source,
         )
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {job.why}", spec.max_attempts,
                            job.timeouts, job.rejected)
+
+
+def grid_of(spec: Spec, seed: int, attempt: int = 0) -> tuple[Grid | None, str]:
+    """Step 1 alone for attempt ``attempt`` of the puzzle with seed ``seed``: the grid (None when the
+    solve ends without one) and its ``grid_source``, exactly as :func:`make_puzzle` makes them (for
+    ``bench/`` and the tests)."""
+    eng = engine_for(spec.size, spec.time_limit, None, spec.variant)
+    grid_eng = engine_for(spec.size, spec.time_limit, spec.design, spec.variant) if spec.design is not None else eng
+    job = _Puzzle(spec, seed, eng, checker(eng, spec.engine, spec.variant), "none", (), set(), grid_eng)
+    grid = _grid(job, np.random.default_rng([seed, attempt]))
+    return grid, job.source
 
 
 def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
@@ -279,7 +295,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         eng.set_nogood(None)
         if spec.killer:
             eng.set_cages(())
-    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant)
+    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant, job.source)
 
 
 def _givens(job: _Puzzle, grid: Grid, order: list[tuple[int, ...]], goal: tuple[int, int, int] | None,
@@ -369,17 +385,24 @@ def _rater(solution: Grid, variant: Variant) -> Callable[[Grid], Grade]:
 
 def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
     """Step 1: a complete grid from draws 1-5 (None, with the reason in ``job``, when the solve
-    ends without one)."""
+    ends without one); ``job.source`` becomes its ``grid_source`` (:data:`lpgrid.SOURCES`)."""
     spec, n = job.spec, job.spec.size
     weights, solver_seed = rng.random(n**3), int(rng.integers(2**31 - 1))
     shaped = bool(spec.fixed) or spec.design is not None or spec.variant is not None  # no prefill, no group element
     start = spec.fixed if shaped else prefill(n, rng)
+
+    def solve(first: Grid | None) -> tuple[Outcome, str]:
+        if spec.grid_method == "weighted-lp" and spec.design is None:
+            return lpgrid.lp_grid(job.grid_eng, weights, solver_seed, first, spec.variant)
+        made = job.grid_eng.random_grid(weights, solver_seed, first)
+        return made, lpgrid.ilp_source(made, first)
+
     if spec.grid_method == "uniform":
-        out = Outcome("feasible", numbering.uniform_grid(rng))
+        out, job.source = Outcome("feasible", numbering.uniform_grid(rng)), "uniform"
     else:
-        out = job.grid_eng.random_grid(weights, solver_seed, start)
+        out, job.source = solve(start)
         if out.status == "infeasible" and not shaped:
-            out = job.grid_eng.random_grid(weights, solver_seed, None)  # the prefill had no completion
+            out, job.source = solve(None)  # the prefill had no completion
     if out.status != "feasible" or out.grid is None:
         job.why = f"grid solve ended {out.status}"
         job.timeouts += out.status == "timeout"
@@ -387,5 +410,3 @@ def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:
     if shaped or spec.grid_method == "uniform":
         return out.grid
     return random_transform(out.grid, n, rng)
-
-

@@ -42,7 +42,7 @@ from pipeline.board import Grid, Variant, board
 from pipeline.ilp import model, reduced
 from pipeline.ilp.highs import MS, HighsModel, new_solver, options
 from pipeline.ilp.reduced import Reduction
-from pipeline.ilp.result import CountResult, Outcome, SolverTimeout
+from pipeline.ilp.result import CountResult, Outcome, SolverTimeout, Status
 
 __all__ = ["PROOF_OPTIONS", "CountResult", "Engine", "Outcome", "SolverTimeout", "engine_for"]
 
@@ -124,6 +124,58 @@ class Engine(HighsModel):
         h = self._grid_solver()
         self.solves += 1  # one solve of the IP, its LP relaxation first (as its root node would)
         return self._partition.grid(h, red, np.asarray(weights, dtype=float), start, values)
+
+    def relaxation(self, weights: np.ndarray, seed: int, fixed: Grid | None = None) -> Outcome | np.ndarray:
+        """The LP relaxation of :meth:`random_grid`'s IP (``max weights . x``, ``fixed``'s givens,
+        integrality dropped): its optimal values, one per ``x`` column (``n**3``), or the
+        :class:`Outcome` when there are none (``infeasible``, ``timeout``, ``error``) or the givens
+        decide the grid (``feasible``, every cell given).
+
+        Classic 4x4 and 9x9 engines solve the LP reduced by the givens (:mod:`pipeline.ilp.reduced`),
+        the very LP :meth:`random_grid` solves first; the others the full model with
+        ``solve_relaxation``, from a clean solver state and the pristine matrix (no no-good row, no
+        cage rows' combination columns in the answer). The values depend only on the arguments."""
+        start = fixed or (0,) * (self.n * self.n)
+        values: dict[str, float | bool] = {"random_seed": int(seed % 2_147_483_647)}
+        w = np.asarray(weights, dtype=float)
+        self.solves += 1
+        if self._partition is not None:
+            red = self._partition.reduce(start)
+            if isinstance(red, Outcome):
+                return red
+            lp, free = red
+            h = self._grid_solver()
+            lp.col_cost_ = w[free]
+            lp.sense_ = highspy.ObjSense.kMaximize
+            for key, value in values.items():
+                h.setOptionValue(key, value)
+            status = reduced.run(h, lp, integer=False, presolve="off")
+            if status != MS.kOptimal:
+                return Outcome(_status(status))
+            out = np.zeros(self.ncols)
+            digits = np.asarray(start, dtype=np.int64)
+            cells = np.flatnonzero(digits)
+            out[cells * self.n + digits[cells] - 1] = 1.0
+            out[free] = h.getSolution().col_value
+            return out
+        self.set_nogood(None)
+        h = self._h
+        h.clearSolver()
+        idx = np.arange(self.ncols, dtype=np.int32)
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        h.changeColsCost(self.ncols, idx, w)
+        try:
+            with options(h, {**values, "solve_relaxation": True}):
+                self._apply(start)
+                h.run()
+                status = h.getModelStatus()
+                if status != MS.kOptimal:
+                    return Outcome(_status(status))
+                return np.asarray(h.getSolution().col_value[: self.ncols])
+        finally:
+            h.changeColsCost(self.ncols, idx, np.zeros(self.ncols))
+            h.changeObjectiveSense(highspy.ObjSense.kMinimize)
+            h.clearSolver()
 
     def _grid_solver(self) -> highspy.Highs:
         """The second HiGHS object, which solves reduced grid models (built on first use)."""
@@ -242,6 +294,13 @@ class Engine(HighsModel):
             self._nogood = None
             self.set_nogood(saved)
         return CountResult(len(found), limit, tuple(found), complete)
+
+
+def _status(status: highspy.HighsModelStatus) -> Status:
+    """The :class:`Outcome` status of a HiGHS model status that came with no optimal point."""
+    if status == MS.kInfeasible:
+        return "infeasible"
+    return "timeout" if status == MS.kTimeLimit else "error"
 
 
 _ENGINES: dict[tuple[int, float | None, model.Design | None, Variant | None], Engine] = {}

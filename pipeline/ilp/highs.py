@@ -119,7 +119,7 @@ class HighsModel:
             vals = self._h.getSolution().col_value
             if len(vals) != self.ncols + self._extra_cols:
                 return Outcome("error")
-            return Outcome("feasible", self._read(vals[: self.ncols]))
+            return Outcome("feasible", self._read(vals[: self.ncols]), st == MS.kOptimal)
         return Outcome("error")
 
     def _read(self, vals: Sequence[float]) -> Grid:

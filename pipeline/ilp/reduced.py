@@ -100,8 +100,10 @@ class Reduction:
         if status == MS.kInfeasible:
             return Outcome("infeasible")
         vals = np.asarray(h.getSolution().col_value) if status == MS.kOptimal else None
-        if vals is None or not np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7):
+        proven = vals is not None and integral(vals)
+        if not proven:
             status = run(h, lp, integer=True, presolve="choose")
+            proven = status == MS.kOptimal
             if status == MS.kInfeasible:
                 return Outcome("infeasible")
             if status == MS.kTimeLimit:
@@ -109,12 +111,18 @@ class Reduction:
             if status not in FOUND and h.getInfo().primal_solution_status != 2:
                 return Outcome("error")
             vals = np.asarray(h.getSolution().col_value)
+        assert vals is not None
         out = list(fixed)
         for j in free[vals > 0.5]:
             out[int(j) // self.n] = int(j) % self.n + 1
         if not all(out):
             raise RuntimeError("HiGHS returned a non-integral solution")
-        return Outcome("feasible", tuple(out))
+        return Outcome("feasible", tuple(out), proven)
+
+
+def integral(vals: np.ndarray) -> bool:
+    """True when every value is within 1e-7 of 0 or 1 (an LP point that is a 0-1 point)."""
+    return bool(np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7))
 
 
 def unique(h: highspy.Highs, lp: highspy.HighsLp) -> Outcome:

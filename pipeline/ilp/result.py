@@ -19,10 +19,14 @@ class SolverTimeout(RuntimeError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """Result of one solve: ``grid`` is set iff ``status == "feasible"``."""
+    """Result of one solve: ``grid`` is set iff ``status == "feasible"``; ``proven`` is True only when
+    the solver proved ``grid`` optimal for the objective it was given (HiGHS's status *optimal*, or an
+    integral optimum of the LP relaxation); a first incumbent, or a solve without an objective, leaves
+    it False. It takes no part in equality."""
 
     status: Status
     grid: Grid | None = None
+    proven: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def read_manifest(run_dir: Path, strict: bool = False) -> dict[str, Any]:
     if not isinstance(data, dict) or "config" not in data:
         raise StoreError(f"{path}: not a numplace manifest (no config)")
     for key, kind in (("shards", dict), ("count", int), ("config", dict), ("from_stock", list),
-                      ("catalog_snapshot", list), ("published_parts", list)):
+                      ("catalog_snapshot", list), ("published_parts", list), ("generator", dict)):
         if key in data and not isinstance(data[key], kind):
             raise StoreError(f"{path}: damaged manifest ({key} is a {type(data[key]).__name__}, not a {kind.__name__})")
     problem = manifest_problem(data) if strict else None
@@ -91,8 +91,9 @@ class Manifest:
     def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], start: int,
                count: int, shard_size: int, catalog_snapshot: list[str],
                from_stock: list[dict[str, Any]] | None = None,
-               published_parts: list[str] | None = None) -> Manifest:
-        """The manifest of a new run in the (new, empty) folder ``run_dir``, saved."""
+               published_parts: list[str] | None = None, generator: dict[str, Any] | None = None) -> Manifest:
+        """The manifest of a new run in the (new, empty) folder ``run_dir``, saved; ``generator`` is the
+        set's generator record (:mod:`pipeline.generate.version`), optional."""
         m = cls(run_dir, {
             "numplace_version": __version__,
             "run_id": run_dir.name,
@@ -109,6 +110,7 @@ class Manifest:
             "catalog_snapshot": catalog_snapshot,
             "published_parts": published_parts or [],
             "from_stock": from_stock or [],
+            **({"generator": dict(generator)} if generator is not None else {}),
         })
         m._save()
         return m
@@ -131,6 +133,13 @@ class Manifest:
     @property
     def config_hash(self) -> str | None:
         return self._data.get("config_hash")
+
+    @property
+    def generator(self) -> dict[str, Any] | None:
+        """The set's generator record (``version``, ``grid_method``) as the run saved it; None for runs
+        made before records existed (:mod:`pipeline.generate.version`)."""
+        rec = self._data.get("generator")
+        return dict(rec) if isinstance(rec, dict) else None
 
     @property
     def start(self) -> int:

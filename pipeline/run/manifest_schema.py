@@ -61,6 +61,14 @@ class StockPick(BaseModel):
     seed: int
 
 
+class GeneratorRecord(BaseModel):
+    """Which generator the set began with (:mod:`pipeline.generate.version`); later runs keep it."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    version: Annotated[int, Field(ge=1, strict=True)]
+    grid_method: str
+
+
 class ManifestModel(BaseModel):
     """A run's manifest, as far as any reader acts on it."""
 
@@ -78,6 +86,7 @@ class ManifestModel(BaseModel):
     published_parts: list[str] = []
     from_stock: list[StockPick] = []
     sessions: list[dict[str, Any]] = []
+    generator: GeneratorRecord | None = None
     totals: dict[str, Any] | None = None
 
     @model_validator(mode="after")

@@ -35,8 +35,10 @@ from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
+from pipeline.config.hashing import UNSET_GRID_METHOD
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.errors import UserError
+from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
@@ -181,7 +183,7 @@ def spec_of(cfg: Config) -> Spec:
         max_attempts=d.max_attempts if d else cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
         engine=cfg.engine,
-        grid_method=cfg.grid.method,
+        grid_method=cfg.grid.method or UNSET_GRID_METHOD,  # unset only outside a set (plan settles it)
         levels=tuple(d.levels) if d and d.levels else None,
         score_min=d.score.min if d and d.score else None,
         score_max=d.score.max if d and d.score else None,
@@ -237,7 +239,12 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     """Open the run (new, or ``resume``'s), holding the set's lock, and plan the shards that have no
     part file yet. Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` or
     :class:`~pipeline.run.lock.SetLocked` before anything is written (and
-    :class:`~pipeline.run.store.StoreError` for a damaged catalog file: nothing is created then either)."""
+    :class:`~pipeline.run.store.StoreError` for a damaged catalog file: nothing is created then either).
+
+    The set's generator (:mod:`pipeline.generate.version`) is settled first: an unset ``grid.method``
+    becomes the set's, so the config is hashed and saved with the method the run uses."""
+    set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
+    cfg, record = set_generator(cfg, set_dir, resume)
     job = job_of(cfg)
     parts = math.ceil(cfg.count / cfg.output.shard_size)
     if parts > MAX_PARTS:
@@ -248,10 +255,10 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
         preflight(cfg)
     else:
         Manifest.read(resume)  # a folder that is not a run is refused before anything is touched
-    set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
     lock = _lock(set_dir, say)
     try:
-        manifest = _resume(resume, job.config_hash, say) if resume is not None else _start(cfg, job.config_hash, say)
+        manifest = (_resume(resume, job.config_hash, say) if resume is not None
+                    else _start(cfg, job.config_hash, say, record))
     except BaseException:
         lock.release()
         raise
@@ -313,7 +320,22 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     return manifest
 
 
-def _start(cfg: Config, chash: str, say: Log) -> Manifest:
+def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Config, dict[str, Any]]:
+    """The set's generator record (``resume``'s run's, else the set's first run's, else a new set's) and
+    ``cfg`` with an unset ``grid.method`` replaced by the record's; raises :class:`RunError` for a set
+    recorded by a newer generator or with a malformed record."""
+    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    try:
+        record = generator.record_of(first.generator) if first is not None else generator.new_record()
+    except ValueError as exc:
+        assert first is not None
+        raise RunError(f"{first.run_dir}: {exc}") from None
+    if cfg.grid.method is None:
+        cfg = cfg.model_copy(update={"grid": cfg.grid.model_copy(update={"method": record["grid_method"]})})
+    return cfg, record
+
+
+def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any]) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
@@ -347,7 +369,7 @@ def _start(cfg: Config, chash: str, say: Log) -> Manifest:
     try:
         Manifest.create(tmp_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
                         start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
-                        from_stock=picks, published_parts=published)
+                        from_stock=picks, published_parts=published, generator=record)
         tmp_dir.rename(run_dir)  # the run folder appears with its manifest, or not at all
     except BaseException:
         _remove_temp_run(tmp_dir.parent)

@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 #: Bumped when columns are added (see :data:`ADDED_IN` and the changelog in ``schema/README.md``);
 #: every part carries it in its key-value metadata as ``numplace.schema_version``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: The killer cage struct of the ``cages`` column.
 CAGE = pl.Struct({"cells": pl.List(pl.Int16()), "sum": pl.Int16()})
@@ -63,9 +63,10 @@ SCHEMA: dict[str, pl.DataType] = {
     "variant": pl.List(pl.String()),
     "regions": pl.String(),
     "cages": pl.List(CAGE),
+    "grid_source": pl.String(),
 }
 #: Columns added after version 1, with the schema version that added them.
-ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3}
+ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3, "grid_source": 4}
 #: Columns that may hold null (everything else is always set).
 NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages"})
 
@@ -150,6 +151,7 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
                              else variant_canon.canonical_variant_key(made.puzzle, v)),
         "difficulty_rank": rank_of(made.difficulty),
         **variant_columns(v),
+        "grid_source": made.grid_source,
     }
 
 

@@ -1,0 +1,61 @@
+"""Which generator a set uses: the generator version and the grid method its first run recorded.
+
+A set keeps the generator it started with. The first run of a set records, in its manifest,
+``generator: {"version": V, "grid_method": M}``; every later run of the set copies that record, and
+when the config leaves ``grid.method`` unset the run uses ``M``. A set whose first run has no record
+was begun before records existed (version 1, whose default was ``weighted-ilp``). A new set gets
+:data:`NEW_SET_METHOD` and :data:`GENERATOR_VERSION`.
+
+Versions, and what each promises:
+
+* 1: numplace up to the generator record: ``grid.method`` ``weighted-ilp`` (the default) or ``uniform``.
+* 2: adds ``weighted-lp`` (:mod:`pipeline.generate.lpgrid`) and the record itself. ``weighted-ilp``
+  and ``uniform`` make the very puzzles of version 1 from the same config and seed.
+
+New sets still default to ``weighted-ilp``: ``weighted-lp`` makes grids about four times as fast with
+as many distinct grids, but its grids are a little further from uniform ones in the statistics of
+``bench/bench_grids.py`` (``docs/benchmarks.md`` "Grid methods"). Changing :data:`NEW_SET_METHOD`
+changes only sets begun afterwards: every set's record keeps its own.
+
+A set recorded with a version newer than this code's is refused: older code cannot promise its puzzles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: The generator version of this code (the module docstring says what each promises).
+GENERATOR_VERSION = 2
+#: ``grid.method`` of a new set whose config leaves it unset.
+NEW_SET_METHOD = "weighted-ilp"
+#: The record of a set begun before generator records existed.
+BEFORE_RECORDS: dict[str, Any] = {"version": 1, "grid_method": "weighted-ilp"}
+#: The grid methods each version knows.
+METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform")}
+
+
+class NewerGenerator(ValueError):
+    """A set recorded by a generator newer than this code (the message names both versions)."""
+
+
+def new_record() -> dict[str, Any]:
+    """The generator record of a new set."""
+    return {"version": GENERATOR_VERSION, "grid_method": NEW_SET_METHOD}
+
+
+def record_of(first: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The set's generator record from its first run's ``generator`` entry (None: begun before
+    records); raises :class:`NewerGenerator` for a version this code does not know, ValueError for a
+    malformed record."""
+    if first is None:
+        return dict(BEFORE_RECORDS)
+    version, method = first.get("version"), first.get("grid_method")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1 or not isinstance(method, str):
+        raise ValueError(f"malformed generator record {dict(first)!r} (want an int version >= 1 and a grid_method)")
+    if version > GENERATOR_VERSION:
+        raise NewerGenerator(f"generator version {version}, newer than this numplace's {GENERATOR_VERSION}: "
+                             "upgrade numplace to continue the set")
+    if method not in METHODS[version]:
+        raise ValueError(f"malformed generator record: version {version} has no grid method {method!r}")
+    return {"version": version, "grid_method": method}

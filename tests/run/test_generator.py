@@ -1,0 +1,103 @@
+"""A set keeps the generator it started with: the first run's record, later runs' puzzles, old sets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline import config
+from pipeline.generate import version
+from pipeline.run import runner
+from pipeline.run.manifest import read_manifest
+from pipeline.run.plan import RunError
+from tests.conftest import DATA, tiny
+
+pytestmark = pytest.mark.heavy  # the tests here make sets: seconds each
+
+LEGACY = DATA / "legacy_set"
+
+
+def _rows(run_dir: Path) -> pl.DataFrame:
+    return pl.read_parquet(run_dir / "part-*.parquet").sort("index")
+
+
+def _legacy(tmp_path: Path) -> tuple[Path, config.Config]:
+    root = tmp_path / "outputs"
+    shutil.copytree(LEGACY / "outputs", root)
+    return root, config.load(LEGACY / "set.yaml", {"output.dir": str(root)})
+
+
+def test_a_set_begun_by_older_code_is_continued_with_the_very_puzzles_it_would_have_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(version, "NEW_SET_METHOD", "weighted-lp")  # even when new sets default to another method
+    root, cfg = _legacy(tmp_path)
+    (first,) = (d for d in (root / "legacy-classic").iterdir() if d.is_dir())
+    summary = runner.run(cfg)
+    assert summary.ok and summary.start == 4
+    made = _rows(summary.run_dir)
+    want = [line.split() for line in (LEGACY / "continued.txt").read_text().splitlines()]
+    assert made.select("index", "puzzle", "solution").rows() == [(int(i), p, s) for i, p, s in want]
+    assert set(made["grid_source"]) <= {"ilp-optimal", "ilp-incumbent"}
+    m = read_manifest(summary.run_dir)
+    assert m["generator"] == {"version": 1, "grid_method": "weighted-ilp"}
+    assert m["config_hash"] == read_manifest(first)["config_hash"]  # the same config as the first run
+    assert m["config"]["grid"]["method"] == "weighted-ilp"
+
+
+def test_a_new_set_records_its_generator_and_keeps_it_when_the_default_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "out"
+    cfg = config.validate(tiny(root, count=3))
+    assert cfg.grid.method is None
+    monkeypatch.setattr(version, "NEW_SET_METHOD", "weighted-lp")
+    one = runner.run(cfg)
+    m = read_manifest(one.run_dir)
+    assert m["generator"] == {"version": version.GENERATOR_VERSION, "grid_method": "weighted-lp"}
+    assert m["config"]["grid"]["method"] == "weighted-lp"
+    assert set(_rows(one.run_dir)["grid_source"]) <= {"ilp-optimal", "lp-guided"}
+    monkeypatch.setattr(version, "NEW_SET_METHOD", "weighted-ilp")
+    two = runner.run(cfg)
+    assert read_manifest(two.run_dir)["generator"]["grid_method"] == "weighted-lp"
+    assert set(_rows(two.run_dir)["grid_source"]) <= {"ilp-optimal", "lp-guided"}
+    other = runner.run(config.validate(tiny(root, count=3, name="other")))  # a new set gets the new default
+    assert read_manifest(other.run_dir)["generator"]["grid_method"] == "weighted-ilp"
+    assert set(_rows(other.run_dir)["grid_source"]) <= {"ilp-optimal", "ilp-incumbent"}
+
+
+def test_a_config_that_names_its_method_is_obeyed_and_the_set_record_stays(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    runner.run(config.validate(tiny(root, count=2)))
+    run = runner.run(config.validate(tiny(root, count=2, grid={"method": "uniform"})))
+    assert set(_rows(run.run_dir)["grid_source"]) == {"uniform"}
+    assert read_manifest(run.run_dir)["generator"] == {"version": version.GENERATOR_VERSION,
+                                                       "grid_method": version.NEW_SET_METHOD}
+
+
+def test_a_set_recorded_by_a_newer_generator_is_refused_in_one_line(tmp_path: Path) -> None:
+    root, cfg = _legacy(tmp_path)
+    (first,) = (d for d in (root / "legacy-classic").iterdir() if d.is_dir())
+    path = first / "_manifest.json"
+    data = json.loads(path.read_text())
+    data["generator"] = {"version": version.GENERATOR_VERSION + 1, "grid_method": "weighted-ilp"}
+    path.write_text(json.dumps(data))
+    with pytest.raises(RunError, match=rf"generator version {version.GENERATOR_VERSION + 1}, newer") as err:
+        runner.run(cfg)
+    assert "\n" not in str(err.value)
+    assert len([d for d in (root / "legacy-classic").iterdir() if d.is_dir()]) == 1  # nothing written
+
+
+@pytest.mark.parametrize("record", [{"version": "2", "grid_method": "weighted-ilp"},
+                                    {"version": 1, "grid_method": "weighted-lp"}])
+def test_a_malformed_generator_record_is_named(tmp_path: Path, record: dict) -> None:
+    root, cfg = _legacy(tmp_path)
+    (first,) = (d for d in (root / "legacy-classic").iterdir() if d.is_dir())
+    path = first / "_manifest.json"
+    data = json.loads(path.read_text())
+    data["generator"] = record
+    path.write_text(json.dumps(data))
+    with pytest.raises(RunError, match="malformed generator record"):
+        runner.run(cfg)
