@@ -98,6 +98,12 @@ HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 #: ``Grade.reason``). Deliberately *not* one of :data:`LEVELS`: it has no rank, no score limit and no
 #: HoDoKu counterpart, and configs cannot ask for it.
 UNRATED = "unrated"
+
+#: The version of the grading rules: 1 for grades made before the killer cage techniques and the
+#: chains after the XY-chain, 2 since. Raised whenever any puzzle's grade can change; each run records
+#: it in its manifest (``grader_version``), and ``numplace check`` recomputes the grades only of runs
+#: graded by these rules (an older run's grades are its grader's, which this code no longer holds).
+GRADER_VERSION = 2
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 

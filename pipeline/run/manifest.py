@@ -27,6 +27,7 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.atomic import atomic_write
+from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.run.layout import MANIFEST, OLD_MANIFEST, SUCCESS, manifest_path
 from pipeline.run.manifest_schema import manifest_problem
 from pipeline.run.store import StoreError
@@ -111,6 +112,7 @@ class Manifest:
             "published_parts": published_parts or [],
             "from_stock": from_stock or [],
             **({"generator": dict(generator)} if generator is not None else {}),
+            "grader_version": GRADER_VERSION,
         })
         m._save()
         return m
@@ -133,6 +135,13 @@ class Manifest:
     @property
     def config_hash(self) -> str | None:
         return self._data.get("config_hash")
+
+    @property
+    def grader_version(self) -> int:
+        """The grading rules the run's rows were graded by (:data:`~pipeline.difficulty.techniques.GRADER_VERSION`);
+        1 for a run whose manifest predates the field."""
+        v = self._data.get("grader_version")
+        return v if isinstance(v, int) and not isinstance(v, bool) else 1
 
     @property
     def generator(self) -> dict[str, Any] | None:

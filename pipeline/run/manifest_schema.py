@@ -87,6 +87,7 @@ class ManifestModel(BaseModel):
     from_stock: list[StockPick] = []
     sessions: list[dict[str, Any]] = []
     generator: GeneratorRecord | None = None
+    grader_version: Annotated[int, Field(ge=1, strict=True)] | None = None
     totals: dict[str, Any] | None = None
 
     @model_validator(mode="after")

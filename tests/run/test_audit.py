@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 from pipeline import config
+from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run import layout, runner, store
 from pipeline.run.audit import Audit, audit, config_digest, summary_lines
@@ -514,3 +515,20 @@ def test_summary_lines_are_what_check_prints() -> None:
         "  symmetry {'rot180': 5}", "  minimal 0, orbit_minimal 5, bad rows 1", "  PROBLEM s-0000001: hints says 9",
         "FAILED: 1 problem(s)"]
     assert summary_lines(Audit(Path("t"), 1, 3)) == ["t: 3 puzzles in 1 part file(s)", "OK"]
+
+
+def test_grades_are_recomputed_only_for_runs_of_todays_grader(run_dir: Path) -> None:
+    """A run whose manifest predates ``grader_version`` keeps its grader's grades (an upgrade of the
+    grader does not fail the check of an old set); a run of today's rules is held to them."""
+    assert _manifest(run_dir)["grader_version"] == GRADER_VERSION
+    part = _part(run_dir, 0)
+    score = pl.read_parquet(part)["difficulty_score"][0]
+    _edit(part, lambda f: f.with_columns(pl.when(pl.col("index") == 0).then(score + 1.0)
+                                         .otherwise(pl.col("difficulty_score")).alias("difficulty_score")))
+    data = _manifest(run_dir)
+    data["shards"]["0"]["sha256"] = store.file_sha256(part)
+    _save_manifest(run_dir, data)
+    _one(_problems(run_dir), f"difficulty_score is {score + 1:g}, the grader says {score:g}")
+    del data["grader_version"]  # graded by the rules before the field existed
+    _save_manifest(run_dir, data)
+    assert audit(run_dir).ok, audit(run_dir).problems

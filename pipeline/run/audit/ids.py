@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.board import Variant, make_variant
+from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run import rows
 from pipeline.run.audit.design import RunDesign
@@ -35,6 +36,7 @@ class Expect:
     stock: dict[int, int]  # index -> seed of the stock puzzle placed there
     design: RunDesign | None = None  # what the solution and the givens must honour (designed grids), if any
     rules: Variant | None = None  # board.variant and board.regions of the config (killer: without cages)
+    grader_version: int = GRADER_VERSION  # the grading rules the run's rows were graded by
 
     @classmethod
     def of(cls, m: Manifest) -> Expect:
@@ -55,7 +57,8 @@ class Expect:
         except (TypeError, AttributeError):
             rules = None
         return cls(m.set_name, m.config_hash, seed if isinstance(seed, int) else None,
-                   size if isinstance(size, int) else None, redraw_rounds(cfg), stock, design, rules)
+                   size if isinstance(size, int) else None, redraw_rounds(cfg), stock, design, rules,
+                   m.grader_version)
 
     def seed_ok(self, index: int, seed: int) -> bool:
         """Whether ``seed`` is one a run could have given index ``index``: its own, a redraw's, or the
