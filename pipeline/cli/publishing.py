@@ -29,12 +29,14 @@ def export(
     hints: Annotated[str | None, typer.Option(help="Only puzzles with A-B givens.")] = None,
     count: Annotated[int | None, typer.Option(help="At most this many puzzles (the first, in index order).")] = None,
     exclude: Exclude = None,
+    logic_only: Annotated[bool, typer.Option("--logic-only", help="Only puzzles whose grade needs no trial and "
+                                                                  "error (needs_guessing false).")] = False,
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG or PNG."""
     from pipeline.publish import export as exportmod
     from pipeline.publish import select
 
-    flt = select.filter_from_flags(level, score, hints, count)
+    flt = select.filter_from_flags(level, score, hints, count, logic_only)
     frame = select.select(paths, flt, select.read_used(exclude or []))
     written = exportmod.export(frame, fmt, out, solutions=solutions)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")

@@ -146,9 +146,25 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
         Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
         Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
+        # after the chains: only a puzzle that would otherwise need trial and error ever reaches these
+        Technique("bug_plus_1", "BUG+1", "hard", 100, "BUG_PLUS_1"),
+        Technique("uniqueness_1", "Uniqueness Test 1", "hard", 100, "UNIQUENESS_1"),
+        Technique("uniqueness_2", "Uniqueness Test 2", "hard", 100, "UNIQUENESS_2"),
+        Technique("uniqueness_3", "Uniqueness Test 3", "hard", 100, "UNIQUENESS_3"),
+        Technique("uniqueness_4", "Uniqueness Test 4", "hard", 100, "UNIQUENESS_4"),
+        Technique("uniqueness_6", "Uniqueness Test 6", "hard", 100, "UNIQUENESS_6"),
+        Technique("hidden_rectangle", "Hidden Rectangle", "hard", 100, "HIDDEN_RECTANGLE"),
+        Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
+        Technique("aic", "AIC", "expert", 280, "AIC"),
+        Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
+        Technique("forcing_net", "Forcing Net", "extreme", 700, "FORCING_NET_CONTRADICTION"),
         Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
     )
 }
+
+#: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
+UNIQUENESS: frozenset[str] = frozenset(
+    {"bug_plus_1", "hidden_rectangle", *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 6))})
 
 #: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)

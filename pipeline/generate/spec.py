@@ -12,6 +12,7 @@ import numpy as np
 
 from pipeline import symmetry
 from pipeline.board import Grid, Variant
+from pipeline.difficulty.techniques import UNRATED
 from pipeline.ilp.model import Area, AreaRule, Design
 
 
@@ -40,14 +41,17 @@ class Spec:
     cage_singles: bool = False  # board.cages.singles
     killer_givens: bool = False  # board.cages.givens
     steer: bool = False  # difficulty.steer: a grade outside the range starts a local search on the same grid
+    logic_only: bool = False  # difficulty.logic_only: refuse a puzzle whose grade needs trial and error
 
     @property
     def killer(self) -> bool:
         return self.variant is not None and "killer" in self.variant.kinds
 
-    def wants(self, level: str, score: float) -> bool:
-        """True when a puzzle of this grade is in the requested difficulty range."""
+    def wants(self, level: str, score: float, guesses: int = 0) -> bool:
+        """True when a puzzle of this grade is in the requested difficulty range (and, with
+        ``logic_only``, its grade finished it by logic: no trial-and-error step, not unrated)."""
         return ((self.levels is None or level in self.levels)
+                and not (self.logic_only and (guesses or level == UNRATED))
                 and (self.score_min is None or score >= self.score_min)
                 and (self.score_max is None or score <= self.score_max))
 

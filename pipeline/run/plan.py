@@ -191,6 +191,7 @@ def spec_of(cfg: Config) -> Spec:
         cage_singles=cages.singles,
         killer_givens=cages.givens,
         steer=bool(d and d.steer),
+        logic_only=bool(d and d.logic_only),
     )
 
 
