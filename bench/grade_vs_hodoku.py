@@ -10,7 +10,8 @@ easy=Easy, medium=Medium, hard=Hard, expert=Unfair, extreme=Extreme.
 
 Further files (the same puzzles in the same order, graded otherwise, e.g. by
 ``bench/bench_guessing.py --out``) get a matrix each against the same HoDoKu ratings, so HoDoKu
-rates every puzzle once.
+rates every puzzle once. ``--cache FILE`` (first) keeps HoDoKu's ratings (level, score) by puzzle in
+a JSON file, read again on the next run.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 OURS = ["easy", "medium", "hard", "expert", "extreme"]
 THEIRS = ["EASY", "MEDIUM", "HARD", "UNFAIR", "EXTREME"]
@@ -27,19 +29,39 @@ THEIRS = ["EASY", "MEDIUM", "HARD", "UNFAIR", "EXTREME"]
 def main() -> None:
     from hodoku import Solver  # the peer, from the benchmark venv
 
-    with open(sys.argv[1], encoding="utf-8") as fh:
+    args = sys.argv[1:]
+    cache_file = None
+    if args[:1] == ["--cache"]:
+        cache_file, args = Path(args[1]), args[2:]
+    cache: dict[str, list] = json.loads(cache_file.read_text()) if cache_file and cache_file.exists() else {}
+    with open(args[0], encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
     solver = Solver()
     t0 = time.perf_counter()
-    ratings = [solver.rate(row["puzzle"]) for row in rows]
+    ratings = []
+    for row in rows:
+        if row["puzzle"] not in cache:
+            rating = solver.rate(row["puzzle"])
+            cache[row["puzzle"]] = [rating.level.name, rating.score]
+        ratings.append(Rated(*cache[row["puzzle"]]))
     secs = time.perf_counter() - t0
-    report(sys.argv[1], rows, ratings, secs)
-    for other in sys.argv[2:]:
+    if cache_file:
+        cache_file.write_text(json.dumps(cache))
+    report(args[0], rows, ratings, secs)
+    for other in args[1:]:
         with open(other, encoding="utf-8") as fh:
             more = [json.loads(line) for line in fh if line.strip()]
         assert [r["puzzle"] for r in more] == [r["puzzle"] for r in rows], f"{other}: not the same puzzles"
         print()
         report(other, more, ratings, secs)
+
+
+class Rated:
+    """HoDoKu's level (``.level.name``) and score of one puzzle."""
+
+    def __init__(self, level: str, score: float) -> None:
+        self.level = type("Level", (), {"name": level})
+        self.score = score
 
 
 def report(name: str, rows: list, ratings: list, secs: float) -> None:
