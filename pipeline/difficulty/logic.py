@@ -14,15 +14,11 @@ Contracts
   removes a digit that some solution of the current state has in that cell, and a placement always
   agrees with every solution. On a puzzle with several solutions the only step that picks one of
   them is ``trial_and_error``.
-* **Order, in two passes.** The first pass tries the rows up to the XY-chain in
-  :data:`TECHNIQUE_ORDER` (HoDoKu's default solver order for the techniques implemented, except
-  that Simple Colors comes before the Unfair finned fish); a puzzle it finishes keeps that path, so
-  a path that never needed the later rows is exactly the one it was before they existed. A puzzle
-  it cannot finish is solved again from the start with every allowed row in
-  :data:`~pipeline.difficulty.techniques.SECOND_PASS` order (HoDoKu's: BUG+1 and the uniqueness
-  tests among the Hard steps; the nice loops and AICs, the forcing chains and nets, and trial and
-  error after the XY-chain). In each pass the first technique that makes progress is applied, one
-  pattern per step.
+* **Order.** Techniques are tried in :data:`TECHNIQUE_ORDER` (HoDoKu's default solver order for the
+  techniques implemented, except that Simple Colors comes before the Unfair finned fish, and that
+  the uniqueness tests, nice loops, AICs and forcing chains and nets come after the X- and XY-chains,
+  so that a path that never needed trial and error is exactly the one it was before); the first
+  one that makes progress is applied, one pattern per step.
   Within a technique the search order is deterministic; for chains the shortest chain wins, then the
   one with most eliminations.
 * **Trial and error** is the last rung: when nothing else applies the solver finds a solution of
@@ -75,7 +71,7 @@ from pipeline.difficulty.chains import _remote_pair, _simple_colors, _x_chain, _
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
-from pipeline.difficulty.techniques import FIRST_PASS_END, SECOND_PASS, TECHNIQUE_ORDER, TITLES, UNIQUENESS
+from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES, UNIQUENESS
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
 from pipeline.difficulty.uniqueness import _bug_plus_1, _hidden_rectangle, _uniqueness_finder
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
@@ -173,8 +169,6 @@ def _finders() -> dict[str, Finder]:
 
 #: name -> finder, for every technique of :data:`TECHNIQUE_ORDER` but ``trial_and_error``, in that order.
 _FINDERS = _finders()
-#: The rows of the first pass.
-_FIRST_PASS = frozenset(TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(FIRST_PASS_END) + 1])
 
 
 def _allowed(max_technique: str | None) -> list[str]:
@@ -230,15 +224,8 @@ def find_step(st: Candidates, technique: str, unique: bool | None = None) -> Ste
 
 def next_step(st: Candidates, max_technique: str | None = None, unique: bool | None = None) -> Step | None:
     """The step a human guide would take next: the easiest technique (up to ``max_technique``) that
-    makes progress in ``st``, by the first pass's order, else by the second's (see
-    :func:`solve_logically`); None if none does. ``st`` is not modified. ``unique`` as for
-    :func:`find_step`."""
-    uniq = _unique_for(st, unique)
-    for names in _passes(max_technique):
-        step = _next(st, _finder_list(names, _Guesser(), uniq))
-        if step is not None:
-            return step
-    return None
+    makes progress in ``st``; None if none does. ``st`` is not modified. ``unique`` as for :func:`find_step`."""
+    return _next(st, _finder_list(_allowed(max_technique), _Guesser(), _unique_for(st, unique)))
 
 
 def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
@@ -356,40 +343,16 @@ def solve_logically(
     (up to two) the first time one of them is reached, so a puzzle with several solutions never uses
     them. Variant boards never use them.
     """
+    allowed = _allowed(max_technique)
     classic = variant is None or variant.classic
     try:
-        start = Candidates.from_grid(puzzle, eliminated, None if classic else variant)
+        st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
-    guess = _Guesser(solution, start.n, start.geo)
-    uniq = _unique_for(start, unique)
-    use_kernels = classic and _use_kernels(compiled)
-    result = LogicResult(solved=False, grid=start.grid())
-    for names in _passes(max_technique):
-        st = start.copy()
-        finders = _finder_list(names, guess, uniq)
-        kernel = _kernel(st.n, tuple(names[2:])) if use_kernels else None
-        result = _solve(st, finders, kernel, guess)
-        if result.solved or result.contradiction:
-            break
-    return result
-
-
-def _passes(max_technique: str | None) -> list[list[str]]:
-    """The technique lists of the passes (see :data:`~pipeline.difficulty.techniques.SECOND_PASS`):
-    the allowed rows up to the XY-chain in table order, then, when more rows are allowed, all of
-    them in the second pass's order."""
-    allowed = _allowed(max_technique)
-    first = [t for t in allowed if t in _FIRST_PASS]
-    if len(first) == len(allowed):
-        return [allowed]
-    return [first, [t for t in SECOND_PASS if t in allowed]]
-
-
-def _solve(st: Candidates, finders: Sequence[tuple[str, Finder]], kernel: Kernel | None,
-           guess: _Guesser) -> LogicResult:
-    """One pass: the easiest of ``finders`` that makes progress, step after step, from ``st``."""
+    guess = _Guesser(solution, st.n, st.geo)
+    finders = _finder_list(allowed, guess, _unique_for(st, unique))
     steps: list[Step] = []
+    kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled) else None
     while not st.is_solved():
         step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
         if st.is_solved():

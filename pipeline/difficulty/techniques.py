@@ -9,12 +9,9 @@ Contracts
 ---------
 * **Names** are stable identifiers: they appear in stored puzzle records (the ``techniques`` column),
   in ``max_technique`` arguments and in test data. Renaming one is a data-format change.
-* **Row order is solver order, in two passes.** The solver first tries the rows up to
-  :data:`FIRST_PASS_END` (the XY-chain) in table order (:data:`TECHNIQUE_ORDER`), easiest first; a
-  puzzle they finish keeps that path. A puzzle they cannot finish is solved again from its givens
-  with every row, in :data:`SECOND_PASS` order (HoDoKu's: the uniqueness tests among the Hard
-  steps). :mod:`pipeline.difficulty.logic` has one finder for every row but the last. The last row is
-  ``trial_and_error``, which always applies to a solvable state.
+* **Row order is solver order.** The solver tries techniques in the order of the rows
+  (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.difficulty.logic` has one finder for every row but
+  the last. The last row is ``trial_and_error``, which always applies to a solvable state.
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
   ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
@@ -181,24 +178,7 @@ TECHNIQUES: dict[str, Technique] = {
 UNIQUENESS: frozenset[str] = frozenset(
     {"bug_plus_1", "hidden_rectangle", *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 6))})
 
-#: Technique names in table order (the keys of :data:`TECHNIQUES`): the order of the first pass.
+#: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)
-#: The last row of the first pass (see :data:`SECOND_PASS`).
-FIRST_PASS_END = "xy_chain"
-
-
-def _second_pass() -> tuple[str, ...]:
-    first = list(TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(FIRST_PASS_END) + 1])
-    first.insert(first.index("remote_pair") + 1, "bug_plus_1")
-    at = first.index("xyz_wing") + 1
-    first[at:at] = ["uniqueness_1", "uniqueness_2", "uniqueness_3", "uniqueness_4", "uniqueness_6", "hidden_rectangle"]
-    return (*first, "discontinuous_nice_loop", "aic", "forcing_chain", "forcing_net", "trial_and_error")
-
-
-#: The order of the second pass: every row, in HoDoKu's order (BUG+1 after the remote pair, the
-#: uniqueness tests after the XYZ-wing, as HoDoKu tries them among its Hard steps). A puzzle that the
-#: first pass (the rows up to :data:`FIRST_PASS_END`, in table order) cannot finish is solved again
-#: from its givens in this order, so a path that never needed a later row is the one it always was.
-SECOND_PASS: tuple[str, ...] = _second_pass()
 #: name -> display title, in :data:`TECHNIQUE_ORDER`.
 TITLES: dict[str, str] = {name: t.title for name, t in TECHNIQUES.items()}

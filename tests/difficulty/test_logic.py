@@ -24,7 +24,6 @@ from pipeline.difficulty.logic import (
     search_solution,
     solve_logically,
 )
-from pipeline.difficulty.techniques import SECOND_PASS
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import engine_for
@@ -146,11 +145,8 @@ def positions() -> tuple[Position, ...]:
 
 
 def test_every_technique_but_trial_and_error_has_a_finder_in_table_order() -> None:
-    assert TECHNIQUE_ORDER[-1] == "trial_and_error" == SECOND_PASS[-1]
+    assert TECHNIQUE_ORDER[-1] == "trial_and_error"
     assert tuple(_FINDERS) == TECHNIQUE_ORDER[:-1]
-    assert sorted(SECOND_PASS) == sorted(TECHNIQUE_ORDER)
-    first = TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index("xy_chain") + 1]
-    assert [t for t in SECOND_PASS if t in first] == list(first)  # the second pass keeps the first's order
 
 
 def test_every_technique_has_a_position() -> None:
@@ -344,18 +340,16 @@ def test_max_technique_stops_stuck_and_uses_nothing_harder() -> None:
 
 
 def test_easiest_technique_first() -> None:
-    """Each step is by the easiest technique that applies at that moment, in the order of its pass:
-    the table order when the rows up to the XY-chain finish the puzzle, else the second pass's."""
-    for puzzle, _ in (generated(9, 20)[3], hard_puzzle()):
-        first = solve_logically(puzzle, max_technique="xy_chain").solved
-        order = TECHNIQUE_ORDER if first else SECOND_PASS
-        res = solve_logically(puzzle)
-        st = Candidates.from_grid(puzzle)
-        assert any(order.index(step.technique) for step in res.steps[:60])  # not only naked singles
-        for step in res.steps[:60]:
-            k = order.index(step.technique)
-            assert all(find_step(st, t) is None for t in order[:k]), step
-            st.apply(step)
+    """Each step is by the easiest technique that applies at that moment."""
+    puzzle, _ = hard_puzzle()
+    res = solve_logically(puzzle)
+    st = Candidates.from_grid(puzzle)
+    assert any(TECHNIQUE_ORDER.index(step.technique) for step in res.steps[:60])  # not only naked singles
+    for step in res.steps[:60]:
+        k = TECHNIQUE_ORDER.index(step.technique)
+        if k:
+            assert next_step(st, TECHNIQUE_ORDER[k - 1]) is None
+        st.apply(step)
 
 
 def test_deterministic() -> None:

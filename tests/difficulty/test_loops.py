@@ -17,7 +17,7 @@ from pipeline.difficulty.candidates import _Ctx
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
 from pipeline.difficulty.loops import _closure, _graph
-from pipeline.difficulty.techniques import SECOND_PASS, TECHNIQUE_ORDER, TECHNIQUES, UNIQUENESS
+from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TECHNIQUES, UNIQUENESS
 from pipeline.difficulty.trial import count_solutions
 from tests.difficulty.test_logic import generated, tdoku_rows
 
@@ -95,28 +95,6 @@ def test_new_rows_follow_hodoku_levels_and_weights() -> None:
     assert {k: (TECHNIQUES[k].level, TECHNIQUES[k].weight) for k in expected} == expected
     tail = TECHNIQUE_ORDER[TECHNIQUE_ORDER.index("xy_chain") + 1:]
     assert tail == (*expected, "trial_and_error")
-
-
-def test_second_pass_follows_hodoku_order() -> None:
-    """HoDoKu's StepConfig indices: remote pair 2800 < BUG+1 2900 < skyscraper 3000; XYZ-wing 3400 <
-    uniqueness 3500-4000 < hidden rectangle 4010 < finned X-wing 4100; XY-chain 5500 < nice loops 5600
-    < forcing chain 8500 < forcing net 8600 < brute force 8900."""
-    at = SECOND_PASS.index
-    assert at("remote_pair") + 1 == at("bug_plus_1") == at("skyscraper") - 1
-    assert at("xyz_wing") < at("uniqueness_1") < at("uniqueness_6") < at("hidden_rectangle") < at("finned_x_wing")
-    assert at("xy_chain") < at("discontinuous_nice_loop") < at("aic") < at("forcing_chain") < at("forcing_net")
-    assert SECOND_PASS[-1] == "trial_and_error"
-
-
-def test_a_puzzle_the_first_pass_cannot_finish_is_solved_again_in_the_second_order() -> None:
-    from pipeline.difficulty import logic
-
-    hard = [p for p, c, _ in tdoku_rows() if c == 1 and not solve_logically(p, max_technique="xy_chain").solved]
-    assert hard
-    for p in hard[:3]:
-        st = Candidates.from_grid(p)
-        finders = logic._finder_list(list(SECOND_PASS), logic._Guesser(), logic._unique_for(st, None))
-        assert solve_logically(p, compiled=False).steps == logic._solve(st, finders, None, logic._Guesser()).steps
 
 
 # ---------------------------------------------------------------------------------------------
