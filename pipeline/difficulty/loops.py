@@ -17,8 +17,11 @@ Contracts
   then the first start (cells, then digits, ascending). HoDoKu names such a step a *discontinuous
   nice loop* when what it removes (or places) lies in a cell of the chain's ends (the loop starts
   and ends in that cell), an *AIC* otherwise; both weigh the same (280). One search serves both rows
-  (cached in the step search's :class:`~pipeline.difficulty.candidates._Ctx`), so each row's finder
-  returns the best chain of its own kind.
+  (cached in the step search's :class:`~pipeline.difficulty.candidates._Ctx`; it stops at the first
+  depth with a chain of the row's kind, or when no chain is left), so each row's finder returns the
+  best chain of its own kind. In the compiled solver (the context's ``cache["jit"]``) the search runs
+  in :mod:`.loops_jit`, its compiled twin, on classic boards up to 9x9; the step is built here
+  either way, so both give the same step (``tests/difficulty/test_loops.py``).
 * **Forcing chain** (:func:`_forcing_chain`): the same links followed to their closure from one
   premise (a node on, or off). A premise whose closure holds a node both on and off, or leaves a
   cell with no candidate on, is false (*contradiction*: the node loses its digit, or is placed);
