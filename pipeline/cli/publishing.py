@@ -44,6 +44,8 @@ def export(
     with_link: Annotated[bool, typer.Option("--with-link", help="Add each puzzle's f-puzzles link (csv, jsonl).")
                          ] = False,
     allow_incomplete: AllowIncomplete = False,
+    logic_only: Annotated[bool, typer.Option("--logic-only", help="Only puzzles whose grade needs no trial and "
+                                                                  "error (needs_guessing false).")] = False,
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG, PNG, or one
     vector PDF per puzzle and solution with a data-merge CSV for layout programs."""
@@ -51,7 +53,7 @@ def export(
     from pipeline.publish import select
 
     grid_size = exportmod.parse_size(size, dpi)
-    flt = select.filter_from_flags(level, score, hints, count)
+    flt = select.filter_from_flags(level, score, hints, count, logic_only)
     frame = select.select(paths, flt, select.read_used(exclude or []), allow_incomplete=allow_incomplete)
     written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size, with_path=with_path,
                                with_link=with_link)

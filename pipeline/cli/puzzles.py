@@ -34,6 +34,8 @@ def generate(
                      ] = False,
     workers: Annotated[str, typer.Option(help="Worker processes or 'auto'.")] = "1",
     fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
+    logic_only: Annotated[bool, typer.Option("--logic-only", help="Only puzzles solved without trial and error "
+                                                                  "(difficulty.logic_only).")] = False,
 ) -> None:
     """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
     import json
@@ -61,6 +63,8 @@ def generate(
         data["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
     elif steer:
         raise fail("--steer: needs --level (the difficulty to steer toward)")
+    if logic_only:
+        data.setdefault("difficulty", {})["logic_only"] = True
     cfg = cfgmod.validate(data)
     failed = 0
     for item in runner.stream(cfg):

@@ -30,6 +30,8 @@ ADDED_KEYS: dict[tuple[str, ...], Any] = {
     ("removal", "pattern"): None,
     # steering toward the requested difficulty
     ("difficulty", "steer"): False,
+    # the logic-only promise (no trial and error)
+    ("difficulty", "logic_only"): False,
 }
 
 

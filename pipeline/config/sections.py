@@ -192,6 +192,7 @@ class DifficultyCfg(_Strict):
     quota: dict[Literal[LEVELS], Annotated[int, Field(ge=1, strict=True)]] | None = None  # type: ignore[valid-type]
     max_attempts: int = Field(default=200, ge=1, le=100_000, strict=True)
     steer: bool = Field(default=False, strict=True)
+    logic_only: bool = Field(default=False, strict=True)  # keep only puzzles solved without trial and error
 
     @model_validator(mode="after")
     def _some_target(self) -> DifficultyCfg:
@@ -199,8 +200,8 @@ class DifficultyCfg(_Strict):
             if self.levels or self.score is not None:
                 raise ValueError("quota makes a mix of levels: give quota, or levels/score, not both")
             return self
-        if not self.levels and self.score is None:
-            raise ValueError("give levels, score, quota, or levels and score")
+        if not self.levels and self.score is None and not self.logic_only:
+            raise ValueError("give levels, score, quota, logic_only, or levels and score")
         return self
 
 

@@ -281,6 +281,7 @@ class _Ctx:
         self.st = st
         self._strong: dict[int, list[tuple[int, int, frozenset[str]]]] = {}
         self.finned: dict[tuple[int, bool], Step | None] = {}
+        self.cache: dict[str, object] = {}  # one search shared by several rows (e.g. the loops)
 
     @cached_property
     def where(self) -> list[int]:

@@ -55,8 +55,11 @@ units or a killer cage. Every technique is a deduction from "each unit holds eac
   unit (a diagonal or window included, never a cage), weak links are peers (cage mates included).
   Sound: both are valid for any unit and any peer relation. The names skyscraper / kite / turbot
   follow the unit kinds of the links (a link in a diagonal or window makes a turbot fish).
-* Uniqueness techniques (unique rectangles, BUG+1) are not implemented at all (not even for classic),
-  so nothing assumes a unique solution; nothing to switch off.
+* ``discontinuous_nice_loop``, ``aic``, ``forcing_chain``: the same links (conjugate pairs in any unit,
+  peers). ``forcing_net``: singles over the variant's units and peers. Sound for the same reason.
+* Uniqueness techniques (unique rectangles, hidden rectangle, BUG+1) are never used on a variant
+  board (an extra unit or a cage could forbid the swap a deadly pattern relies on); on a classic
+  board only once the puzzle is known to be unique (see :mod:`pipeline.difficulty.uniqueness`).
 * ``trial_and_error``: a search with the variant's units and peers (killer sums ignored, see below).
 
 Killer: the cage techniques of :mod:`pipeline.difficulty.killer` (cage combinations, alone and with
@@ -176,7 +179,7 @@ KILLER_UNRATED = "killer cages (no solution to fall back on)"
 
 
 def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None,
-          variant: Variant | None = None) -> Grade:
+          variant: Variant | None = None, unique: bool | None = None) -> Grade:
     """Grade ``puzzle`` (a grid of any supported size) by its human-style solve path.
 
     ``solution`` is optional: when given (and right) it spares the trial-and-error search.
@@ -190,9 +193,12 @@ def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = No
     technique does there. A killer puzzle that logic cannot finish falls back on trial and error only
     with a ``solution`` that keeps the cage sums; without one it gets level :data:`UNRATED` with
     ``reason`` starting :data:`KILLER_UNRATED`.
+
+    ``unique``: whether the puzzle is known to have exactly one solution (the uniqueness techniques
+    assume it); None (default) lets the solver count, once, when it first needs to know.
     """
     if variant is None or variant.classic:
-        return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled))
+        return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled, unique=unique))
     if "killer" not in variant.kinds:
         return grade_result(solve_logically(puzzle, solution=solution, compiled=False, variant=variant))
     known = solution is not None and _fits_cages(solution, variant)

@@ -8,13 +8,16 @@ it saw and what it did as a :class:`Step`.
 
 Contracts
 ---------
-* **Soundness first.** Every technique here is a valid deduction for *any* puzzle: none relies on
-  the puzzle having a unique solution (no uniqueness rectangles, no BUG). So an elimination never
+* **Soundness first.** Every technique here is a valid deduction for *any* puzzle, except the
+  uniqueness techniques (unique rectangles, hidden rectangle, BUG+1), which run only once the puzzle
+  is known to have exactly one solution (``unique``; counted when not told). So an elimination never
   removes a digit that some solution of the current state has in that cell, and a placement always
   agrees with every solution. On a puzzle with several solutions the only step that picks one of
   them is ``trial_and_error``.
 * **Order.** Techniques are tried in :data:`TECHNIQUE_ORDER` (HoDoKu's default solver order for the
-  techniques implemented, except that Simple Colors comes before the Unfair finned fish); the first
+  techniques implemented, except that Simple Colors comes before the Unfair finned fish, and that
+  the uniqueness tests, nice loops, AICs and forcing chains and nets come after the X- and XY-chains,
+  so that a path that never needed trial and error is exactly the one it was before); the first
   one that makes progress is applied, one pattern per step.
   Within a technique the search order is deterministic; for chains the shortest chain wins, then the
   one with most eliminations.
@@ -39,7 +42,9 @@ Public API (:data:`__all__`): :func:`solve_logically`, :func:`next_step`, :func:
 * :mod:`.candidates`: the candidate state, the step, the geometry tables and the namers;
 * the finders, one module per family: :mod:`.basic` (singles, intersections, subsets),
   :mod:`.fish`, :mod:`.single_digit` (skyscraper, kite, turbot fish, empty rectangle),
-  :mod:`.wings`, :mod:`.chains` (remote pairs, colours, chains), :mod:`.trial` (trial and error);
+  :mod:`.wings`, :mod:`.chains` (remote pairs, colours, chains), :mod:`.uniqueness` (unique
+  rectangles, hidden rectangle, BUG+1), :mod:`.loops` (nice loops, AICs, forcing chains and nets),
+  :mod:`.trial` (trial and error);
 * :mod:`.techniques`: the technique table (names, order, titles, levels, weights);
   :data:`TECHNIQUE_ORDER` and :data:`TITLES` are re-exported from it;
 * :mod:`.logic_jit`: the compiled kernels (singles and probes) of ``compiled=True``.
@@ -67,9 +72,11 @@ from pipeline.difficulty.chains import _remote_pair, _simple_colors, _x_chain, _
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
+from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
-from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES
-from pipeline.difficulty.trial import _Guesser, search_solution
+from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES, UNIQUENESS
+from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
+from pipeline.difficulty.uniqueness import _bug_plus_1, _hidden_rectangle, _uniqueness_finder
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
 
 if TYPE_CHECKING:
@@ -154,6 +161,13 @@ def _finders() -> dict[str, Finder]:
         "sashimi_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, True),
         "x_chain": _x_chain,
         "xy_chain": _xy_chain,
+        "bug_plus_1": _bug_plus_1,
+        **{f"uniqueness_{k}": _uniqueness_finder(k) for k in (1, 2, 3, 4, 6)},
+        "hidden_rectangle": _hidden_rectangle,
+        "discontinuous_nice_loop": _discontinuous_nice_loop,
+        "aic": _aic,
+        "forcing_chain": _forcing_chain,
+        "forcing_net": _forcing_net,
     }
 
 
@@ -169,21 +183,53 @@ def _allowed(max_technique: str | None, cages: bool = False) -> list[str]:
     return [t for t in upto if cages or t not in KILLER_TECHNIQUES]
 
 
-def find_step(st: Candidates, technique: str) -> Step | None:
-    """The first instance of ``technique`` in state ``st`` that makes progress, or None (state unchanged)."""
+class _Unique:
+    """Whether the puzzle being solved has exactly one solution, as the uniqueness techniques need:
+    ``known`` when the caller says so, else counted once (up to two solutions), when a uniqueness
+    finder is first reached. Variant boards never use them (``start`` None)."""
+
+    def __init__(self, start: Candidates | None, known: bool | None) -> None:
+        self.start = start
+        self.known = known if start is not None else False
+
+    def proved(self) -> bool:
+        if self.known is None:
+            self.known = self.start is not None and count_solutions(self.start, 2) == 1
+        return self.known
+
+    def gate(self, finder: Finder) -> Finder:
+        """``finder``, run only once the puzzle is known to be unique (None otherwise)."""
+
+        def gated(st: Candidates, ctx: _Ctx) -> Step | None:
+            return finder(st, ctx) if self.proved() else None
+
+        return gated
+
+
+def _finder_list(names: Sequence[str], guess: _Guesser, unique: _Unique) -> list[tuple[str, Finder]]:
+    return [(t, guess if t == "trial_and_error" else unique.gate(_FINDERS[t]) if t in UNIQUENESS else _FINDERS[t])
+            for t in names]
+
+
+def _unique_for(st: Candidates, unique: bool | None) -> _Unique:
+    return _Unique(st.copy() if st.geo.classic else None, unique)
+
+
+def find_step(st: Candidates, technique: str, unique: bool | None = None) -> Step | None:
+    """The first instance of ``technique`` in state ``st`` that makes progress, or None (state unchanged).
+
+    ``unique``: whether ``st`` has one solution (None: counted when a uniqueness technique asks)."""
     if technique == "trial_and_error":
         return _Guesser()(st, _Ctx(st))
     if technique not in _FINDERS:
         raise ValueError(f"unknown technique {technique!r}")
-    return _FINDERS[technique](st, _Ctx(st))
+    return _finder_list([technique], _Guesser(), _unique_for(st, unique))[0][1](st, _Ctx(st))
 
 
-def next_step(st: Candidates, max_technique: str | None = None) -> Step | None:
+def next_step(st: Candidates, max_technique: str | None = None, unique: bool | None = None) -> Step | None:
     """The step a human guide would take next: the easiest technique (up to ``max_technique``) that
-    makes progress in ``st``; None if none does. ``st`` is not modified."""
-    guess = _Guesser()
-    allowed = _allowed(max_technique, bool(st.variant.cages))
-    return _next(st, [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in allowed])
+    makes progress in ``st``; None if none does. ``st`` is not modified. ``unique`` as for :func:`find_step`."""
+    return _next(st, _finder_list(_allowed(max_technique, bool(st.variant.cages)), _Guesser(), _unique_for(st, unique)))
 
 
 def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
@@ -253,6 +299,7 @@ def _compiled_next(st: Candidates, finders: Sequence[tuple[str, Finder]], steps:
         return None
     rest = finders[2:]
     ctx = _Ctx(st)
+    ctx.cache["jit"] = True  # the finders with a compiled twin (the loops) may use it
     while pos < len(rest):
         step = rest[pos][1](st, ctx)
         if step is not None:
@@ -270,6 +317,7 @@ def solve_logically(
     solution: Grid | None = None,
     compiled: bool | None = None,
     variant: Variant | None = None,
+    unique: bool | None = None,
 ) -> LogicResult:
     """Solve ``puzzle`` step by step with the easiest technique that applies, restarting from the
     singles after each step.
@@ -293,6 +341,12 @@ def solve_logically(
     ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage sums are used
     by the killer rows (:mod:`.killer`), which are skipped on boards without cages; trial and error's own
     search ignores the sums (a ``solution`` that keeps them is used first).
+
+    ``unique`` says whether the puzzle has exactly one solution, which the uniqueness techniques
+    (:data:`~pipeline.difficulty.techniques.UNIQUENESS`) assume: ``True`` (e.g. a certified puzzle)
+    lets them run, ``False`` skips them, ``None`` (default) counts the solutions of the starting state
+    (up to two) the first time one of them is reached, so a puzzle with several solutions never uses
+    them. Variant boards never use them.
     """
     allowed = _allowed(max_technique, variant is not None and bool(variant.cages))
     classic = variant is None or variant.classic
@@ -301,7 +355,7 @@ def solve_logically(
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
     guess = _Guesser(solution, st.n, st.geo)
-    finders = [(t, guess if t == "trial_and_error" else _FINDERS[t]) for t in allowed]
+    finders = _finder_list(allowed, guess, _unique_for(st, unique))
     steps: list[Step] = []
     kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled) else None
     while not st.is_solved():

@@ -65,19 +65,31 @@ finned_jellyfish   FINNED_JELLYFISH                expert   250
 sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
 x_chain            X_CHAIN                         expert   260
 xy_chain           XY_CHAIN                        expert   260
+bug_plus_1         BUG_PLUS_1                      hard     100     only for a puzzle known to be unique
+uniqueness_1       UNIQUENESS_1                    hard     100     (the uniqueness rows: see
+uniqueness_2       UNIQUENESS_2                    hard     100     :mod:`pipeline.difficulty.uniqueness`);
+uniqueness_3       UNIQUENESS_3                    hard     100     tried after the chains (HoDoKu: among
+uniqueness_4       UNIQUENESS_4                    hard     100     its Hard steps)
+uniqueness_6       UNIQUENESS_6                    hard     100
+hidden_rectangle   HIDDEN_RECTANGLE                hard     100
+discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
+aic                AIC                             expert   280     with the AIC (:mod:`.loops`)
+forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
+forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
 trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
                                                                     with fewest candidates (HoDoKu picks
                                                                     a middle cell)
 =================  ==============================  =======  ======  =====================================
 
-Not implemented (HoDoKu has them): uniqueness techniques and BUG+1 (deliberately: they are only
-valid for puzzles known to be unique), Franken/mutant and kraken fish, squirmbag and larger fish,
-multi-colors, nice loops / grouped AICs, ALS techniques, Sue de Coq, forcing chains/nets, templates.
-A puzzle HoDoKu solves with one of those is finished here with the chains or with trial and error,
-so its grade can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and
-weight. The order in which techniques are tried is HoDoKu's default order restricted to ours, except
-that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish, so that the easiest
-applicable technique is always the one used.
+Not implemented (HoDoKu has them): Uniqueness Test 5, avoidable rectangles, Franken/mutant and
+kraken fish, squirmbag and larger fish, multi-colors, grouped nice loops / AICs, ALS techniques, Sue
+de Coq, templates. A puzzle HoDoKu solves with one of those is finished here with the forcing chains
+or nets (or trial and error), so its grade can come out *harder* than HoDoKu's; every technique we
+do use has HoDoKu's level and weight. The order in which techniques are tried is HoDoKu's default
+order restricted to ours, except that Simple Colors (Hard) is tried before the Unfair finned
+swordfish/jellyfish, so that the easiest applicable technique is always the one used, and that the
+rows from ``bug_plus_1`` on come after the XY-chain: only a path that would otherwise need trial and
+error reaches them, so every other path (and grade) is the one it was before they existed.
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
 and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
@@ -167,9 +179,25 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
         Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
         Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
+        # after the chains: only a puzzle that would otherwise need trial and error ever reaches these
+        Technique("bug_plus_1", "BUG+1", "hard", 100, "BUG_PLUS_1"),
+        Technique("uniqueness_1", "Uniqueness Test 1", "hard", 100, "UNIQUENESS_1"),
+        Technique("uniqueness_2", "Uniqueness Test 2", "hard", 100, "UNIQUENESS_2"),
+        Technique("uniqueness_3", "Uniqueness Test 3", "hard", 100, "UNIQUENESS_3"),
+        Technique("uniqueness_4", "Uniqueness Test 4", "hard", 100, "UNIQUENESS_4"),
+        Technique("uniqueness_6", "Uniqueness Test 6", "hard", 100, "UNIQUENESS_6"),
+        Technique("hidden_rectangle", "Hidden Rectangle", "hard", 100, "HIDDEN_RECTANGLE"),
+        Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
+        Technique("aic", "AIC", "expert", 280, "AIC"),
+        Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
+        Technique("forcing_net", "Forcing Net", "extreme", 700, "FORCING_NET_CONTRADICTION"),
         Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
     )
 }
+
+#: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
+UNIQUENESS: frozenset[str] = frozenset(
+    {"bug_plus_1", "hidden_rectangle", *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 6))})
 
 #: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)

@@ -8,6 +8,8 @@ Contracts
 * :func:`search_solution` returns the first solution in a deterministic depth-first order, or None
   when there is none; it respects the candidates (every elimination made so far). Killer cage sums
   are not used (the cages act only as peers).
+* :func:`count_solutions` counts the solutions of a state up to a limit (the uniqueness techniques'
+  gate in :mod:`.logic`). Killer cage sums are not used there either.
 * :class:`_Guesser` is the ``trial_and_error`` finder (HoDoKu's "Brute Force" step): it places the
   solution's digit in the unsolved cell with fewest candidates.
 """
@@ -74,6 +76,36 @@ def search_solution(st: Candidates) -> list[int] | None:
     queue = [i for i, m in enumerate(masks) if m and not m & (m - 1)]
     out = _search(masks, queue, g)
     return None if out is None else [m.bit_length() for m in out]
+
+
+def count_solutions(st: Candidates, limit: int = 2) -> int:
+    """The number of solutions of the candidate state, counted up to ``limit`` (an exact search with
+    the same propagation and branching as :func:`search_solution`)."""
+    g = st.geo
+    masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
+    queue = [i for i, m in enumerate(masks) if m and not m & (m - 1)]
+    found = [0]
+
+    def rec(ms: list[int], q: list[int]) -> None:
+        if not settle(ms, q, g.peers, g.units, (1 << g.n) - 1):
+            return
+        best, best_count = -1, g.n + 1
+        for i, m in enumerate(ms):
+            c = m.bit_count()
+            if 1 < c < best_count:
+                best, best_count = i, c
+        if best < 0:
+            found[0] += 1
+            return
+        for k in _bits(ms[best]):
+            if found[0] >= limit:
+                return
+            trial = list(ms)
+            trial[best] = 1 << k
+            rec(trial, [best])
+
+    rec(masks, queue)
+    return min(found[0], limit)
 
 
 def _search(masks: list[int], queue: list[int], g: _Geo) -> list[int] | None:

@@ -276,7 +276,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
 
             puzzle, graded = steer.climb(job.unique, rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh
-        if not spec.wants(graded.level, graded.score):
+        if not spec.wants(graded.level, graded.score, graded.guesses):
             job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
             job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
             return None

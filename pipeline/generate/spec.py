@@ -12,6 +12,7 @@ import numpy as np
 
 from pipeline import symmetry
 from pipeline.board import Grid, Variant
+from pipeline.difficulty.techniques import UNRATED
 from pipeline.ilp.model import Area, AreaRule, Design
 
 
@@ -43,6 +44,7 @@ class Spec:
     # difficulty.steer with a quota: the levels a puzzle is steered toward, each as often as its share of the
     # quota (:meth:`target` picks one per seed); None otherwise
     steer_pool: tuple[str, ...] | None = None
+    logic_only: bool = False  # difficulty.logic_only: refuse a puzzle whose grade needs trial and error
 
     @property
     def killer(self) -> bool:
@@ -53,9 +55,11 @@ class Spec:
         ``steer_pool[seed % len]``, so the targets follow the quota's shares and depend on the seed only."""
         return self.steer_pool[seed % len(self.steer_pool)] if self.steer_pool else None
 
-    def wants(self, level: str, score: float) -> bool:
-        """True when a puzzle of this grade is in the requested difficulty range."""
+    def wants(self, level: str, score: float, guesses: int = 0) -> bool:
+        """True when a puzzle of this grade is in the requested difficulty range (and, with
+        ``logic_only``, its grade finished it by logic: no trial-and-error step, not unrated)."""
         return ((self.levels is None or level in self.levels)
+                and not (self.logic_only and (guesses or level == UNRATED))
                 and (self.score_min is None or score >= self.score_min)
                 and (self.score_max is None or score <= self.score_max))
 

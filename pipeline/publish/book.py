@@ -110,7 +110,7 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
             flt = Filter(levels=tuple(sec.levels) if sec.levels else None,
                          score_min=sec.score.min if sec.score else None, score_max=sec.score.max if sec.score else None,
                          hints_min=sec.hints.min if sec.hints else None,
-                         hints_max=sec.hints.max if sec.hints else None, size=sec.size)
+                         hints_max=sec.hints.max if sec.hints else None, size=sec.size, logic_only=sec.logic_only)
             found = apply(pool, flt)
             title = sec.title if sec.title is not None else _auto_title(cfg, sec)
             if sec.count is not None and found.height < sec.count:

@@ -58,6 +58,7 @@ class SectionCfg(_Strict):
     hints: RangeCfg | None = None
     size: Literal[4, 6, 9, 16] | None = None
     count: int | None = Field(default=None, ge=1, le=100_000, strict=True)
+    logic_only: bool = Field(default=False, strict=True)  # only puzzles whose grade needs no trial and error
 
 
 class NumberingCfg(_Strict):

@@ -61,6 +61,7 @@ class Filter:
     hints_max: float | None = None
     size: int | None = None
     count: int | None = None
+    logic_only: bool = False  # only rows whose grade needs no trial and error (see :func:`apply`)
 
     def describe(self) -> str:
         """The conditions in words, e.g. ``levels hard, expert; score 900-1500`` (for messages)."""
@@ -72,6 +73,8 @@ class Filter:
                 parts.append(f"{name} {'' if lo is None else f'{lo:g}'}-{'' if hi is None else f'{hi:g}'}")
         if self.size is not None:
             parts.append(f"size {self.size}")
+        if self.logic_only:
+            parts.append("logic only")
         return "; ".join(parts) or "any puzzle"
 
 
@@ -129,6 +132,10 @@ def apply(frame: pl.DataFrame, flt: Filter, exclude: Iterable[str] = ()) -> pl.D
         cond &= pl.col("hints") <= flt.hints_max
     if flt.size is not None:
         cond &= pl.col("size") == flt.size
+    if flt.logic_only:
+        # needs_guessing; a row written before that column existed says it by its techniques
+        guessed = pl.coalesce(pl.col("needs_guessing"), pl.col("techniques").list.contains("trial_and_error"))
+        cond &= (~guessed).fill_null(False) & pl.col("difficulty").is_in(list(LEVELS)).fill_null(False)
     excluded = list(set(exclude))
     if excluded:
         cond &= ~pl.col("puzzle_id").is_in(excluded)
@@ -195,15 +202,16 @@ def read_used(paths: Iterable[Path]) -> set[str]:
 
 
 def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = None, hints: str | None = None,
-                      count: int | None = None) -> Filter:
+                      count: int | None = None, logic_only: bool = False) -> Filter:
     """A :class:`Filter` from command-line flags (``--level`` repeated or comma-separated, ``--score
-    A-B``, ``--hints A-B``, ``--count K``); errors name the flag."""
+    A-B``, ``--hints A-B``, ``--count K``, ``--logic-only``); errors name the flag."""
     lv = check_levels([x.strip() for v in levels or () for x in v.split(",") if x.strip()], "--level", True) or None
     s_lo, s_hi = parse_range(score, "--score") if score else (None, None)
     h_lo, h_hi = parse_range(hints, "--hints") if hints else (None, None)
     if count is not None and count < 1:
         raise PublishError(f"--count: {count} is not a number of puzzles >= 1")
-    return Filter(levels=lv, score_min=s_lo, score_max=s_hi, hints_min=h_lo, hints_max=h_hi, count=count)
+    return Filter(levels=lv, score_min=s_lo, score_max=s_hi, hints_min=h_lo, hints_max=h_hi, count=count,
+                  logic_only=logic_only)
 
 
 def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = (), *,

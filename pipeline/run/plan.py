@@ -195,6 +195,7 @@ def spec_of(cfg: Config) -> Spec:
         killer_givens=cages.givens,
         steer=bool(d and d.steer),
         steer_pool=_steer_pool(d.quota) if d and d.steer and d.quota else None,
+        logic_only=bool(d and d.logic_only),
     )
 
 

@@ -10,7 +10,7 @@ Columns may be added, never renamed or re-typed.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -64,11 +64,13 @@ SCHEMA: dict[str, pl.DataType] = {
     "regions": pl.String(),
     "cages": pl.List(CAGE),
     "grid_source": pl.String(),
+    "needs_guessing": pl.Boolean(),
 }
 #: Columns added after version 1, with the schema version that added them.
-ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3, "grid_source": 4}
+ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3, "grid_source": 4,
+                            "needs_guessing": 4}
 #: Columns that may hold null (everything else is always set).
-NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages"})
+NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages", "needs_guessing"})
 
 
 def json_schema() -> dict[str, Any]:
@@ -152,7 +154,14 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         "difficulty_rank": rank_of(made.difficulty),
         **variant_columns(v),
         "grid_source": made.grid_source,
+        "needs_guessing": needs_guessing(made.difficulty, made.techniques),
     }
+
+
+def needs_guessing(level: str, techniques: Sequence[str]) -> bool | None:
+    """``needs_guessing`` of a grade: whether its path made a trial-and-error step; None for an
+    ``unrated`` grade (the grader did not finish the puzzle, so it cannot promise either way)."""
+    return None if level not in LEVELS else "trial_and_error" in techniques
 
 
 def variant_key(row: Mapping[str, Any]) -> str | None:

@@ -58,7 +58,8 @@ def test_score_range_and_attempt_bound(tmp_path: Path) -> None:
 
 def test_bad_difficulty_config(tmp_path: Path, write_config) -> None:
     for change, message in [({"difficulty": {"levels": ["insane"]}}, "difficulty.levels.0: 'insane' is not allowed"),
-                            ({"difficulty": {}}, "difficulty: give levels, score, quota, or levels and score"),
+                            ({"difficulty": {}},
+                             "difficulty: give levels, score, quota, logic_only, or levels and score"),
                             ({"difficulty": {"score": {"min": 5, "max": 1}}}, "min (5.0) is greater than max")]:
         res = numplace("run", str(write_config(tiny(tmp_path / "out") | change)))
         assert res.returncode == 2 and message in res.stderr, res.stderr

@@ -207,6 +207,7 @@ def test_minimality_flags_flipped_to_true(loose: Path, tmp_path: Path, column: s
     ("difficulty_rank", 2, "difficulty_rank is 2, difficulty easy has rank 1"),
     ("techniques", ["x_wing"], "techniques are ['x_wing'], the grader says"),
     ("logic_steps", 99, "logic_steps is 99, the grader says"),
+    ("needs_guessing", True, "needs_guessing is true, the grader says false"),
 ])
 def test_grade_columns_changed(run_dir: Path, column: str, value: object, says: str) -> None:
     _edit(_part(run_dir, 0), _set(column, 1, value))

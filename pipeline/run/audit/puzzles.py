@@ -100,6 +100,9 @@ def _grade_findings(row: Mapping[str, Any], puzzle: Grid, solution: Grid, varian
         out.append(f"techniques are {list(row['techniques'])}, the grader says {list(g.techniques)}")
     if row["logic_steps"] != g.logic_steps:
         out.append(f"logic_steps is {row['logic_steps']}, the grader says {g.logic_steps}")
+    guessing = rows.needs_guessing(g.level, g.techniques)
+    if row.get("needs_guessing") is not None and row["needs_guessing"] != guessing:
+        out.append(f"needs_guessing is {_b(row['needs_guessing'])}, the grader says {_b(guessing)}")
     return out
 
 

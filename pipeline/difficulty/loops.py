@@ -1,0 +1,352 @@
+"""Nice loops and AICs (HoDoKu's "Chains and Loops"), and forcing chains and nets (its last logical resort).
+
+All of them read one implication graph over the candidates (*nodes*: digit ``d`` in cell ``c``):
+
+* a **weak link** joins two nodes that cannot both be true: two digits of one cell, or one digit in
+  two peer cells. "A on" implies "B off".
+* a **strong link** joins two nodes that cannot both be false: the two digits of a bivalue cell, or
+  the two places of a digit in a unit (a conjugate pair). "A off" implies "B on".
+
+Contracts
+---------
+* **Nice loop / AIC** (:func:`_discontinuous_nice_loop`, :func:`_aic`): from a start node ``A``
+  assumed *off*, strong and weak links alternate (off -> on by a strong link, on -> off by a weak
+  one). Every node ``B`` reached *on* proves "``A`` or ``B``" (an AIC from ``A`` to ``B``): a node
+  weakly linked to both loses its digit; if ``B`` is ``A`` itself, ``A`` is placed. Starts are
+  expanded one layer at a time *together*, so the shortest chain wins; then the most eliminations,
+  then the first start (cells, then digits, ascending). HoDoKu names such a step a *discontinuous
+  nice loop* when what it removes (or places) lies in a cell of the chain's ends (the loop starts
+  and ends in that cell), an *AIC* otherwise; both weigh the same (280). One search serves both rows
+  (cached in the step search's :class:`~pipeline.difficulty.candidates._Ctx`; it stops at the first
+  depth with a chain of the row's kind, or when no chain is left), so each row's finder returns the
+  best chain of its own kind. In the compiled solver (the context's ``cache["jit"]``) the search runs
+  in :mod:`.loops_jit`, its compiled twin, on classic boards up to 9x9; the step is built here
+  either way, so both give the same step (``tests/difficulty/test_loops.py``).
+* **Forcing chain** (:func:`_forcing_chain`): the same links followed to their closure from one
+  premise (a node on, or off). A premise whose closure holds a node both on and off, or leaves a
+  cell with no candidate on, is false (*contradiction*: the node loses its digit, or is placed);
+  a node forced the same way by every candidate of one cell, or by every place of a digit in one
+  unit, is forced (*verity*). Searched in that order: contradictions of "on" premises (cells, then
+  digits, ascending), verities (cells, then unit by unit and digit by digit), contradictions of
+  "off" premises. Weight 500, Extreme.
+* **Forcing net** (:func:`_forcing_net`): premises followed by naked and hidden singles to a
+  fixpoint (:func:`pipeline.difficulty.trial.settle`), which also sees implications that need
+  several premises at once. A candidate whose placement settles into a contradiction is removed;
+  a candidate absent from the settled state of every candidate of one cell is removed too. Weight
+  700, Extreme. It is the last rung before trial and error.
+* Every step is sound for any puzzle (no uniqueness is assumed), on every board and variant (links
+  come from the board's units and peers).
+
+Roads not taken: grouped nodes (a digit's candidates in one box-line intersection) and ALS nodes
+would let the loops see more; the forcing chains and nets catch what they miss, at a higher weight.
+Continuous nice loops are found as the discontinuous loop or AIC that each of their eliminations
+also follows from (same weight), not as one step.
+"""
+
+from __future__ import annotations
+
+from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of, cell_name, digit_name
+from pipeline.difficulty.trial import settle
+
+
+class _Graph:
+    """The links of one state, on nodes ``k * N + c`` (digit ``k + 1`` in cell ``c``, ``N = n * n``):
+    ``weak[x]`` and ``strong[x]`` are the bitsets of the nodes linked to node ``x``."""
+
+    def __init__(self, st: Candidates, ctx: _Ctx) -> None:
+        n, cand, g = st.n, st.cand, st.geo
+        big = n * n
+        self.n, self.big = n, big
+        self.nodes: list[int] = [k * big + c for k in range(n) for c in _bits(ctx.where[k])]
+        self.nodes.sort(key=lambda x: (x % big, x // big))  # cells ascending, then digits
+        self.present = sum(1 << x for x in self.nodes)
+        weak: dict[int, int] = {}
+        strong: dict[int, int] = {}
+        for x in self.nodes:
+            k, c = divmod(x, big)
+            w = (ctx.where[k] & g.peer_bits[c]) << (k * big)
+            for k2 in _bits(cand[c] & ~(1 << k)):
+                w |= 1 << (k2 * big + c)
+            weak[x] = w
+            s = 0
+            if cand[c].bit_count() == 2:
+                s |= 1 << (((cand[c] & ~(1 << k)).bit_length() - 1) * big + c)
+            strong[x] = s
+        for k in range(n):
+            for a, b, _kinds in ctx.strong(k):
+                strong[k * big + a] |= 1 << (k * big + b)
+                strong[k * big + b] |= 1 << (k * big + a)
+        self.weak, self.strong = weak, strong
+
+    def name(self, x: int) -> str:
+        k, c = divmod(x, self.big)
+        return f"{cell_name(c, self.n)}({digit_name(k + 1)})"
+
+    def cell(self, x: int) -> int:
+        return x % self.big
+
+    def pair(self, x: int) -> tuple[int, int]:
+        k, c = divmod(x, self.big)
+        return c, k + 1
+
+
+def _graph(st: Candidates, ctx: _Ctx) -> _Graph:
+    g = ctx.cache.get("graph")
+    if not isinstance(g, _Graph):
+        g = _Graph(st, ctx)
+        ctx.cache["graph"] = g
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# Nice loops and AICs
+# ---------------------------------------------------------------------------------------------
+
+
+def _chain_path(gr: _Graph, a: int, b: int, depth: int) -> list[tuple[int, bool]]:
+    """The alternating chain from ``a`` (off) to ``b`` (on) of ``depth`` strong links, as
+    ``(node, on)`` pairs, by the same breadth-first walk as the search (first parent kept)."""
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(a, False): None}
+    frontier = [(a, False)]
+    goal = (b, True)
+    while frontier and goal not in parent:
+        nxt = []
+        for x, on in frontier:
+            links = gr.weak[x] if on else gr.strong[x]
+            for y in _bits(links):
+                s = (y, not on)
+                if s not in parent:
+                    parent[s] = (x, on)
+                    nxt.append(s)
+        frontier = nxt
+    out: list[tuple[int, bool]] = []
+    cur: tuple[int, bool] | None = goal
+    while cur is not None:
+        out.append(cur)
+        cur = parent[cur]
+    return out[::-1]
+
+
+def _chain_text(gr: _Graph, path: list[tuple[int, bool]]) -> str:
+    """``r1c2(5) = r1c7(5) - r1c7(3) = r4c7(3)``: ``=`` a strong link, ``-`` a weak one."""
+    out = gr.name(path[0][0])
+    for x, on in path[1:]:
+        out += (" = " if on else " - ") + gr.name(x)
+    return out
+
+
+def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
+    """The best discontinuous nice loop and the best AIC of this state (see the module contracts),
+    searched until a chain of kind ``want`` is found (then the other kind is reported only if it
+    was found at the same depth) or every chain is followed to its end."""
+    cached = ctx.cache.get("loops")
+    if isinstance(cached, dict) and (cached.get(want) is not None or ctx.cache.get("loops_done")):
+        return cached
+    kinds = ("discontinuous_nice_loop", "aic")
+    if ctx.cache.get("jit") and st.geo.classic and st.n <= 9:
+        from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+
+        found, done = loops_jit.search(st.cand, st.n, kinds.index(want))
+        gr = _graph(st, ctx)
+        chains = {kind: (a, b, (0 if a == b else gr.weak[a] & gr.weak[b]), d)
+                  for kind, got in zip(kinds, found, strict=True) if got is not None for a, b, d in [got]}
+    else:
+        chains, done = _search_loops(st, ctx, want)
+        gr = _graph(st, ctx)
+    out: dict[str, Step | None] = {"discontinuous_nice_loop": None, "aic": None}
+    for kind, (a, b, el, d) in chains.items():
+        path = _chain_path(gr, a, b, d)
+        cells = tuple(dict.fromkeys(gr.cell(x) for x, _ in path))
+        digits = tuple(sorted({gr.pair(x)[1] for x, _ in path}))
+        text = _chain_text(gr, path)
+        if a == b:
+            c, dd = gr.pair(a)
+            out[kind] = Step(kind, cells, placements=((c, dd),), digits=digits,
+                             detail=f"{text}: {gr.name(a)} is true either way")
+        else:
+            out[kind] = Step(kind, cells, eliminations=_elims_of(gr.pair(t) for t in _bits(el)), digits=digits,
+                             detail=f"{text}: {gr.name(a)} or {gr.name(b)} is true")
+    ctx.cache["loops"] = out
+    ctx.cache["loops_done"] = done
+    return out
+
+
+def _search_loops(st: Candidates, ctx: _Ctx, want: str) -> tuple[dict[str, tuple[int, int, int, int]], bool]:
+    """The search of :func:`_loops` in pure Python: kind -> (start, end, eliminated nodes, depth) of
+    the best chain of each kind found, and whether every chain was followed to its end."""
+    gr = _graph(st, ctx)
+    weak, strong = gr.weak, gr.strong
+    # per start: (node, nodes seen off, nodes seen on, the off frontier)
+    runs = [[a, 1 << a, 0, 1 << a, order] for order, a in enumerate(gr.nodes) if strong[a]]
+    best: dict[str, tuple[int, int, int, int, int, int]] = {}  # kind -> (-elims, order, a, b, elims, depth)
+    depth = 0
+    reaches: dict[int, int] = {}
+    while runs and want not in best:
+        depth += 1
+        alive = []
+        for a, off_seen, on_seen, frontier, order in runs:
+            new_on = 0
+            for x in _bits(frontier):
+                new_on |= strong[x]
+            new_on &= ~on_seen
+            if not new_on:
+                continue
+            on_seen |= new_on
+            if new_on >> a & 1:
+                key = (-1, order, a, a, 0, depth)
+                if "discontinuous_nice_loop" not in best or key < best["discontinuous_nice_loop"]:
+                    best["discontinuous_nice_loop"] = key
+            wa = weak[a]
+            reach = reaches.get(a)
+            if reach is None:  # the nodes weakly linked to some node weakly linked to a
+                reach = 0
+                for t in _bits(wa):
+                    reach |= weak[t]
+                reaches[a] = reach
+            for b in _bits(new_on & reach & ~(1 << a)):
+                el = wa & weak[b]
+                if not el:
+                    continue
+                kind = "discontinuous_nice_loop" if any(
+                    gr.cell(t) in (gr.cell(a), gr.cell(b)) for t in _bits(el)) else "aic"
+                key = (-el.bit_count(), order, a, b, el, depth)
+                if kind not in best or key < best[kind]:
+                    best[kind] = key
+            new_off = 0
+            for y in _bits(new_on):
+                new_off |= weak[y]
+            new_off &= ~off_seen
+            if new_off:
+                alive.append([a, off_seen | new_off, on_seen, new_off, order])
+        runs = alive
+    return {kind: (a, b, el, d) for kind, (_neg, _order, a, b, el, d) in best.items()}, not runs
+
+
+def _discontinuous_nice_loop(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _loops(st, ctx, "discontinuous_nice_loop")["discontinuous_nice_loop"]
+
+
+def _aic(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _loops(st, ctx, "aic")["aic"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Forcing chains
+# ---------------------------------------------------------------------------------------------
+
+
+def _closure(gr: _Graph, x: int, on: bool) -> tuple[int, int]:
+    """The nodes forced on and off by the premise "``x`` is ``on``" (the links followed to a fixpoint)."""
+    on_seen, off_seen = (1 << x, 0) if on else (0, 1 << x)
+    f_on, f_off = on_seen, off_seen
+    weak, strong = gr.weak, gr.strong
+    while f_on or f_off:
+        n_off = 0
+        for y in _bits(f_on):
+            n_off |= weak[y]
+        n_on = 0
+        for y in _bits(f_off):
+            n_on |= strong[y]
+        f_off = n_off & ~off_seen
+        f_on = n_on & ~on_seen
+        off_seen |= f_off
+        on_seen |= f_on
+    return on_seen, off_seen
+
+
+def _broken(gr: _Graph, cell_nodes: dict[int, int], on_seen: int, off_seen: int) -> str:
+    """Why a closure is impossible ("" if it is not): a node on and off, or a cell with every candidate off."""
+    both = on_seen & off_seen
+    if both:
+        return f"{gr.name((both & -both).bit_length() - 1)} would be both true and false"
+    for c, m in cell_nodes.items():
+        if m & off_seen == m:
+            return f"{cell_name(c, gr.n)} would have no candidate left"
+    return ""
+
+
+def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
+    gr = _graph(st, ctx)
+    cell_nodes: dict[int, int] = {}
+    for x in gr.nodes:
+        cell_nodes[gr.cell(x)] = cell_nodes.get(gr.cell(x), 0) | 1 << x
+    closures: dict[int, tuple[int, int]] = {}
+    for x in gr.nodes:  # contradiction: a candidate whose consequences clash is false
+        on_seen, off_seen = _closure(gr, x, True)
+        why = _broken(gr, cell_nodes, on_seen, off_seen)
+        if why:
+            c, d = gr.pair(x)
+            return Step("forcing_chain", (c,), eliminations=((c, d),), digits=(d,),
+                        detail=f"contradiction: if {gr.name(x)} were true, {why}")
+        closures[x] = (on_seen, off_seen)
+    # verity: what every candidate of a cell, or every place of a digit in a unit, forces is true
+    groups = [(f"every candidate of {cell_name(c, gr.n)}", cell_nodes[c]) for c in sorted(cell_nodes)]
+    g = st.geo
+    for u, um in enumerate(g.unit_mask):
+        for k in range(st.n):
+            groups.append((f"every place of {digit_name(k + 1)} in {g.names[u]}", (ctx.where[k] & um) << (k * gr.big)))
+    for what, group in groups:
+        members = list(_bits(group))
+        if len(members) < 2:
+            continue
+        all_on, all_off = gr.present, gr.present
+        for x in members:
+            all_on &= closures[x][0]
+            all_off &= closures[x][1]
+        all_on &= ~group
+        cells = tuple(sorted({gr.cell(x) for x in members}))
+        if all_on:
+            t = (all_on & -all_on).bit_length() - 1
+            tc, td = gr.pair(t)
+            return Step("forcing_chain", (*cells, tc), placements=((tc, td),), digits=(td,),
+                        detail=f"verity: {what} makes {gr.name(t)} true")
+        if all_off:
+            els = _elims_of(gr.pair(t) for t in _bits(all_off))
+            return Step("forcing_chain", (*cells, *sorted({i for i, _ in els})), eliminations=els,
+                        digits=tuple(sorted({d for _, d in els})),
+                        detail=f"verity: {what} removes " + ", ".join(gr.name(t) for t in _bits(all_off)))
+    for x in gr.nodes:  # contradiction: a candidate whose absence clashes is true
+        on_seen, off_seen = _closure(gr, x, False)
+        why = _broken(gr, cell_nodes, on_seen, off_seen)
+        if why:
+            c, d = gr.pair(x)
+            return Step("forcing_chain", (c,), placements=((c, d),), digits=(d,),
+                        detail=f"contradiction: if {gr.name(x)} were false, {why}")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Forcing nets
+# ---------------------------------------------------------------------------------------------
+
+
+def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
+    g, n = st.geo, st.n
+    full = (1 << n) - 1
+    masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
+    settled: dict[tuple[int, int], list[int]] = {}
+    for c in range(n * n):  # contradiction: placing the candidate settles into a dead state
+        if st.values[c]:
+            continue
+        for k in _bits(st.cand[c]):
+            trial = list(masks)
+            trial[c] = 1 << k
+            if not settle(trial, [c], g.peers, g.units, full):
+                return Step("forcing_net", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
+                            detail=f"contradiction: {cell_name(c, n)} = {digit_name(k + 1)} leads by singles "
+                                   f"to a cell or unit with no place left")
+            settled[(c, k)] = trial
+    for c in range(n * n):  # verity: a candidate no branch of a cell keeps is false
+        if st.values[c] or st.cand[c].bit_count() < 2:
+            continue
+        union = [0] * (n * n)
+        for k in _bits(st.cand[c]):
+            for i, m in enumerate(settled[(c, k)]):
+                union[i] |= m
+        els = [(i, k + 1) for i in range(n * n) if not st.values[i] for k in _bits(st.cand[i] & ~union[i])]
+        if els:
+            return Step("forcing_net", (c, *sorted({i for i, _ in els})), eliminations=_elims_of(els),
+                        digits=tuple(sorted({d for _, d in els})),
+                        detail=f"verity: whichever candidate of {cell_name(c, n)} is true, singles remove "
+                               + ", ".join(f"{digit_name(d)} from {cell_name(i, n)}" for i, d in sorted(els)))
+    return None

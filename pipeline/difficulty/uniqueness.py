@@ -1,0 +1,196 @@
+"""Uniqueness techniques: unique rectangles (HoDoKu's Uniqueness Tests 1-4 and 6), the hidden rectangle, BUG+1.
+
+They rest on one fact that the other techniques never use: **the puzzle has exactly one solution**.
+A *deadly pattern* is a set of unsolved cells whose digits could be swapped in any solution to give
+another one: four cells at the corners of a rectangle over exactly two rows, two columns and two
+boxes, each holding only the same two digits ``a`` and ``b``; or a board where every unsolved cell
+has two candidates and every digit two places in every unit (BUG). A unique puzzle cannot end in
+one, so the candidates that keep the pattern from forming must hold where the steps say.
+
+Contracts
+---------
+* The finders assume the puzzle is unique and do not check it: :mod:`.logic` calls them only when
+  it knows (``unique=True``) or has proved it (an exact count of the puzzle's solutions, up to two).
+  On a puzzle with several solutions they would be unsound, which is why they are gated.
+* Classic boards only (any size): a variant's extra units (diagonals, windows, cages) or jigsaw
+  regions could forbid the swap that makes a pattern deadly, so on a variant board every finder
+  here returns None.
+* Rectangles are read floor first: a *floor* cell holds exactly ``{a, b}``, a *roof* cell more.
+  Rectangles are enumerated from each bivalue cell in cell order, then the other corner's row and
+  column ascending, each rectangle once; the first that makes progress is the step.
+* Not implemented: Uniqueness Test 5 (no published position to pin it), and avoidable rectangles
+  (HoDoKu's, which reason about placed digits that are not givens: the candidate state does not
+  record which digits were given).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from pipeline.difficulty.candidates import (
+    Candidates,
+    Finder,
+    Step,
+    _bits,
+    _cells,
+    _Ctx,
+    _elims_of,
+    _slash,
+    cell_name,
+    digit_name,
+)
+
+#: A rectangle: its corners (row-major: top left, top right, bottom left, bottom right) and the digits.
+_Rect = tuple[tuple[int, int, int, int], int]
+
+
+def _rects(st: Candidates, ctx: _Ctx) -> list[_Rect]:
+    """Every unsolved rectangle over two rows, two columns and two boxes whose four cells all hold
+    the two digits of some bivalue corner (see the module contracts for the order)."""
+    cached = ctx.cache.get("rects")
+    if isinstance(cached, list):
+        return cached
+    g, n, cand = st.geo, st.n, st.cand
+    out: list[_Rect] = []
+    seen: set[tuple[tuple[int, int, int, int], int]] = set()
+    if g.classic:
+        box = g.box_of
+        for p in ctx.bivalue:
+            m = cand[p]
+            r1, c1 = divmod(p, n)
+            rows = [r2 for r2 in range(n) if r2 != r1 and cand[r2 * n + c1] & m == m]
+            cols = [c2 for c2 in range(n) if c2 != c1 and cand[r1 * n + c2] & m == m]
+            for r2 in rows:
+                for c2 in cols:
+                    s = r2 * n + c2
+                    # two boxes: the row pair shares a band or the column pair a stack, not both
+                    if cand[s] & m != m or (box[p] == box[r1 * n + c2]) == (box[p] == box[r2 * n + c1]):
+                        continue
+                    a, b, c, d = sorted((p, r1 * n + c2, r2 * n + c1, s))
+                    key = ((a, b, c, d), m)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    out.append(key)
+    ctx.cache["rects"] = out
+    return out
+
+
+def _text(cells: tuple[int, ...], m: int, n: int) -> str:
+    return f"{_slash(m)} in {_cells(cells, n)}"
+
+
+def _step(kind: str, cells: tuple[int, ...], m: int, n: int, els: list[tuple[int, int]], why: str) -> Step:
+    return Step(kind, cells, eliminations=_elims_of(els), digits=tuple(k + 1 for k in _bits(m)),
+                detail=f"{_text(cells, m, n)}: {why}")
+
+
+def _common_units(st: Candidates, cells: tuple[int, ...]) -> list[int]:
+    g = st.geo
+    return [u for u in range(len(g.units)) if all(g.unit_mask[u] >> c & 1 for c in cells)]
+
+
+def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
+    g, n, cand, w = st.geo, st.n, st.cand, ctx.where
+    pb = g.peer_bits
+    name = f"uniqueness_{kind}"
+    for cells, m in _rects(st, ctx):
+        roofs = tuple(c for c in cells if cand[c] != m)
+        floors = tuple(c for c in cells if cand[c] == m)
+        extra = 0
+        for c in roofs:
+            extra |= cand[c] & ~m
+        if kind == 1 and len(roofs) == 1:
+            r = roofs[0]
+            return _step(name, cells, m, n, [(r, k + 1) for k in _bits(m)],
+                         f"{cell_name(r, n)} must break the rectangle")
+        if kind == 2 and len(roofs) == 2 and extra.bit_count() == 1 and _common_units(st, roofs):
+            k = extra.bit_length() - 1
+            see = w[k]
+            for r in roofs:
+                see &= pb[r]
+            if see:
+                return _step(name, cells, m, n, [(i, k + 1) for i in _bits(see)],
+                             f"one of {_cells(roofs, n)} holds {digit_name(k + 1)}")
+        if len(roofs) != 2 or len(floors) != 2:
+            continue
+        shared = _common_units(st, roofs)
+        if kind == 3 and shared:
+            for u in shared:
+                others = [i for i in g.units[u] if cand[i] and i not in roofs]
+                for size in range(1, len(others)):
+                    for sub in combinations(others, size):
+                        union = extra
+                        for i in sub:
+                            union |= cand[i]
+                        if union.bit_count() != size + 1:
+                            continue
+                        els = [(i, k + 1) for i in others if i not in sub for k in _bits(cand[i] & union)]
+                        if els:
+                            return _step(name, cells, m, n, els,
+                                         f"the roofs act as one cell {{{_slash(extra)}}}, a naked subset with "
+                                         f"{_cells(sub, n)} in {g.names[u] if g.names else u}")
+        if kind == 4 and shared:
+            for u in shared:
+                for k in _bits(m):
+                    if w[k] & g.unit_mask[u] & ~(1 << roofs[0] | 1 << roofs[1]):
+                        continue
+                    other = (m & ~(1 << k)).bit_length() - 1
+                    return _step(name, cells, m, n, [(r, other + 1) for r in roofs],
+                                 f"{digit_name(k + 1)} is locked in the roofs {_cells(roofs, n)}")
+        if kind == 6 and not shared:
+            rows = {st.geo.row_of[c] for c in cells}
+            cols = {st.geo.col_of[c] for c in cells}
+            rect = sum(1 << c for c in cells)
+            lines = 0
+            for r in rows:
+                lines |= g.unit_mask[r]
+            for c in cols:
+                lines |= g.unit_mask[n + c]
+            for k in _bits(m):
+                if w[k] & lines & ~rect == 0:
+                    return _step(name, cells, m, n, [(r, k + 1) for r in roofs],
+                                 f"{digit_name(k + 1)} is conjugate in both rows and both columns")
+    return None
+
+
+def _hidden_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
+    g, n, cand, w = st.geo, st.n, st.cand, ctx.where
+    for cells, m in _rects(st, ctx):
+        for p in cells:
+            if cand[p] != m:
+                continue
+            s = next(c for c in cells if g.row_of[c] != g.row_of[p] and g.col_of[c] != g.col_of[p])
+            rect = sum(1 << c for c in cells)
+            line = g.unit_mask[g.row_of[s]] | g.unit_mask[n + g.col_of[s]]
+            for k in _bits(m):
+                if w[k] & line & ~rect:
+                    continue
+                other = (m & ~(1 << k)).bit_length() - 1
+                return _step("hidden_rectangle", cells, m, n, [(s, other + 1)],
+                             f"{digit_name(k + 1)} is conjugate in the row and column of {cell_name(s, n)}")
+    return None
+
+
+def _bug_plus_1(st: Candidates, ctx: _Ctx) -> Step | None:
+    g, n, cand, w = st.geo, st.n, st.cand, ctx.where
+    if not g.classic:
+        return None
+    odd = [i for i, m in enumerate(cand) if m and m.bit_count() != 2]
+    if len(odd) != 1 or cand[odd[0]].bit_count() != 3:
+        return None
+    c = odd[0]
+    for u in g.containing[c]:
+        for k in _bits(cand[c]):
+            if (w[k] & g.unit_mask[u]).bit_count() == 3:
+                return Step("bug_plus_1", (c,), placements=((c, k + 1),), digits=(k + 1,),
+                            detail=f"every other cell is bivalue: {cell_name(c, n)} must be {digit_name(k + 1)}")
+    return None
+
+
+def _uniqueness_finder(kind: int) -> Finder:
+    """The finder of ``uniqueness_<kind>`` (HoDoKu's Uniqueness Test ``kind``)."""
+
+    def find(st: Candidates, ctx: _Ctx) -> Step | None:
+        return _uniqueness(st, ctx, kind)
+    return find

@@ -1,0 +1,207 @@
+"""The techniques after the X- and XY-chains: uniqueness tests (gated on a unique puzzle), nice loops
+and AICs, forcing chains and nets; and the promise that a path that never needed trial and error
+is exactly the path it was before they existed.
+
+HoDoKu's published AIC and forcing-chain examples (hodoku.sourceforge.net, show_example.php; cited
+in ``tests/data/README.md``) are checked against the implication graph the loops search: HoDoKu's
+chain ends are linked and its eliminations follow. The step-for-step positions of every technique
+are in ``tests/data/logic_positions.txt`` (``test_logic.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.board import Grid, parse
+from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.grade import grade
+from pipeline.difficulty.logic import Candidates, find_step, solve_logically
+from pipeline.difficulty.loops import _closure, _graph
+from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TECHNIQUES, UNIQUENESS
+from pipeline.difficulty.trial import count_solutions
+from tests.difficulty.test_logic import generated, tdoku_rows
+
+
+def hodoku_state(line: str) -> Candidates:
+    """The candidate state of a HoDoKu load line ``:type:digits:grid:deleted:...`` (``+d`` a placed
+    digit, deleted candidates as ``drc``)."""
+    fields = line.split(":")
+    grid = parse(fields[3].replace("+", ""))
+    deleted = [((int(t[1]) - 1) * 9 + int(t[2]) - 1, int(t[0])) for t in fields[4].split()]
+    return Candidates.from_grid(grid, deleted)
+
+
+def node(st: Candidates, cell: str, d: int) -> int:
+    r, c = cell[1:].split("c")
+    return (d - 1) * 81 + (int(r) - 1) * 9 + int(c) - 1
+
+
+def rc(name: str) -> int:
+    r, c = name[1:].split("c")
+    return (int(r) - 1) * 9 + int(c) - 1
+
+
+# HoDoKu example aic101: "AIC 5- r1c2 -3- r1c4 =3= r3c4 =9= r7c4 =2= r7c2 -2- r8c3 -5 => r123c3,r78c2<>5"
+AIC101 = (":0708:5:+2......69+98..2.13+7+71.....+24..+9....+5..4...9.7.+5671+329+4+8+6.1....8+33......+9+6+4+9867+32+15"
+          "::513 523 533 572 582:")
+# HoDoKu example aic202 (AIC type 2): r1c8 and r4c8 see each other => r1c8<>2, r4c8<>8
+AIC202 = (":0708:28:963.1....+27.3........+6.27+3.7.9.6.+3.......+35...3.....9.+6+8+7.3.+1+525..+286+9+73+3+9+2+571846"
+          "::218 848:")
+# HoDoKu example fcv03: "Forcing Chain Verity => r1c7=4" from the three places of 1 in row 4 (r4c4, r4c6, r4c7)
+FCV03 = (":1202::+27+1+896...+9+4352+768+1+8+56+3+147+9248.....2.+6+3.......51.......+3+9+5....7.+7+2+4.3+85.9168..."
+         "+2+43:::")
+
+
+@pytest.mark.parametrize("line,start,end,elims", [
+    (AIC101, ("r1c2", 5), ("r8c3", 5), {("r1c3", 5), ("r2c3", 5), ("r3c3", 5), ("r7c2", 5), ("r8c2", 5)}),
+    (AIC202, ("r1c8", 8), ("r4c8", 2), {("r1c8", 2), ("r4c8", 8)}),
+])
+def test_hodoku_aic_examples_follow_from_the_links(line: str, start: tuple[str, int], end: tuple[str, int],
+                                                   elims: set[tuple[str, int]]) -> None:
+    st = hodoku_state(line)
+    gr = _graph(st, _Ctx(st))
+    a, b = node(st, *start), node(st, *end)
+    on_seen, _ = _closure(gr, a, False)
+    assert on_seen >> b & 1, "HoDoKu's chain end must be forced on when its start is off"
+    derived = {gr.pair(t) for t in range(81 * 9) if gr.weak[a] >> t & 1 and gr.weak[b] >> t & 1}
+    assert {(rc(c), d) for c, d in elims} <= derived
+
+
+def test_hodoku_aic_example_is_found_by_the_loop_rows() -> None:
+    st = hodoku_state(AIC101)
+    step = find_step(st, "discontinuous_nice_loop") or find_step(st, "aic")
+    assert step is not None and step.eliminations
+    assert " = " in step.detail and " - " in step.detail
+
+
+def test_hodoku_forcing_chain_verity_example() -> None:
+    st = hodoku_state(FCV03)
+    gr = _graph(st, _Ctx(st))
+    target = node(st, "r1c7", 4)
+    for cell in ("r4c4", "r4c6", "r4c7"):
+        assert st.has(rc(cell), 1)
+        on_seen, _ = _closure(gr, node(st, cell, 1), True)
+        assert on_seen >> target & 1, f"{cell}=1 must force r1c7=4"
+    assert {i for i in range(27, 36) if st.has(i, 1)} == {rc("r4c4"), rc("r4c6"), rc("r4c7")}
+    step = find_step(st, "forcing_chain")
+    assert step is not None and step.detail.startswith(("verity", "contradiction"))
+
+
+def test_new_rows_follow_hodoku_levels_and_weights() -> None:
+    expected = {"bug_plus_1": ("hard", 100), "uniqueness_1": ("hard", 100), "uniqueness_2": ("hard", 100),
+                "uniqueness_3": ("hard", 100), "uniqueness_4": ("hard", 100), "uniqueness_6": ("hard", 100),
+                "hidden_rectangle": ("hard", 100), "discontinuous_nice_loop": ("expert", 280),
+                "aic": ("expert", 280), "forcing_chain": ("extreme", 500), "forcing_net": ("extreme", 700)}
+    assert {k: (TECHNIQUES[k].level, TECHNIQUES[k].weight) for k in expected} == expected
+    tail = TECHNIQUE_ORDER[TECHNIQUE_ORDER.index("xy_chain") + 1:]
+    assert tail == (*expected, "trial_and_error")
+
+
+# ---------------------------------------------------------------------------------------------
+# Uniqueness is assumed only for a puzzle known to be unique
+# ---------------------------------------------------------------------------------------------
+
+UR1 = (":0600:89:+5.+2..896+71..7..+4+5+2.675..3+8+121+3+6+578+4+9+6+5489+1+2+737....4+6+15+8219...+34+3.+6"
+       "....+9+8..+5.+8+3.26::822 922:")
+
+
+def test_uniqueness_needs_a_unique_state() -> None:
+    st = hodoku_state(UR1)
+    assert find_step(st, "uniqueness_1") is not None  # counted: one solution
+    assert find_step(st, "uniqueness_1", unique=False) is None
+    # the same rectangle in a state with more than one solution (rows 1 and 9 emptied)
+    loose = Candidates.from_grid(tuple(0 if i < 9 or i >= 72 else v for i, v in enumerate(st.values)))
+    assert count_solutions(loose, 2) == 2
+    assert find_step(loose, "uniqueness_1", unique=True) is not None  # the pattern is there ...
+    assert find_step(loose, "uniqueness_1") is None  # ... but the count says the puzzle is not unique
+
+
+def test_multi_solution_puzzles_never_use_uniqueness() -> None:
+    multi = [p for p, c, _ in tdoku_rows() if c > 1][:6]
+    for p in multi:
+        res = solve_logically(p)
+        assert res.solved
+        assert not {s.technique for s in res.steps} & UNIQUENESS
+
+
+def test_variants_never_use_uniqueness() -> None:
+    from pipeline.board import Variant
+
+    st = hodoku_state(UR1)
+    xst = Candidates(9, list(st.values), list(st.cand), Variant(kinds=("x",)))
+    assert find_step(xst, "uniqueness_1", unique=True) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Unchanged paths; no trial and error where logic suffices
+# ---------------------------------------------------------------------------------------------
+
+
+def test_paths_without_trial_and_error_are_unchanged() -> None:
+    """A puzzle that the techniques up to the XY-chain solve takes exactly that path, so its grade
+    is the one it had before the later rows existed."""
+    checked = 0
+    for puzzle, _solution in generated(9, 20):
+        before = solve_logically(puzzle, max_technique="xy_chain", compiled=False)
+        if before.solved:
+            checked += 1
+            assert solve_logically(puzzle, compiled=False).steps == before.steps
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_hard_puzzles_are_solved_soundly_with_the_new_rows(k: int) -> None:
+    rows = [(p, s) for p, c, s in tdoku_rows() if c == 1 and s is not None]
+    hard = [(p, s) for p, s in rows
+            if not solve_logically(p, max_technique="xy_chain").solved][k]
+    puzzle, solution = hard
+    res = solve_logically(puzzle, compiled=False)
+    assert res.solved and res.grid == solution
+    for step in res.steps:
+        assert all(solution[i] != d for i, d in step.eliminations), step
+        assert all(solution[i] == d for i, d in step.placements), step
+
+
+def test_top95_needs_no_guessing() -> None:
+    """Norvig's 95 hard puzzles: every one is finished by logic (the forcing nets at worst)."""
+    from tests.golden import TOP95
+
+    puzzles: list[Grid] = [parse(p) for p in TOP95[:30]]
+    for p in puzzles:
+        g = grade(p, compiled=True)
+        assert g.guesses == 0 and "trial_and_error" not in g.techniques
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled twin of the loop search
+# ---------------------------------------------------------------------------------------------
+
+
+def _path_states(puzzle: Grid) -> list[Candidates]:
+    res = solve_logically(puzzle, compiled=False)
+    st = Candidates.from_grid(puzzle)
+    out = []
+    for step in res.steps:
+        if step.technique not in ("naked_single", "hidden_single"):
+            out.append(st.copy())
+        st.apply(step)
+    return out
+
+
+def test_compiled_loop_search_agrees_with_python() -> None:
+    from pipeline.difficulty.loops import _loops
+    from tests.golden import TOP95
+
+    puzzles = [p for p, c, _ in tdoku_rows() if c == 1 and not solve_logically(p, max_technique="xy_chain").solved]
+    puzzles += [parse(p) for p in TOP95[:6]]
+    states = [st for p in puzzles for st in _path_states(p)]
+    states += [hodoku_state(x) for x in (AIC101, AIC202, FCV03, UR1)]
+    found = 0
+    for st in states:
+        for want in ("discontinuous_nice_loop", "aic"):
+            py, jit = _Ctx(st), _Ctx(st)
+            jit.cache["jit"] = True
+            assert _loops(st, py, want) == _loops(st, jit, want)
+            assert py.cache["loops_done"] == jit.cache["loops_done"]
+            found += any(v is not None for v in _loops(st, py, want).values())
+    assert len(states) > 100 and found > 20
