@@ -38,7 +38,7 @@ ALIASES: dict[str, str] = {
     "size": "board.size", "variant": "board.variant", "regions": "board.regions",
     "method": "grid.method", "fixed": "grid.fixed", "keep_fixed": "grid.keep_fixed",
     "symmetry": "removal.symmetry", "minimal": "removal.minimal", "pattern": "removal.pattern",
-    "levels": "difficulty.levels", "steer": "difficulty.steer",
+    "levels": "difficulty.levels", "steer": "difficulty.steer", "logic_only": "difficulty.logic_only",
 }
 #: Keys the page itself reads (not config keys).
 PAGE_KEYS = ("lang",)
