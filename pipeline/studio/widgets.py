@@ -19,6 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from pipeline.board import Grid, PuzzleFormatError, Variant
 from pipeline.errors import UserError
 from pipeline.studio import puzzle_io
 from pipeline.studio.puzzle_io import KINDS, SIDES, PuzzleQuery
@@ -185,3 +186,18 @@ def link(page: str, label: str, params: dict[str, str] | None = None) -> None:
     (a markdown link would open a new one); this view's ``lang`` goes along."""
     query = {**({"lang": st.query_params["lang"]} if "lang" in st.query_params else {}), **(params or {})}
     st.page_link(st.Page(_elsewhere, title=label, url_path=page), label=label, query_params=query or None)
+
+
+def entered(key: str) -> tuple[PuzzleQuery, Grid, Variant] | None:
+    """The puzzle input block (:func:`puzzle_input`) and what it holds, read: the query, its grid and
+    rules; None when nothing is entered yet or the puzzle cannot be read (then one inline line says
+    why, naming the cell or field)."""
+    query = puzzle_input(key)
+    if not query.puzzle:
+        return None
+    try:
+        grid, variant = puzzle_io.parse(query)
+    except PuzzleFormatError as exc:
+        st.error(str(exc))
+        return None
+    return query, grid, variant

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pipeline.board import PuzzleFormatError, format_line
+from pipeline.board import format_line
 from pipeline.solve import solver, why
 from pipeline.studio import draw, puzzle_io, widgets
 from pipeline.studio.widgets import t
@@ -36,14 +36,10 @@ def _why(line: str) -> why.Core | str | None:
 def render() -> None:
     """Draw the page (see the module docstring)."""
     st.title(t("repair"))
-    query = widgets.puzzle_input("repair")
-    if not query.puzzle:
+    got = widgets.entered("repair")
+    if got is None:
         return
-    try:
-        grid, variant = puzzle_io.parse(query)
-    except PuzzleFormatError as exc:
-        st.error(str(exc))
-        return
+    query, grid, variant = got
     line = query.json_line()
     with st.spinner(t("working")):
         result = _repair(line)

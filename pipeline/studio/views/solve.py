@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pipeline.board import Grid, PuzzleFormatError, Variant, format_line
+from pipeline.board import Grid, Variant, format_line
 from pipeline.difficulty import grade
 from pipeline.solve import rate, solver
 from pipeline.studio import draw, puzzle_io, widgets
@@ -35,14 +35,10 @@ def _grade(line: str) -> grade.Grade | str:
 def render() -> None:
     """Draw the page (see the module docstring)."""
     st.title(t("solve"))
-    query = widgets.puzzle_input("solve")
-    if not query.puzzle:
+    got = widgets.entered("solve")
+    if got is None:
         return
-    try:
-        grid, variant = puzzle_io.parse(query)
-    except PuzzleFormatError as exc:
-        st.error(str(exc))
-        return
+    query, grid, variant = got
     line = query.json_line()
     with st.spinner(t("working")):
         result = _solve(line)
