@@ -124,8 +124,8 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
 
     ``-`` reads ``stdin()``; an existing file is read as UTF-8 text; a folder, or a missing path
     (the argument has a ``/`` or a file suffix such as ``.txt``), is an error; anything else is the
-    inline value itself. Raises :class:`InputError` (one line naming the input) for a folder, a
-    missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
+    inline value itself. Raises :class:`InputError` (one line naming the input) for an empty or blank
+    argument, a folder, a missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
     it"``). Knows nothing of tables or drawn grids; :func:`load` and :func:`values` add those rules.
     """
     if arg == "-":
@@ -134,6 +134,8 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
         except UnicodeDecodeError:
             raise InputError("stdin: not UTF-8 text") from None
         return _text_lines("stdin", text, nothing)
+    if not arg.strip():  # Path("") is the current folder: never read it as one
+        raise InputError("empty argument: give a puzzle, a file of them, or - for stdin")
     path = Path(arg)
     kind = _kind(path)
     if kind == "file":
