@@ -124,8 +124,9 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
 
     ``-`` reads ``stdin()``; an existing file is read as UTF-8 text; a folder, or a missing path
     (the argument has a ``/`` or a file suffix such as ``.txt``), is an error; anything else is the
-    inline value itself (always for a JSON line or a text of several lines). Raises :class:`InputError` (one line naming the input) for an empty or blank
-    argument, a folder, a missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
+    inline value itself (always for a JSON line or a text of several lines). Raises
+    :class:`InputError` (one line naming the input) for an empty or blank argument, a folder, a
+    missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
     it"``). Knows nothing of tables or drawn grids; :func:`load` and :func:`values` add those rules.
     """
     if arg == "-":

@@ -217,9 +217,9 @@ def _unique_in_set(puzzle: Grid, cells: list[int], compiled_first: bool,
     The repairs changing ``cells`` are exactly the solutions of the puzzle without their givens
     (keeping one of them would be a repair with fewer changes), and one is unique iff no other
     solution has its digits on ``cells``. So the digits of ``cells`` are tried one cell at a time,
-    each partial puzzle counted up to 2 (a digit that clashes with a peer's given is not tried): none prunes, one solution is a unique repair (its digits on
-    the remaining cells complete it), several go on to the next cell, and past the last cell they
-    mean that pattern is not unique.
+    each partial puzzle counted up to 2 (a digit that clashes with a peer's given is not tried):
+    none prunes, one solution is a unique repair (its digits on the remaining cells complete it),
+    several go on to the next cell, and past the last cell they mean that pattern is not unique.
     """
     grid = [0 if i in cells else d for i, d in enumerate(puzzle)]
     peers = board(size_of_grid(puzzle), variant.units_only if variant is not None else None).peers

@@ -46,6 +46,9 @@ def _key_names(data: Any) -> set[str]:
     return set()
 
 
+#: Pieces of YAML to put together: anchors, aliases, merges, flow, tags, directives, config keys.
+PIECES = ["a:", " b", "- ", "&x", "*x", "<<: *x", "{", "}", "[", "]", "!!python/object", "? ", "name: t", "count: 1",
+          "board:", "  size: 9", ":", "'", '"', "#", "\n", "\t", "!!binary", "%YAML 1.1\n", "---\n", "...\n"]
 NAMES = sorted({n for data in SHIPPED.values() for n in _key_names(data)})
 
 
@@ -84,10 +87,7 @@ def _load_text(text: str | bytes) -> Any:
 @pytest.mark.parametrize("tier", TIERS)
 def test_any_file_is_a_config_or_one_line(tier: Any) -> None:
     @tier
-    @given(st.one_of(st.text(), st.binary(max_size=200),
-                     st.lists(st.sampled_from(["a:", " b", "- ", "&x", "*x", "<<: *x", "{", "}", "[", "]", "!!python/object", "? ",
-                                               "name: t", "count: 1", "board:", "  size: 9", ":", "'", '"', "#", "\n", "\t",
-                                               "!!binary", "%YAML 1.1\n", "---\n", "...\n"]), max_size=20).map("".join)))
+    @given(st.one_of(st.text(), st.binary(max_size=200), st.lists(st.sampled_from(PIECES), max_size=20).map("".join)))
     @example("name: t\ncount: 1\nboard: {size: 9}\nworkers: 100000000000000000000000000\n")
     @example("name: t\ncount: 1e400\n")
     def check(text: str | bytes) -> None:

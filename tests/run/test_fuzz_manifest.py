@@ -27,9 +27,9 @@ from tests.fuzzing import TIERS, one_of_two
 
 pytestmark = pytest.mark.heavy  # one real run of two puzzles, once for the module
 
-values = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=10),
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                      max_leaves=8)
+scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=10)
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
 
 
 @pytest.fixture(scope="module")
