@@ -56,7 +56,7 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.DISK_FULL: "the disk filled up (free space, then --resume)",
     ExitCode.LOCKED: "another process is making the set (try again later)",
     ExitCode.INTERRUPTED: "interrupted by Ctrl-C (--resume continues the run)",
-    ExitCode.TERMINATED: "terminated by SIGTERM (--resume continues the run)",
+    ExitCode.TERMINATED: "terminated by SIGTERM, SIGHUP or SIGQUIT (--resume continues the run)",
 }
 
 #: The word shown for an option's value, by the Python type of the value (a list: of its items).
@@ -224,7 +224,8 @@ def _usage_line(exc: Exception) -> str:
     if isinstance(exc, BadParameter) and not isinstance(exc, MissingParameter):
         param = exc.param
         opts = [o for o in getattr(param, "opts", []) if o.startswith("-")]
-        hint = "/".join(opts) if opts else (getattr(param, "human_readable_name", None) or str(exc.param_hint))
+        name = getattr(param, "human_readable_name", None) or (param.name or "").upper() if param else ""
+        hint = "/".join(opts) if opts else (name or "argument")  # an argument: its name, never "None"
         errors = getattr(exc.__cause__, "errors", None)  # typer converts values with pydantic
         if callable(errors) and errors():
             first = errors()[0]
@@ -245,13 +246,17 @@ def main() -> None:
 
     Usage mistakes that typer/click find (``--count abc``, an unknown option, a missing argument)
     are one line, ``numplace: error: ...``, exit 2 (never a usage box); ``--help``, ``--version``
-    and the bare command (which prints the help, exit 2) behave as typer's; Ctrl-C is exit 130."""
+    and the bare command (which prints the help, exit 2) behave as typer's. Ctrl-C is one line and
+    exit 130; SIGTERM, SIGHUP and SIGQUIT one line and exit 143 (:mod:`pipeline.cli.signals`)."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
+    from pipeline.cli import signals
+
     try:
+        signals.arm()  # a signal received while the CLI was loading ends it here, with its line
         code = app(standalone_mode=False, prog_name="numplace")
     except KeyboardInterrupt:
-        sys.exit(ExitCode.INTERRUPTED)
+        code = ExitCode.INTERRUPTED
     except NoArgsIsHelpError as exc:  # click's code for these is 2, ExitCode.USAGE
         exc.show()
         sys.exit(exc.exit_code)
@@ -265,4 +270,7 @@ def main() -> None:
     except typer.Abort:
         typer.echo("Aborted!", err=True)
         sys.exit(ExitCode.PROBLEMS)
+    if code == ExitCode.INTERRUPTED and not signals.reported():  # typer turns Ctrl-C into a silent 130
+        typer.echo(f"numplace: {signals.why()}", err=True)
+        code = ExitCode(signals.exit_code())
     sys.exit(code if isinstance(code, int) else ExitCode.OK)

@@ -62,8 +62,11 @@ def grid_from_number(number: Annotated[str, typer.Argument(help="A number in 0 .
     from pipeline.identity import numbering
 
     def one(text: str) -> str:
-        if not text.isdigit():
-            raise ValueError(f"{text!r} is not a whole number in 0 .. {numbering.N0 - 1}")
+        shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
+        if not (text.isascii() and text.isdigit()):
+            raise ValueError(f"{shown} is not a whole number in 0 .. {numbering.N0 - 1}")
+        if len(text.lstrip("0")) > len(str(numbering.N0)):  # before int(): no int-string limit text
+            raise ValueError(f"{shown} is out of range 0 .. {numbering.N0 - 1}")
         return board.format_line(numbering.grid_from_number(int(text)))
 
     _each(number, one, puzzles=False)

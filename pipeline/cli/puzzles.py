@@ -110,8 +110,9 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
     lines: list[str] = []
     if isinstance(result, solver.RepairResult):
         if result.changes:
+            note = f"; {result.note}" if result.note else ""
             lines.append(f"repaired: {len(result.changes)} given(s) changed "
-                         f"(the repaired puzzle is {result.repaired_status})")
+                         f"(the repaired puzzle is {result.repaired_status}{note})")
             lines += [f"  {c}" for c in result.changes]
         else:
             lines.append(f"nothing to repair: the puzzle is {result.status}")

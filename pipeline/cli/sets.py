@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from pipeline.cli import signals
 from pipeline.cli.base import ExitCode, fail, user_errors
 
 
@@ -33,8 +34,6 @@ def run(
                                                             "will take, from a short sample; write nothing.")] = False,
 ) -> None:
     """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
-    import signal
-
     from pipeline import config as cfgmod
     from pipeline import progress
     from pipeline.atomic import DiskFull
@@ -56,13 +55,7 @@ def run(
         for line in preview(cfg).lines():
             typer.echo(line)
         return
-    terminated: list[int] = []
-
-    def on_sigterm(signum: int, _frame: object) -> None:
-        terminated.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_sigterm)
+    signals.arm()  # SIGTERM, SIGHUP, SIGQUIT end the run like Ctrl-C (also when called without main)
     try:
         with progress.reporter(cfg.name) as tick:
             summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes)
@@ -74,15 +67,15 @@ def run(
             "free space, then run again"
         raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.DISK_FULL) from None
     except runner.RunInterrupted as exc:
-        why = "terminated (SIGTERM)" if terminated else "interrupted"
-        typer.echo(f"numplace: {why}; finished parts are kept. Continue with: "
+        signals.report()
+        typer.echo(f"numplace: {signals.why()}; finished parts are kept. Continue with: "
                    f"numplace run {config} --resume {exc.run_dir}", err=True)
-        raise typer.Exit(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED) from None
+        raise typer.Exit(ExitCode(signals.exit_code())) from None
     except KeyboardInterrupt:  # before the run had a folder to resume (while planning or connecting)
-        why = "terminated (SIGTERM)" if terminated else "interrupted"
-        typer.echo(f"numplace: {why} before the run started making puzzles; nothing to resume, run it again",
-                   err=True)
-        raise typer.Exit(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED) from None
+        signals.report()
+        typer.echo(f"numplace: {signals.why()} before the run started making puzzles; nothing to resume, run it "
+                   "again", err=True)
+        raise typer.Exit(ExitCode(signals.exit_code())) from None
     except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
         then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
         raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.PARTIAL) from None

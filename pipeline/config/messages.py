@@ -61,9 +61,23 @@ def _inner_model(tp: Any) -> type[BaseModel] | None:
     return None
 
 
+def _part(part: str | int) -> str | int:
+    """A part of a field path as written, or :func:`echo`'s quoted form for a key a line cannot show
+    as it is (empty, blank at an end, a control character such as a line break, too long)."""
+    if isinstance(part, int) or (part and part.isprintable() and part == part.strip() and len(part) <= ECHO_CHARS):
+        return part
+    return echo(part)
+
+
+def _one_line(text: str) -> str:
+    """``text`` with any line break written as ``\\n`` / ``\\r``: a message is one line, whatever was typed."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = False,
                show: Callable[[object], str] = echo) -> str:
-    """One line for the first error of ``err`` (raised validating ``root``): ``field.path: what is wrong``.
+    """One line for the first error of ``err`` (raised validating ``root``): ``field.path: what is wrong``
+    (a key that cannot be shown as it is, quoted: :func:`_part`; never a line break: :func:`_one_line`).
 
     An unknown key names the nearest known key of its section (``did you mean``) or lists them; a
     message that already names its field (``board.cages: ...``) is kept as it is; a value a literal
@@ -73,6 +87,10 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
     ``sections[1]`` and the markers dropped are ``function-*``, ``literal[*``, ``[key]`` and the
     branch names ``int``, ``str``, ``float``, ``bool``. The last part of an unknown key's location
     is the key as written and is never dropped."""
+    return _one_line(_error_line(err, root, items, show))
+
+
+def _error_line(err: ValidationError, root: type[BaseModel], items: bool, show: Callable[[object], str]) -> str:
     e = err.errors()[0]
     raw = list(e["loc"])
     # an unknown key is the user's own word, never a marker, even when spelled like one (``strict``)
@@ -82,11 +100,11 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
         loc = [p for p in raw if isinstance(p, int)
                or not (p in ("[key]", "int", "str", "float", "bool") or p.startswith(("function-", "literal[")))]
         loc += key
-        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{_part(p)}" for p in loc).lstrip(".")
     else:
         loc = [str(p) for p in raw if not str(p).startswith(("function-", "literal[", "int", "str"))]
         loc += [str(p) for p in key]
-        path = ".".join(str(p) for p in loc)
+        path = ".".join(str(_part(p)) for p in loc)
     if e["type"] == "extra_forbidden":
         parent = _model_at(root, loc[:-1])
         fields = list(parent.model_fields) if parent is not None else []

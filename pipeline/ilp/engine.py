@@ -33,14 +33,14 @@ Contracts
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import highspy
 import numpy as np
 
 from pipeline.board import Grid, Variant, board
 from pipeline.ilp import model, reduced
-from pipeline.ilp.highs import MS, HighsModel, new_solver, options
+from pipeline.ilp.highs import INF, MS, HighsModel, new_solver, options
 from pipeline.ilp.reduced import Reduction
 from pipeline.ilp.result import CountResult, Outcome, SolverTimeout, Status
 
@@ -81,9 +81,11 @@ class Engine(HighsModel):
         self._apply(puzzle, exclude)
         return self._solve()
 
-    def _maximize(self, costs: np.ndarray, bounds_from: Grid, values: Mapping[str, float]) -> Outcome:
+    def _maximize(self, costs: np.ndarray, bounds_from: Grid, values: Mapping[str, float],
+                  rows: Sequence[tuple[np.ndarray, float, float]] = ()) -> Outcome:
         """Solve ``max costs . x`` with ``bounds_from``'s givens fixed, from a clean solver state and
-        the pristine matrix (no no-good row); restore a zero objective and the options after."""
+        the pristine matrix (no no-good row) plus one row ``lo <= sum x[cols] <= hi`` for each
+        ``(cols, lo, hi)`` of ``rows``; restore a zero objective, the options and the rows after."""
         self.set_nogood(None)
         h = self._h
         h.clearSolver()
@@ -91,10 +93,15 @@ class Engine(HighsModel):
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         h.changeColsCost(self.ncols, idx, np.asarray(costs, dtype=float))
         try:
+            for cols, lo, hi in rows:
+                h.addRow(lo, hi, len(cols), np.asarray(cols, dtype=np.int32), np.ones(len(cols)))
             with options(h, values):
                 self._apply(bounds_from)
                 return self._solve()
         finally:
+            extra = h.getNumRow() - self._fixed_rows
+            if extra:
+                h.deleteRows(extra, np.arange(self._fixed_rows, self._fixed_rows + extra, dtype=np.int32))
             h.changeColsCost(self.ncols, idx, np.zeros(self.ncols))
             h.changeObjectiveSense(highspy.ObjSense.kMinimize)
             h.clearSolver()
@@ -184,18 +191,32 @@ class Engine(HighsModel):
         return self._grid_h
 
     # ---- repair ---------------------------------------------------------------------------
-    def closest(self, puzzle: Grid) -> Outcome:
-        """A grid that keeps as many givens of ``puzzle`` as possible (solved to optimality).
+    def closest(self, puzzle: Grid, keep: int | None = None, avoid: Sequence[Collection[int]] = ()) -> Outcome:
+        """A grid that keeps as many givens of ``puzzle`` as possible (solved to optimality); with
+        ``keep``, any grid that keeps at least ``keep`` givens and changes none of the cell sets of
+        ``avoid`` whole (a feasibility solve).
 
         The repair IP of the sources: seed 000 maximizes the givens kept; seed 003 minimizes
         penalty variables z with ``x[i, g] + z[i] = 1``. Both have the same optimum, so the givens
-        become objective weights instead of bounds and no column or row is added.
+        become objective weights instead of bounds and no column is added.
+
+        Each set ``C`` of given cells in ``avoid`` adds the row ``sum over i in C of x[i, g_i] >= 1``
+        (keep at least one of them). With ``keep`` set to the optimum (the givens the first answer
+        kept) and the changed cells of every repair found so far in ``avoid``, each call gives a
+        repair of the optimal face that changes another set of cells, and ``infeasible`` once every
+        set was found: feasibility solves, much cheaper than proving the optimum again. The rows are
+        removed before returning (the engine's rows as before, without a no-good row).
         """
+        givens = [i for i, d in enumerate(puzzle) if d]
+        kept = np.array([self._col(i, puzzle[i]) for i in givens], dtype=np.int32)
         costs = np.zeros(self.ncols)
-        for i, d in enumerate(puzzle):
-            if d:
-                costs[self._col(i, d)] = 1.0
-        return self._maximize(costs, (0,) * (self.n * self.n), {"mip_rel_gap": 0})
+        if keep is None:
+            costs[kept] = 1.0
+            return self._maximize(costs, (0,) * (self.n * self.n), {"mip_rel_gap": 0})
+        rows = [(np.array([self._col(i, puzzle[i]) for i in sorted(cells)], dtype=np.int32), 1.0, INF)
+                for cells in avoid]
+        rows.append((kept, float(keep), INF))
+        return self._maximize(costs, (0,) * (self.n * self.n), {}, rows)
 
     # ---- uniqueness and counts --------------------------------------------------------------
     def unique_without(self, puzzle: Grid, node_limit: int | None = None) -> bool:

@@ -129,7 +129,20 @@ class LocalExecutor:
         par = Parallel(n_jobs=n_jobs, backend="loky", batch_size=1,
                        return_as="generator" if ordered else "generator_unordered")
         out: Iterator[list[Item]] = par(delayed(make_items)(job, list(c), redraw) for c in chunks)
-        return out
+        return _closed_quietly(out)
+
+
+def _closed_quietly(out: Iterator[list[Item]]) -> Iterator[list[Item]]:
+    """``out``, closed without joblib's warning that the tasks still running were cancelled: a run that
+    stops early (a full disk, a signal, ``--max-minutes``) has said so in its own one line."""
+    try:
+        yield from iter(out.__next__, None)  # not ``yield from out``: that would close it unfiltered
+    finally:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r".*have been cancelled", category=UserWarning)
+            close = getattr(out, "close", None)
+            if close is not None:
+                close()
 
 
 @contextlib.contextmanager

@@ -124,7 +124,8 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
 
     ``-`` reads ``stdin()``; an existing file is read as UTF-8 text; a folder, or a missing path
     (the argument has a ``/`` or a file suffix such as ``.txt``), is an error; anything else is the
-    inline value itself. Raises :class:`InputError` (one line naming the input) for a folder, a
+    inline value itself (always for a JSON line or a text of several lines). Raises
+    :class:`InputError` (one line naming the input) for an empty or blank argument, a folder, a
     missing file, text that is not UTF-8, or text with no line left (``"<name>: empty, <nothing> in
     it"``). Knows nothing of tables or drawn grids; :func:`load` and :func:`values` add those rules.
     """
@@ -134,6 +135,8 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
         except UnicodeDecodeError:
             raise InputError("stdin: not UTF-8 text") from None
         return _text_lines("stdin", text, nothing)
+    if not arg.strip():  # Path("") is the current folder: never read it as one
+        raise InputError("empty argument: give a puzzle, a file of them, or - for stdin")
     path = Path(arg)
     kind = _kind(path)
     if kind == "file":
@@ -146,8 +149,10 @@ def read_lines(arg: str, stdin: Callable[[], str] = sys.stdin.read, *, nothing: 
         return _text_lines(str(path), text, nothing)
     if kind == "folder":
         raise InputError(f"{path}: is a folder, not a puzzle file")
-    if "/" in arg or _FILE_SUFFIX.search(arg):
-        raise InputError(f"{arg}: no such file (and not a puzzle either)")
+    looks_like_path = ("/" in arg or _FILE_SUFFIX.search(arg)) and "\n" not in arg and not arg.lstrip().startswith("{")
+    if looks_like_path:  # a JSON puzzle line or a drawn grid may hold a "/" and still be a puzzle
+        shown = arg if arg.isprintable() and len(arg) <= 200 else repr(arg[:200])
+        raise InputError(f"{shown}: no such file (and not a puzzle either)")
     return Lines("argument", [(1, arg)], inline=True)
 
 
@@ -259,7 +264,9 @@ def _puzzle_column(path: Path) -> list[str]:
     except Exception as exc:  # polars raises several types for damaged files
         raise InputError(f"{path}: cannot read it as {path.suffix[1:].upper()} ({exc.__class__.__name__})") from None
     if "puzzle" not in frame.columns:
-        raise InputError(f"{path}: no 'puzzle' column (columns: {', '.join(frame.columns) or 'none'})")
+        shown = [c if c and c.isprintable() and c == c.strip() else repr(c) for c in frame.columns[:12]]
+        more = ", ..." if len(frame.columns) > 12 else ""  # a header of any bytes: still one short line
+        raise InputError(f"{path}: no 'puzzle' column (columns: {', '.join(shown) or 'none'}{more})")
     if path.suffix == ".parquet" and "variant" in frame.columns:
         # a numplace part file: a variant row becomes its JSON puzzle line, so its rules go with it
         keep = [c for c in ("puzzle", "variant", "regions", "cages") if c in frame.columns]

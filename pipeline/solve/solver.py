@@ -20,8 +20,10 @@ Contracts (after tdoku's header):
 * :func:`repair` changes the fewest givens so that the puzzle has a solution (seed 003's penalty
   variables; seed 000's "keep as many givens as possible" has the same optimum). A sound puzzle is
   returned unchanged. Changes are 0-based ``(row, col, from, to)`` with symbols as characters.
-  Among several optimal repairs the one HiGHS finds first is returned; ``repaired_status`` says
-  whether the repaired puzzle is unique.
+  Among the optimal repairs one whose repaired puzzle is unique is preferred (the one HiGHS finds
+  first when it is unique, else the first unique one of the optimal face as :func:`repair` walks
+  it); ``repaired_status`` says whether the repaired puzzle is unique, and when it is not, ``note``
+  says plainly that no repair with as few changes is (or none was found within the walk's bounds).
 * Variants (``variant=``, :class:`~pipeline.board.Variant`, killer cages included): the compiled
   counter with the variant's units and cage propagation decides, the ILP with the variant's rows
   where its budget runs out; a repair is the same objective on the variant's IP. Classic puzzles
@@ -30,12 +32,15 @@ Contracts (after tdoku's header):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
-from pipeline.board import SYMBOLS, Grid, Variant, conflict, format_line, size_of_grid
+from pipeline.board import SYMBOLS, Grid, Variant, board, conflict, format_line, size_of_grid
 from pipeline.ilp.result import CountResult
 from pipeline.solve import search
+
+if TYPE_CHECKING:
+    from pipeline.ilp.engine import Engine
 
 Status = Literal["unique", "multiple", "none", "repaired", "timeout"]
 
@@ -78,6 +83,9 @@ class RepairResult:
     solution: Grid | None
     repaired_status: Status
     solutions_found: int  # solutions of the repaired puzzle, counted up to 2
+    #: set when the repaired puzzle is not unique: that no repair with as few changes is unique
+    #: (``no repair with 1 change gives a unique puzzle``), or none was found so; else None
+    note: str | None = None
 
 
 def _variant(variant: Variant | None) -> Variant | None:
@@ -121,6 +129,12 @@ def solve(puzzle: Grid, limit: int = 2, *, compiled_first: bool = False, variant
     return SolveResult(_status(result), puzzle, result.solutions, limit, reason)
 
 
+#: How many sets of givens to change, at most, :func:`repair` looks at for a unique repaired puzzle.
+REPAIR_SETS = 32
+#: How many puzzles :func:`repair` counts, at most, in one such set's search for a unique repair.
+REPAIR_NODES = 256
+
+
 def count_line(result: SolveResult) -> str:
     """The status as ``numplace solve --count`` prints it (a contract the studio shows verbatim):
     ``unique``, ``none``, ``timeout`` or ``multiple: [at least ]K solutions (limit L)``."""
@@ -132,9 +146,14 @@ def count_line(result: SolveResult) -> str:
 
 
 def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | None = None) -> RepairResult:
-    """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one).
-    The counts are :func:`count_solutions`'s (``compiled_first``, ``variant`` as there); the repair is
-    the ILP's (for a variant: its rows, cages included, are kept; only givens change)."""
+    """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one), preferring
+    a repair whose result is unique; ``note`` says plainly when none is.
+
+    The repair HiGHS finds first is kept when its result is unique. Otherwise the repairs with as
+    few changes are looked through (:func:`_unique_on_face`) and the first unique one is returned;
+    when there is none, or none was found within the bounds, the first repair is returned with a
+    ``note``. The counts are :func:`count_solutions`'s (``compiled_first``, ``variant`` as there); the
+    repair is the ILP's (for a variant: its rows, cages included, are kept; only givens change)."""
     n = size_of_grid(puzzle)
     variant = _variant(variant)
     first = count_solutions(puzzle, 2, compiled_first=compiled_first, variant=variant)
@@ -144,19 +163,105 @@ def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | Non
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
     from pipeline.ilp.engine import engine_for  # the repair IP: the one step only the ILP does
 
-    out = engine_for(n, variant=variant).closest(puzzle)
+    engine = engine_for(n, variant=variant)
+    out = engine.closest(puzzle)
     if out.status != "feasible" or out.grid is None:
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
-    grid = out.grid
-    changes = tuple(
-        Change(i // n, i % n, SYMBOLS[d - 1], SYMBOLS[grid[i] - 1])
-        for i, d in enumerate(puzzle)
-        if d and d != grid[i]
-    )
+    best = _repaired(puzzle, out.grid, compiled_first, variant)
+    if best.repaired_status == "unique":
+        return best
+    return _unique_on_face(engine, puzzle, best, compiled_first, variant)
+
+
+def _repaired(puzzle: Grid, grid: Grid, compiled_first: bool, variant: Variant | None) -> RepairResult:
+    """The repair of ``puzzle`` that takes the givens' cells from ``grid``, its result counted up to 2."""
+    n = size_of_grid(puzzle)
+    changes = tuple(Change(i // n, i % n, SYMBOLS[d - 1], SYMBOLS[grid[i] - 1])
+                    for i, d in enumerate(puzzle) if d and d != grid[i])
     repaired = tuple(grid[i] if d else 0 for i, d in enumerate(puzzle))
     after = count_solutions(repaired, 2, compiled_first=compiled_first, variant=variant)
     solution = after.solutions[0] if after.solutions else grid
     return RepairResult("repaired", puzzle, repaired, changes, solution, _status(after), after.count)
+
+
+def _unique_on_face(engine: Engine, puzzle: Grid, first: RepairResult, compiled_first: bool,
+                    variant: Variant | None) -> RepairResult:
+    """A repair with as many changes as ``first`` whose result is unique, else ``first`` with a note.
+
+    The sets of givens such a repair changes are walked with :meth:`Engine.closest` (``keep`` = the
+    givens ``first`` keeps, each set found cut off), ``first``'s set first, at most
+    :data:`REPAIR_SETS`; each set is searched by :func:`_unique_in_set`. The note says whether
+    "none is unique" was proved or only that none was found within these bounds.
+    """
+    n = size_of_grid(puzzle)
+    k = len(first.changes)
+    keep = sum(1 for d in puzzle if d) - k
+    sets = [frozenset(c.row * n + c.col for c in first.changes)]
+    proved = True
+    while True:
+        found = _unique_in_set(puzzle, sorted(sets[-1]), compiled_first, variant)
+        if isinstance(found, RepairResult):
+            return found
+        proved = proved and found
+        if len(sets) == REPAIR_SETS:
+            proved = False
+            break
+        out = engine.closest(puzzle, keep, sets)
+        if out.status == "infeasible":
+            break
+        if out.status != "feasible" or out.grid is None:
+            proved = False
+            break
+        sets.append(frozenset(i for i, d in enumerate(puzzle) if d and d != out.grid[i]))
+    plural = "" if k == 1 else "s"
+    note = (f"no repair with {k} change{plural} gives a unique puzzle" if proved
+            else f"no repair with {k} change{plural} found that gives a unique puzzle (not every one was tried)")
+    return replace(first, note=note)
+
+
+def _unique_in_set(puzzle: Grid, cells: list[int], compiled_first: bool,
+                   variant: Variant | None) -> RepairResult | bool:
+    """A unique repair of ``puzzle`` that changes exactly the givens ``cells`` (a set of the optimal
+    face), or True when there is none, or False when the search passed :data:`REPAIR_NODES` counts.
+
+    The repairs changing ``cells`` are exactly the solutions of the puzzle without their givens
+    (keeping one of them would be a repair with fewer changes), and one is unique iff no other
+    solution has its digits on ``cells``. So the digits of ``cells`` are tried one cell at a time,
+    each partial puzzle counted up to 2 (a digit that clashes with a peer's given is not tried):
+    none prunes, one solution is a unique repair (its digits on the remaining cells complete it),
+    several go on to the next cell, and past the last cell they mean that pattern is not unique.
+    """
+    grid = [0 if i in cells else d for i, d in enumerate(puzzle)]
+    peers = board(size_of_grid(puzzle), variant.units_only if variant is not None else None).peers
+    nodes = 0
+
+    def search(j: int) -> RepairResult | bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > REPAIR_NODES:
+            return False
+        counted = count_solutions(tuple(grid), 2, compiled_first=compiled_first, variant=variant)
+        if counted.status == "timeout":
+            return False
+        if counted.count == 1:
+            return _repaired(puzzle, counted.solutions[0], compiled_first, variant)
+        if counted.count == 0 or j == len(cells):
+            return True
+        complete = True
+        for d in range(1, size_of_grid(puzzle) + 1):
+            if d == puzzle[cells[j]] or any(grid[p] == d for p in peers[cells[j]]):
+                continue  # keeping a given of the set (no solution on the optimal face), or a clash
+            grid[cells[j]] = d
+            found = search(j + 1)
+            if isinstance(found, RepairResult):
+                return found
+            complete = complete and found
+            if nodes > REPAIR_NODES:
+                break
+        grid[cells[j]] = 0
+        return complete and nodes <= REPAIR_NODES
+
+    return search(0)
 
 
 @dataclass(frozen=True)
@@ -175,6 +280,8 @@ class Outcome:
     * ``repaired_puzzle``: the repaired puzzle when givens changed, else ``None``.
     * ``repaired_status``: a repair's status of the repaired puzzle; ``None`` for solve and count.
     * ``reason``: solve and count only, why there is no solution; ``None`` otherwise.
+    * ``note``: a repair only, when the repaired puzzle is not unique: that no minimum-change repair
+      tried is (:attr:`RepairResult.note`); ``None`` otherwise.
     """
 
     status: Status
@@ -185,6 +292,7 @@ class Outcome:
     repaired_puzzle: str | None
     repaired_status: Status | None
     reason: str | None
+    note: str | None = None
 
     def changes_json(self) -> list[dict[str, object]]:
         """``changes`` as a list of ``{"row", "col", "from", "to"}`` (0-based, symbols as strings)."""
@@ -196,7 +304,8 @@ def outcome(result: SolveResult | RepairResult, found: int | None = None) -> Out
     solution = format_line(result.solution) if result.solution else None
     if isinstance(result, RepairResult):
         return Outcome(result.status, format_line(result.puzzle), solution, result.solutions_found, result.changes,
-                       format_line(result.repaired) if result.changes else None, result.repaired_status, None)
+                       format_line(result.repaired) if result.changes else None, result.repaired_status, None,
+                       result.note)
     return Outcome(result.status, format_line(result.puzzle), solution,
                    len(result.solutions) if found is None else found, (), None, None, result.reason)
 
@@ -204,7 +313,8 @@ def outcome(result: SolveResult | RepairResult, found: int | None = None) -> Out
 def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dict[str, object]:
     """The JSON object of ``numplace solve --format json`` (a contract; keys in this order):
     ``{"status", "solution", "solutions_found", "changes", "puzzle"}`` from :func:`outcome`, then
-    ``"repaired_puzzle", "repaired_status"`` for a repair or ``"reason"`` for a solve or count."""
+    ``"repaired_puzzle", "repaired_status", "repair_note"`` for a repair or ``"reason"`` for a solve or
+    count."""
     out = outcome(result, found)
     head: dict[str, object] = {
         "status": out.status,
@@ -214,5 +324,6 @@ def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dic
         "puzzle": out.puzzle,
     }
     if isinstance(result, RepairResult):
-        return {**head, "repaired_puzzle": out.repaired_puzzle, "repaired_status": out.repaired_status}
+        return {**head, "repaired_puzzle": out.repaired_puzzle, "repaired_status": out.repaired_status,
+                "repair_note": out.note}
     return {**head, "reason": out.reason}

@@ -101,6 +101,77 @@ def test_repair_leaves_sound_puzzles_alone() -> None:
     assert solver.repair(parse(many[0])).status == "multiple"
 
 
+def _wrong_at_r9c9(k: int, digit: int) -> tuple[str, str]:
+    """Norvig's hard puzzle ``k`` (unique) and the same puzzle with its given at r9c9 changed to ``digit``
+    (unsolvable then): a thesis-style case of one wrong given."""
+    from tests.golden import TOP95
+
+    p = TOP95[k]
+    assert p[80] != "." and p[80] != str(digit)
+    return p, p[:80] + str(digit)
+
+
+@pytest.mark.parametrize(("k", "digit", "other"), [(56, 3, (8, 6)), (23, 2, (6, 6)), (19, 2, (8, 8))])
+def test_repair_prefers_a_unique_result(k: int, digit: int, other: tuple[int, int]) -> None:
+    """One wrong given at r9c9 of a unique puzzle: the first minimum-change repair HiGHS finds changes
+    another cell (``other``: r9c7, r7c7) or r9c9 to a third digit, and its result has several
+    solutions; among the one-change repairs, putting r9c9 back is unique, and that one is returned."""
+    from pipeline.ilp.engine import engine_for
+
+    good, bad = _wrong_at_r9c9(k, digit)
+    first = engine_for(9).closest(parse(bad)).grid
+    assert first is not None
+    changed = [(i // 9, i % 9) for i, d in enumerate(parse(bad)) if d and d != first[i]]
+    assert changed == [other] and first[80] != int(good[80])  # the case: today's repair is not unique
+    result = solver.repair(parse(bad))
+    assert result.status == "repaired" and result.repaired_status == "unique" and result.note is None
+    assert [(c.row, c.col, c.old, c.new) for c in result.changes] == [(8, 8, str(digit), good[80])]
+    assert result.repaired == parse(good)
+    assert verify.count_solutions(result.repaired, board(9), 2) == 1
+
+
+def test_repair_says_plainly_when_no_fewest_change_repair_is_unique() -> None:
+    """Two 5s in an otherwise empty row: each of the 16 one-change repairs (either 5 to any of 8
+    digits) leaves a puzzle with many solutions; every one is tried, and the note says none is unique."""
+    bad = parse("55" + "." * 79)
+    result = solver.repair(bad)
+    assert result.status == "repaired" and result.repaired_status == "multiple" and len(result.changes) == 1
+    assert result.note == "no repair with 1 change gives a unique puzzle"
+    assert solver.as_json(result)["repair_note"] == result.note
+
+
+def test_repair_says_when_the_search_for_a_unique_repair_gave_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one set of givens to look at and 3 counts to search it, "none" is not claimed."""
+    monkeypatch.setattr(solver, "REPAIR_SETS", 1)
+    monkeypatch.setattr(solver, "REPAIR_NODES", 3)
+    result = solver.repair(parse("55" + "." * 79))
+    assert result.repaired_status == "multiple"
+    assert result.note == "no repair with 1 change found that gives a unique puzzle (not every one was tried)"
+
+
+def test_closest_walks_the_sets_of_changed_givens() -> None:
+    """The optimum first, then each call with ``keep`` and the sets found so far gives a repair that
+    changes another set of givens, then ``infeasible``; the engine's rows are restored every time."""
+    from pipeline.ilp.engine import engine_for
+
+    eng = engine_for(9)
+    rows = eng._h.getNumRow()
+    p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    bad = parse("55" + p[2:5] + "5" + p[6:])  # three 5s in row 1: keep one of them, change two
+    givens = sum(1 for d in bad if d)
+    out = eng.closest(bad)
+    assert out.grid is not None
+    sets = [frozenset(i for i, d in enumerate(bad) if d and d != out.grid[i])]
+    assert len(sets[0]) == 2 and eng._h.getNumRow() == rows
+    while (nxt := eng.closest(bad, givens - 2, sets)).status == "feasible":
+        assert nxt.grid is not None and eng._h.getNumRow() == rows
+        changed = frozenset(i for i, d in enumerate(bad) if d and d != nxt.grid[i])
+        assert len(changed) == 2 and changed not in sets
+        sets.append(changed)
+    assert nxt.status == "infeasible" and eng._h.getNumRow() == rows
+    assert set(sets) <= {frozenset({0, 1}), frozenset({0, 5}), frozenset({1, 5})}
+
+
 def test_reason_names_the_clash() -> None:
     p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     bad = p[:6] + "5" + p[7:]  # a second 5 in row 1, column 7
@@ -124,7 +195,7 @@ def test_json_and_batch_row_share_one_outcome() -> None:
                 assert js[key] == row[key], (text, mode, key)
             assert row["puzzle"] == text and js["puzzle"] == format_line(grid)
             if mode == "repair":
-                assert list(js)[5:] == ["repaired_puzzle", "repaired_status"]
+                assert list(js)[5:] == ["repaired_puzzle", "repaired_status", "repair_note"]
                 assert js["repaired_puzzle"] == row["repaired_puzzle"] and row["error"] is None
             else:
                 assert list(js)[5:] == ["reason"] and js["reason"] == row["error"]
