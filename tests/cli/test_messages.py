@@ -66,8 +66,8 @@ def test_an_unreadable_path_is_named_by_its_argument(monkeypatch: pytest.MonkeyP
     with pytest.raises(SystemExit) as exc:
         cli.main()
     assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert error_line(err) == f"numplace: error: CONFIG: path {cfg!r} is not readable."  # run logs it as JSON off a terminal
+    err = capsys.readouterr().err  # run logs a refusal as JSON off a terminal
+    assert error_line(err) == f"numplace: error: CONFIG: path {cfg!r} is not readable."
     assert "None" not in err
 
 
