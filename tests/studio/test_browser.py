@@ -168,6 +168,9 @@ def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path:
     assert "fixed=7" in tab.url and "count=2" in tab.url
     assert tab.get_by_text("fixed: 7....").count() == 1  # the YAML for numplace run
     assert tab.locator('[data-testid="stDownloadButton"]').count() == 2 * 2 + 3  # PNG+SVG each; CSV, PDF, YAML
+    with tab.expect_download() as got:  # the PDF is made when its button is clicked
+        tab.get_by_role("button", name="PDF", exact=True).click()
+    assert Path(got.value.path()).read_bytes().startswith(b"%PDF")
     _shot(tab, "generate", tmp_path)
 
 

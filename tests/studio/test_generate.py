@@ -84,3 +84,19 @@ def test_bad_input_is_one_inline_line(params: dict[str, str], message: str) -> N
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and message in errors[0], errors
     assert "\n" not in errors[0]
+
+
+def test_the_files_are_made_when_asked_and_are_what_the_commands_write() -> None:
+    from pipeline.studio.views import generate
+
+    cfg = cfgmod.validate({**forms.config_from_params({"count": "2", "seed": "4"}), "workers": 1})
+    made = [dict(item.row) for item in runner.stream(cfg) if isinstance(item, Made)]
+    assert generate._pdf(made).startswith(b"%PDF")
+    csv = generate._csv(made).splitlines()
+    assert len(csv) == 3 and "puzzle" in csv[0].split(",") and made[1]["puzzle"] in csv[2]
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(generate._png(made[0]))) as im:
+        assert im.format == "PNG" and im.width == im.height > 300

@@ -5,16 +5,17 @@ The query parameters are :mod:`pipeline.studio.forms`'s (every key of the config
 makes the puzzles when it is opened; the form writes them to the URL. The puzzles come from
 :func:`pipeline.run.runner.stream` (``numplace generate``'s engine: the same seeds, certification,
 grading and independent verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`.
-Shown: each puzzle drawn, as a line, with its grade, hints and seed; downloads PNG and SVG per puzzle,
-CSV and a PDF (the book's layout) of all; the equivalent YAML config, which ``numplace run`` takes
-as it is. Results are kept per config in the session, so a download or a second look does not make
-them again.
+Shown: each puzzle drawn, as a line, with its grade, hints and seed; downloads PNG and SVG per
+puzzle, CSV and a PDF (the book's layout) of all, each file made when its button is clicked; the
+equivalent YAML config, which ``numplace run`` takes as it is. Results are kept per config in the
+session, so a download or a second look does not make them again.
 """
 
 from __future__ import annotations
 
 import io
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,39 @@ def render() -> None:
     _downloads(made, text)
 
 
+def _png(row: dict[str, Any]) -> bytes:
+    """The PNG file of one puzzle, as ``numplace export --format png`` draws it."""
+    from pipeline.publish import render
+
+    out = io.BytesIO()
+    render.to_image(render.art_of(row)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def _csv(made: list[dict[str, Any]]) -> str:
+    """The puzzles as ``numplace export --format csv`` writes them."""
+    import polars as pl
+
+    from pipeline.publish import export
+    from pipeline.run.rows import SCHEMA
+
+    frame = pl.DataFrame(made, schema={k: v for k, v in SCHEMA.items() if k in made[0]})
+    return export.text_frame(frame, lists=False).write_csv()
+
+
+def _pdf(made: list[dict[str, Any]]) -> bytes:
+    """The puzzles in the book's layout (title page, puzzle pages, answers), as ``numplace book`` draws them."""
+    from pipeline.publish import book
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "puzzles.pdf"
+        cfg = book.load_config(None, {"title": "numplace studio", "per_page": 4 if len(made) > 2 else 2})
+        book.write_book([book.Section("studio", tuple(made), tuple(range(1, len(made) + 1)))], cfg, out)
+        return out.read_bytes()
+
+
 def _show(made: list[dict[str, Any]]) -> None:
+    """Each puzzle drawn, as a line, with its grade, hints and seed, and its files (made when clicked)."""
     from pipeline.publish import render
 
     cols = st.columns(3)
@@ -192,34 +225,22 @@ def _show(made: list[dict[str, Any]]) -> None:
             st.code(row["puzzle"], language=None, wrap_lines=True)
             st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · score {row.get('difficulty_score')} · "
                        f"{t('hints')} {row.get('hints')} · {t('seed')} {row.get('seed')}")
-            art = render.art_of(row)
-            png = io.BytesIO()
-            render.to_image(art).save(png, format="PNG")
             a, b = st.columns(2)
-            a.download_button("PNG", png.getvalue(), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
+            a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
                               key=f"generate.png{k}")
-            b.download_button("SVG", render.to_svg(art, row["puzzle_id"]), f"{row['puzzle_id']}.svg",
+            b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
                               "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
 
 
 def _downloads(made: list[dict[str, Any]], text: str) -> None:
-    import polars as pl
-
-    from pipeline.publish import book, export
-    from pipeline.run.rows import SCHEMA
-
+    """CSV and PDF of all the puzzles (made when clicked), and the YAML config."""
     st.subheader(t("download"))
     a, b, c = st.columns(3)
     if made:
-        frame = pl.DataFrame(made, schema={k: v for k, v in SCHEMA.items() if k in made[0]})
-        a.download_button("CSV", export.text_frame(frame, lists=False).write_csv(), "puzzles.csv", "text/csv",
-                          on_click="ignore", key="generate.csv")
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / "puzzles.pdf"
-            cfg = book.load_config(None, {"title": "numplace studio", "per_page": 4 if len(made) > 2 else 2})
-            book.write_book([book.Section("studio", tuple(made), tuple(range(1, len(made) + 1)))], cfg, out)
-            b.download_button("PDF", out.read_bytes(), "puzzles.pdf", "application/pdf", on_click="ignore",
-                              key="generate.pdf")
+        a.download_button("CSV", partial(_csv, made), "puzzles.csv", "text/csv", on_click="ignore",
+                          key="generate.csv")
+        b.download_button("PDF", partial(_pdf, made), "puzzles.pdf", "application/pdf", on_click="ignore",
+                          key="generate.pdf")
     c.download_button("YAML", text, "studio.yaml", "application/yaml", on_click="ignore", key="generate.yaml")
     st.markdown(f"**{t('config')}**")
     st.code(text, language="yaml")
