@@ -38,8 +38,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-import numpy as np
-
 from pipeline.board import Cage, Variant
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _cells, _Ctx, _digits, _elims_of, _Geo, _geo
 
@@ -61,7 +59,9 @@ MAX_OPEN = 6
 def options(cands: tuple[int, ...], total: int, adj: tuple[int, ...]) -> dict[int, tuple[int, ...]] | None:
     """:func:`_options_py` by the compiled search of :mod:`pipeline.difficulty.killer_jit` (the same
     search, node for node; the tests compare the two). Cached: callers must not mutate the result."""
-    from pipeline.difficulty import killer_jit  # lazy: numba loads only when a killer board is graded
+    import numpy as np
+
+    from pipeline.difficulty import killer_jit  # lazy: numba and numpy load only when a killer board is graded
 
     k = len(cands)
     order, min_rest, max_rest = _plan(cands)
