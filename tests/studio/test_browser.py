@@ -101,6 +101,7 @@ def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
     folder = Path(os.environ.get("NUMPLACE_SHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"studio-{name}.png"
+    tab.wait_for_timeout(1500)  # the grid editor and the slider draw a moment after the text
     tab.screenshot(path=str(path), full_page=True)
     with Image.open(path) as im:
         assert im.width >= 1000 and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
@@ -120,10 +121,10 @@ def _type_into_grid(tab: Any, editor: Any, row: int, col: int, text: str) -> Non
         x = box["x"] + box["width"] - (n - col - 0.5) * CELL
         y = box["y"] + ROW * (row + 1.5)
         tab.mouse.dblclick(x, y)
-        tab.locator("textarea.gdg-input").first.wait_for(timeout=10_000)  # the data editor's cell editor
-        tab.wait_for_timeout(300)  # the cell editor takes the focus a moment after it appears
-        tab.keyboard.type(text)
-        tab.keyboard.press("Enter")
+        box_editor = tab.locator("textarea.gdg-input").first  # the data editor's cell editor
+        box_editor.wait_for(timeout=10_000)
+        box_editor.fill(text)  # typed into the cell editor itself, wherever the focus went
+        box_editor.press("Enter")
         try:
             expect(cell).to_have_text(text, timeout=5_000)
             return
@@ -136,8 +137,9 @@ def test_solve_from_a_link_then_type_a_digit(studio: str, tab: Any, tmp_path: Pa
     tab.goto(f"{studio}/solve?puzzle={EASY}")
     tab.get_by_text("Status: unique").wait_for(timeout=90_000)
     tab.get_by_text("Step 1: Naked Single").first.wait_for()
-    tab.locator("svg rect.mark").first.wait_for()
-    assert tab.locator("svg rect.mark").count() == 1  # the step's cell on the path grid
+    from playwright.sync_api import expect
+
+    expect(tab.locator("svg rect.mark")).to_have_count(1, timeout=30_000)  # the step's cell on the path grid
     _shot(tab, "solve", tmp_path)
     _type_into_grid(tab, tab.locator('[data-testid="stDataFrame"]').first, 0, 2, "4")  # r1c3, the right digit
     tab.wait_for_function("() => location.search.includes('puzzle=534')", timeout=60_000)
@@ -150,8 +152,7 @@ def test_repair_from_a_link(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.goto(f"{studio}/repair?puzzle={BROKEN}")
     tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
     tab.get_by_text("These givens cannot stand together").wait_for(timeout=120_000)
-    tab.locator("svg rect.mark").nth(2).wait_for()
-    assert tab.locator("svg rect.mark").count() >= 3  # the change twice, the core at least once
+    tab.locator("svg rect.mark").nth(2).wait_for(timeout=30_000)  # the change twice, the core at least once
     _shot(tab, "repair", tmp_path)
 
 
@@ -166,8 +167,10 @@ def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path:
     tab.get_by_role("button", name="Generate").click()
     tab.get_by_text("The same as a config for numplace run").wait_for(timeout=180_000)
     assert "fixed=7" in tab.url and "count=2" in tab.url
-    assert tab.get_by_text("fixed: 7....").count() == 1  # the YAML for numplace run
-    assert tab.locator('[data-testid="stDownloadButton"]').count() == 2 * 2 + 3  # PNG+SVG each; CSV, PDF, YAML
+    from playwright.sync_api import expect
+
+    expect(tab.get_by_text("fixed: 7....")).to_have_count(1, timeout=30_000)  # the YAML for numplace run
+    expect(tab.locator('[data-testid="stDownloadButton"]')).to_have_count(2 * 2 + 3)  # PNG, SVG each; CSV, PDF, YAML
     with tab.expect_download() as got:  # the PDF is made when its button is clicked
         tab.get_by_role("button", name="PDF", exact=True).click()
     assert Path(got.value.path()).read_bytes().startswith(b"%PDF")

@@ -79,8 +79,9 @@ def _path(grid: Grid, variant: Variant, line: str) -> None:
         st.info(f"{t('no_grade')}: {g}")
         return
     hardest = g.techniques[-1] if g.techniques else "-"
-    st.markdown(f"**{t(g.level)}** · score {g.score:g} · {g.logic_steps} logic steps"
-                f"{f' · {g.guesses} guesses' if g.guesses else ''} · hardest: {hardest}")
+    guesses = f" · {g.guesses} {t('guesses')}" if g.guesses else ""
+    st.markdown(f"**{t(g.level)}** · {t('score')} {g.score:g} · {g.logic_steps} {t('logic_steps')}{guesses} · "
+                f"{t('hardest')}: {hardest}")
     if g.reason:
         st.caption(g.reason)
     if not g.steps:
