@@ -138,3 +138,37 @@ def test_no_page_says_any_reader_reads_a_folder() -> None:
     """polars cannot read a set folder (it stops at _manifest.json): no page may promise that any reader can."""
     for page in PAGES:
         assert "any Parquet reader" not in " ".join(page.read_text(encoding="utf-8").split()), page
+
+
+def _block_after(page: Path, heading: str) -> str:
+    """The first python code block after ``heading`` in ``page``."""
+    text = page.read_text(encoding="utf-8").split(heading, 1)[1]
+    return text.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.heavy
+def test_a_set_spanning_schema_versions_reads_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set begun by an older numplace (tests/data/legacy_set: schema 3) and continued by this one
+    (schema 4): the documented reads for such a set take every row and every column; the plain polars
+    glob refuses it, as the page says."""
+    import shutil
+
+    from tests.conftest import DATA, numplace
+
+    shutil.copytree(DATA / "legacy_set", tmp_path / "legacy")
+    monkeypatch.chdir(tmp_path / "legacy")
+    res = numplace("run", "set.yaml", cwd=tmp_path / "legacy")
+    assert res.returncode == 0, res.stderr
+    code = _block_after(OUTPUT_DOC, "### A set made by several numplace versions")
+    names: dict[str, object] = {}
+    exec(code.replace("default-classic", "legacy-classic"), names)  # the page's own code
+    ids = [f"legacy-classic-{i:07d}" for i in range(8)]
+    for name in ("all_polars", "all_pandas"):
+        frame = names[name]
+        assert sorted(frame["puzzle_id"]) == ids, name  # type: ignore[index]
+        assert {"grid_source", "needs_guessing"} <= set(frame.columns), name  # type: ignore[attr-defined]
+    duck = names["all_duckdb"].pl()  # type: ignore[attr-defined]
+    assert sorted(duck["puzzle_id"]) == ids and "grid_source" in duck.columns
+    assert duck.filter(pl.col("index") >= 4)["grid_source"].null_count() == 0  # the new rows carry it
+    with pytest.raises(pl.exceptions.SchemaError, match="extra column"):
+        pl.read_parquet("outputs/legacy-classic/*/part-*.parquet")
