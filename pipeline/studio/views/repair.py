@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pipeline.board import format_line
+from pipeline.board import Grid, Variant, format_line
 from pipeline.solve import solver, why
 from pipeline.studio import draw, puzzle_io, widgets
 from pipeline.studio.widgets import t
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _repair(line: str) -> solver.RepairResult:
-    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+def _repair(grid: Grid, variant: Variant) -> solver.RepairResult:
     return solver.repair(grid, variant=variant)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _why(line: str) -> why.Core | str | None:
-    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+def _why(grid: Grid, variant: Variant) -> why.Core | str | None:
     try:
         return why.explain(grid, variant=variant)
     except why.Undecided as exc:
@@ -39,10 +37,9 @@ def render() -> None:
     got = widgets.entered("repair")
     if got is None:
         return
-    query, grid, variant = got
-    line = query.json_line()
+    _, grid, variant = got
     with st.spinner(t("working")):
-        result = _repair(line)
+        result = _repair(grid, variant)
     if not result.changes:
         if result.status == "timeout":
             st.error("the solver hit its time limit; no answer")
@@ -65,7 +62,7 @@ def render() -> None:
         st.warning(f"the repaired puzzle is {result.repaired_status}, not unique")
     st.subheader(t("why"))
     with st.spinner(t("working")):
-        core = _why(line)
+        core = _why(grid, variant)
     if isinstance(core, str):
         st.warning(core)
     elif core is not None:

@@ -18,14 +18,12 @@ from pipeline.studio.widgets import t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _solve(line: str) -> solver.SolveResult:
-    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+def _solve(grid: Grid, variant: Variant) -> solver.SolveResult:
     return solver.solve(grid, 2, variant=variant)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _grade(line: str) -> grade.Grade | str:
-    grid, variant = puzzle_io.parse(puzzle_io.query_of(line))
+def _grade(grid: Grid, variant: Variant) -> grade.Grade | str:
     try:
         return rate.rate(grid, variant)
     except rate.NotGradable as exc:
@@ -39,9 +37,8 @@ def render() -> None:
     if got is None:
         return
     query, grid, variant = got
-    line = query.json_line()
     with st.spinner(t("working")):
-        result = _solve(line)
+        result = _solve(grid, variant)
     st.subheader(f"{t('status')}: {solver.count_line(result)}")
     if result.status == "none":
         st.error(result.reason or "")
@@ -68,12 +65,12 @@ def render() -> None:
         widgets.grid(draw.svg(grid, variant, result.solution))
     st.markdown(f"**{t('line')}**")
     st.code(format_line(result.solution), language=None)
-    _path(grid, variant, line)
+    _path(grid, variant)
 
 
-def _path(grid: Grid, variant: Variant, line: str) -> None:
+def _path(grid: Grid, variant: Variant) -> None:
     """The grade and the solving path, one step at a time."""
-    g = _grade(line)
+    g = _grade(grid, variant)
     st.subheader(t("grade"))
     if isinstance(g, str):
         st.info(f"{t('no_grade')}: {g}")
