@@ -27,6 +27,9 @@ Method
     are excluded.
   * "ours" is timed as the whole command, start-up included.  With --subtract-startup the command
     is also run with n=1 and the marginal rate (N-1)/(t(N)-t(1)) is reported as well.
+  * Each generator's CPU seconds (user + system: the peer child's own time.process_time, the command's
+    children from getrusage) are reported too, with the rates per CPU second: on a machine shared with
+    other work a pinned child waits for its core, and the CPU figure leaves that wait out.
   * Quality uses an exact solution counter included below (pure Python, counts to 2):
       unique%   puzzles with exactly one solution (all puzzles)
       minimal%  unique puzzles where removing any single clue gives >1 solution (first --sample)
@@ -45,6 +48,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -212,10 +216,10 @@ def worker(name: str, n: int, budget: float, seed: int) -> dict:
         f = make_peer(name)
     except ImportError as e:
         return {"error": f"not installed ({e})"}
-    puzzles, t0 = [], time.perf_counter()
+    puzzles, t0, c0 = [], time.perf_counter(), time.process_time()
     while len(puzzles) < n and time.perf_counter() - t0 < budget:
         puzzles.append(f(seed + len(puzzles)))
-    return {"puzzles": puzzles, "elapsed_s": time.perf_counter() - t0}
+    return {"puzzles": puzzles, "elapsed_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -239,14 +243,17 @@ def run_peer(name, args, cpu) -> dict:
 
 def run_ours(cmdline, n, seed, cpu) -> dict:
     cmd = cmdline.replace("{n}", str(n)).replace("{seed}", str(seed))
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, shell=True, capture_output=True, text=True, preexec_fn=_pin(cpu))
     el = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0:
         tail = (p.stderr.strip().splitlines() or ["?"])[-1]
         return {"error": f"exit {p.returncode}: {tail}"}
     puzzles = [_norm(ln.strip()) for ln in p.stdout.splitlines() if LINE.match(ln.strip())]
-    return {"puzzles": puzzles, "elapsed_s": el}
+    return {"puzzles": puzzles, "elapsed_s": el, "cpu_s": cpu_s}
 
 
 def version(name):
@@ -313,6 +320,7 @@ def main():
     names = [args.ours_name[i] if i < len(args.ours_name) else nm for i, nm in enumerate(names)]
     jobs = [(nm, "ours", c) for nm, c in zip(names, args.ours, strict=False)]
     jobs += [(p.strip(), "peer", None) for p in args.peers.split(",") if p.strip()]
+    started, load0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()
     print(f"# pinned to CPU {cpu}; n={args.n}, budget={args.budget:g}s, seed={args.seed}", file=sys.stderr)
     ours_rates = {}
     for name, kind, cmd in jobs:
@@ -331,15 +339,29 @@ def main():
                         d = res["elapsed_s"] - one["elapsed_s"]
                         row["startup_s"] = one["elapsed_s"]
                         row["marginal_per_s"] = (row["n"] - 1) / d if d > 0 else float("inf")
+                        dc = res["cpu_s"] - one["cpu_s"]
+                        row["startup_cpu_s"] = one["cpu_s"]
+                        row["marginal_per_cpu_s"] = (row["n"] - 1) / dc if dc > 0 else float("inf")
         rows.append(row)
         print(f"#   {name}: " + (res["error"] if "error" in res else
                                  f"{row['n']} puzzles in {res['elapsed_s']:.2f}s"), file=sys.stderr)
 
+    load1 = os.getloadavg()
+    print(f"# {started} to {time.strftime('%H:%M UTC', time.gmtime())}, pinned to CPU {cpu}, n={args.n}; "
+          f"load average (1 min) {load0[0]:.1f} at the start, {load1[0]:.1f} at the end")
     print(fmt_table(rows, ours_rates))
     for r in rows:
         if "marginal_per_s" in r:
             print(f"\n{r['tool']}: start-up {r['startup_s']:.2f}s (n=1 run); marginal rate "
                   f"{r['marginal_per_s']:.3g} puzzles/s")
+    print("\nper CPU second (user + system; the wait for a shared core left out):")
+    for r in rows:
+        if "error" in r or not r.get("cpu_s"):
+            continue
+        line = f"  {r['tool']:<22} {r['n'] / r['cpu_s']:8.3g} puzzles per CPU-s whole ({r['cpu_s']:.2f} CPU-s)"
+        if "marginal_per_cpu_s" in r:
+            line += f", {r['marginal_per_cpu_s']:.3g} marginal (start-up {r['startup_cpu_s']:.2f} CPU-s)"
+        print(line)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"args": vars(args), "cpu": cpu, "rows": rows}, fh, indent=1)

@@ -2,13 +2,14 @@
 """Where the time goes, per phase, for one worker: start-up, grid, removal, certification,
 verification, Parquet. Also 16x16 seconds per puzzle, verification included. One process, one core.
 
-    .venv/bin/python bench/profile_phases.py [--n 200] [--n16 5] [--oracle]
+    .venv/bin/python bench/profile_phases.py [--n 200] [--n16 5] [--oracle] [--hybrid-only] [--grid METHOD]
 
-Phases per puzzle come from `generate.make_puzzle`'s own `phase_ms` (grid = the ILP random grid;
-removal = the removal pass, the grade and the minimality checks; certify = the one ILP no-good solve),
-plus `verify.verify_row` and `store.write_part` timed here; `numba load ms` is the first call of the
-removal counter and of the verifier's counter (their kernels come from numba's on-disk cache). Start-up
-is measured in child processes.
+Phases per 9x9 puzzle, wall and CPU ms (CPU = `time.process_time`, the steadier figure on a shared
+machine): grid, removal pass, grade and minimality checks (each by wrapping the function
+`generate.puzzle` calls), certify + rest (the rest of `make_puzzle`), the row (`run.rows.build_row`,
+its canonical form and grid number also timed alone), `verify.verify_row` and `store.write_part`;
+`numba load ms` is the first call of the removal counter and of the verifier's counter (their kernels
+come from numba's on-disk cache). Start-up is measured in child processes.
 
 The 16x16 block (rot180, minimal rule, hybrid engine) times each phase in wall and CPU seconds (CPU =
 this process's `time.process_time`, the steadier figure on a shared machine): grid, removal pass,
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import os
 import statistics
 import subprocess
@@ -58,12 +58,16 @@ def _warm_verifier() -> None:
                               "hints": 16, "symmetry": "full", "symmetry_requested": "none"}) == []
 
 
-def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
+def phases(n_puzzles: int, engine: str, size: int = 9, grid_method: str = "weighted-ilp") -> dict[str, float]:
+    """Per 9x9 puzzle, mean ms: each phase of ``make_puzzle`` (wall and CPU), the row (``build_row``,
+    with its canonical form and grid number also timed alone), ``verify_row`` and the Parquet write."""
     from pipeline import board, verify
     from pipeline.generate import count_jit
     from pipeline.generate.puzzle import make_puzzle
     from pipeline.generate.spec import Spec, puzzle_seed
+    from pipeline.identity import canon, numbering
     from pipeline.ilp.engine import engine_for
+    from pipeline.run import rows as rowmod
     from pipeline.run import runner, store
 
     t0 = time.perf_counter()
@@ -73,43 +77,57 @@ def phases(n_puzzles: int, engine: str, size: int = 9) -> dict[str, float]:
     count_jit.count((0,) * (size * size), 1)
     _warm_verifier()
     jit = time.perf_counter() - t0
-    spec = Spec(size=size, symmetry="rot180", minimal=True, engine=engine)
-    grid, removal, certify, ver, total, rows, orbmin = [], [], [], [], [], [], 0
-    b = board.board(size)
+    spec = Spec(size=size, symmetry="rot180", minimal=True, engine=engine, grid_method=grid_method)
+    wall: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+
+    def add(phase: str, w: float, c: float) -> None:
+        wall[phase] = wall.get(phase, 0.0) + w
+        cpu[phase] = cpu.get(phase, 0.0) + c
+
+    def timed(phase: str, f: Callable[[], Any]) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = f()
+        add(phase, time.perf_counter() - t0, time.process_time() - c0)
+        return out
+
+    rows, orbmin = [], 0
+    rowmod.build_row(make_puzzle(spec, puzzle_seed(7, 10**6)), set_name="s", config_hash="h", index=0, seed=0)
     for i in range(n_puzzles):
-        t0 = time.perf_counter()
-        made = make_puzzle(spec, puzzle_seed(7, i))
-        total.append(time.perf_counter() - t0)
-        ph = made.phase_ms
-        grid.append(ph["grid"])
-        removal.append(ph["removal"])
-        certify.append(ph["certify"])
+        clock = _PhaseClock()
+        with clock.patched():
+            made = timed("make_puzzle", lambda i=i: make_puzzle(spec, puzzle_seed(7, i)))
+        for k in clock.wall:
+            add(k, clock.wall[k], clock.cpu[k])
         orbmin += bool(made.orbit_minimal)
-        row = {"size": size, "puzzle": board.format_line(made.puzzle),
-               "solution": board.format_line(made.solution), "hints": made.hints,
-               "symmetry": made.symmetry, "symmetry_requested": made.symmetry_requested}
-        t0 = time.perf_counter()
-        assert verify.verify_row(row) == []
-        ver.append((time.perf_counter() - t0) * 1000)
+        row = timed("build_row", lambda i=i, made=made: rowmod.build_row(made, set_name="s", config_hash="h",
+                                                                         index=i, seed=i))
+        timed("  of which canonical_key", lambda made=made: canon.canonical_key(made.puzzle))
+        timed("  of which grid_number", lambda made=made: numbering.grid_number(made.solution))
+        timed("verify", lambda row=row: verify.verify_row(row))
         rows.append(row)
+    rest = ("make_puzzle", "grid", "removal", "grade", "minimality")
+    add("certify + rest", wall["make_puzzle"] - sum(wall.get(k, 0.0) for k in rest[1:]),
+        cpu["make_puzzle"] - sum(cpu.get(k, 0.0) for k in rest[1:]))
+    b = board.board(size)
     del b
-    full_rows = [dict(r, puzzle_id=str(k), set_name="s", config_hash="h", seed=k, index=k, box_rows=3, box_cols=3,
-                      minimal=False, orbit_minimal=True, ilp_solves=1, gen_ms=1.0,
-                      created_at=dt.datetime.now(dt.UTC), numplace_version="x", attempts=1)
-                 for k, r in enumerate(rows)]
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        store.write_part(Path(tmp), 0, full_rows, "profile")
+        store.write_part(Path(tmp), 0, rows, "profile")
         parquet = (time.perf_counter() - t0) * 1000 / n_puzzles
     _ = runner  # imported for the same import cost as a worker
-    return {
-        "engine build ms": build * 1000, "numba load ms": jit * 1000,
-        "grid ms": statistics.mean(grid), "removal+minimality ms": statistics.mean(removal),
-        "certify ms": statistics.mean(certify), "verify ms": statistics.mean(ver), "parquet ms": parquet,
-        "make_puzzle ms": statistics.mean(total) * 1000, "puzzles/s (make+verify)":
-            1000 / (statistics.mean(total) * 1000 + statistics.mean(ver)),
-        "orbit-minimal %": 100 * orbmin / n_puzzles,
-    }
+    per = {k: (1000 * wall[k] / n_puzzles, 1000 * cpu[k] / n_puzzles) for k in wall}
+    total = per["make_puzzle"][0] + per["build_row"][0] + per["verify"][0]
+    total_cpu = per["make_puzzle"][1] + per["build_row"][1] + per["verify"][1]
+    out: dict[str, float] = {"engine build ms": build * 1000, "numba load ms": jit * 1000}
+    for k in ("grid", "removal", "grade", "minimality", "certify + rest", "make_puzzle", "build_row",
+              "  of which canonical_key", "  of which grid_number", "verify"):
+        out[f"{k} ms"] = per.get(k, (0.0, 0.0))[0]
+        out[f"{k} ms CPU"] = per.get(k, (0.0, 0.0))[1]
+    out |= {"parquet ms": parquet, "make+row+verify ms": total, "make+row+verify ms CPU": total_cpu,
+            "puzzles/s (make+row+verify)": 1000 / total, "puzzles/s CPU": 1000 / total_cpu,
+            "orbit-minimal %": 100 * orbmin / n_puzzles}
+    return out
 
 
 class _PhaseClock:
@@ -207,6 +225,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--n16", type=int, default=5, help="16x16 puzzles to time (0: skip)")
+    ap.add_argument("--grid", default="weighted-ilp", help="grid.method of the 9x9 runs (default %(default)s)")
+    ap.add_argument("--hybrid-only", action="store_true", help="skip the 9x9 run with the ilp engine")
     ap.add_argument("--oracle", action="store_true", help="also time the pure-Python count on each 16x16 puzzle")
     args = ap.parse_args()
     with contextlib.suppress(AttributeError, OSError):
@@ -214,12 +234,15 @@ def main() -> None:
     print(f"# phase profile, 9x9 rot180 orbit-minimal, {args.n} puzzles, one core, {time.strftime('%Y-%m-%d')}")
     for k, v in startup().items():
         print(f"start-up  {k:<28} {v * 1000:8.0f} ms")
-    for engine in ("hybrid", "ilp"):
+    for engine in ("hybrid", "ilp")[: 1 if args.hybrid_only else 2]:
         n = args.n if engine == "hybrid" else max(10, args.n // 10)
-        res = phases(n, engine)
-        print(f"-- engine {engine} ({n} puzzles)")
+        res = phases(n, engine, grid_method=args.grid)
+        print(f"-- engine {engine}, grid.method {args.grid} ({n} puzzles), ms per puzzle: wall, CPU")
         for k, v in res.items():
-            print(f"   {k:<28} {v:10.2f}")
+            if k.endswith(" ms CPU"):
+                continue
+            cpu = res.get(f"{k} CPU")
+            print(f"   {k:<32} {v:10.2f}" + (f" {cpu:10.2f}" if cpu is not None else ""))
     if args.n16:
         report16(phases16(args.n16, args.oracle))
 

@@ -152,11 +152,9 @@ class Engine(HighsModel):
                 return red
             lp, free = red
             h = self._grid_solver()
-            lp.col_cost_ = w[free]
-            lp.sense_ = highspy.ObjSense.kMaximize
             for key, value in values.items():
                 h.setOptionValue(key, value)
-            status = reduced.run(h, lp, integer=False, presolve="off")
+            status = reduced.run(h, lp, integer=False, presolve="off", maximize=np.ascontiguousarray(w[free]))
             if status != MS.kOptimal:
                 return Outcome(_status(status))
             out = np.zeros(self.ncols)

@@ -51,7 +51,7 @@ class Reduction:
             return None
         return cls(np.array(rows_of, dtype=np.int64), len(mat.rows), n)
 
-    def reduce(self, fixed: Grid, nogood: Grid | None = None) -> tuple[highspy.HighsLp, np.ndarray] | Outcome:
+    def reduce(self, fixed: Grid, nogood: Grid | None = None) -> tuple[Model, np.ndarray] | Outcome:
         """The IP reduced by the givens of ``fixed``: the reduced model (objective zero, all columns
         continuous) and the engine columns of its columns; or the :class:`Outcome` when the givens
         decide it: ``infeasible`` (two givens in one row, or a row no free column can satisfy) or
@@ -85,24 +85,23 @@ class Reduction:
             return Outcome("feasible", fixed)
         return _lp(inv, on_s, left, nogood is not None, rhs), free
 
-    def grid(self, h: highspy.Highs, reduced: tuple[highspy.HighsLp, np.ndarray], weights: np.ndarray,
+    def grid(self, h: highspy.Highs, reduced: tuple[Model, np.ndarray], weights: np.ndarray,
              fixed: Grid, options: Mapping[str, float]) -> Outcome:
         """The grid of ``max weights . x`` with ``fixed``'s givens, from ``reduced`` (:meth:`reduce` of
         ``fixed``), solved on ``h`` with ``options`` set: the reduced LP relaxation first; when its
         optimum is integral it is the IP's optimum and the grid, otherwise the reduced IP is solved
         (with HiGHS's presolve)."""
         lp, free = reduced
-        lp.col_cost_ = weights[free]
-        lp.sense_ = highspy.ObjSense.kMaximize
+        cost = np.ascontiguousarray(weights[free], dtype=np.float64)
         for key, value in options.items():  # every option set on every call
             h.setOptionValue(key, value)
-        status = run(h, lp, integer=False, presolve="off")
+        status = run(h, lp, integer=False, presolve="off", maximize=cost)
         if status == MS.kInfeasible:
             return Outcome("infeasible")
         vals = np.asarray(h.getSolution().col_value) if status == MS.kOptimal else None
         proven = vals is not None and integral(vals)
         if not proven:
-            status = run(h, lp, integer=True, presolve="choose")
+            status = run(h, lp, integer=True, presolve="choose", maximize=cost)
             proven = status == MS.kOptimal
             if status == MS.kInfeasible:
                 return Outcome("infeasible")
@@ -125,7 +124,7 @@ def integral(vals: np.ndarray) -> bool:
     return bool(np.all(np.minimum(np.abs(vals), np.abs(1.0 - vals)) < 1e-7))
 
 
-def unique(h: highspy.Highs, lp: highspy.HighsLp) -> Outcome:
+def unique(h: highspy.Highs, lp: Model) -> Outcome:
     """The certificate's reduced IP ``lp`` (:meth:`Reduction.reduce` of the puzzle with the no-good row)
     solved as an IP on ``h`` without presolve (the reduced model is what presolve would leave):
     ``infeasible`` means unique, the same verdict as the full IP."""
@@ -139,7 +138,22 @@ def unique(h: highspy.Highs, lp: highspy.HighsLp) -> Outcome:
     return Outcome("error")
 
 
-def _lp(inv: np.ndarray, on_s: np.ndarray, left: int, extra: bool, rhs: float) -> highspy.HighsLp:
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A reduced model as the arrays HiGHS takes (:func:`run` passes them as they are, which costs a
+    fraction of filling a ``highspy.HighsLp``): ``ncols`` columns in ``[0, 1]`` and ``nrows`` rows
+    ``row_lower <= A x <= row_upper``, ``A`` column-wise (``start``: each column's first entry in
+    ``index``, the rows it meets; every coefficient 1)."""
+
+    ncols: int
+    nrows: int
+    start: np.ndarray
+    index: np.ndarray
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+
+
+def _lp(inv: np.ndarray, on_s: np.ndarray, left: int, extra: bool, rhs: float) -> Model:
     """The reduced model: a column per free column, meeting its rows ``inv`` (numbered among the
     ``left`` rows that are left) and, where ``on_s`` and ``extra``, the no-good row ``<= rhs`` after them."""
     ncols, k = inv.shape
@@ -147,25 +161,28 @@ def _lp(inv: np.ndarray, on_s: np.ndarray, left: int, extra: bool, rhs: float) -
     index[:, :k] = np.sort(inv, axis=1)
     keep = np.ones((ncols, k + 1), dtype=bool)
     keep[:, k] = on_s
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = int(ncols), left + extra
-    lp.col_cost_ = np.zeros(ncols)
-    lp.col_lower_, lp.col_upper_ = np.zeros(ncols), np.ones(ncols)
-    lp.row_lower_ = np.concatenate([np.ones(left), [-INF] * extra])
-    lp.row_upper_ = np.concatenate([np.ones(left), [rhs] * extra])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int32)
-    lp.a_matrix_.index_ = index[keep]
-    lp.a_matrix_.value_ = np.ones(int(keep.sum()))
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
-    return lp
+    ones = np.ones(left + extra)
+    upper = ones.copy()
+    if extra:
+        ones[left], upper[left] = -INF, rhs
+    return Model(int(ncols), left + extra, np.concatenate([[0], np.cumsum(keep.sum(axis=1))[:-1]]).astype(np.int32),
+                 index[keep], ones, upper)
 
 
-def run(h: highspy.Highs, lp: highspy.HighsLp, integer: bool, presolve: str) -> highspy.HighsModelStatus:
-    """Solve ``lp`` (as an IP when ``integer``) on ``h``, a reduced models' solver, from a clean state."""
+def run(h: highspy.Highs, lp: Model, integer: bool, presolve: str, maximize: np.ndarray | None = None
+        ) -> highspy.HighsModelStatus:
+    """Solve ``lp`` (as an IP when ``integer``) on ``h``, a reduced models' solver, from a clean state:
+    ``max maximize . x`` when ``maximize`` (one cost per column) is given, else ``min 0``."""
     h.clearModel()
     h.setOptionValue("presolve", presolve)
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * lp.num_col_ if integer else []
-    h.passModel(lp)
+    n = lp.ncols
+    cost = np.zeros(n) if maximize is None else maximize
+    sense = highspy.ObjSense.kMinimize if maximize is None else highspy.ObjSense.kMaximize
+    kind = highspy.HighsVarType.kInteger if integer else highspy.HighsVarType.kContinuous
+    passed = h.passModel(n, lp.nrows, lp.index.size, int(highspy.MatrixFormat.kColwise), int(sense), 0.0, cost,
+                np.zeros(n), np.ones(n), lp.row_lower, lp.row_upper, lp.start, lp.index, np.ones(lp.index.size),
+                np.full(n, int(kind), dtype=np.int32))
+    if passed != highspy.HighsStatus.kOk:
+        raise RuntimeError(f"HiGHS refused a reduced model ({passed})")
     h.run()
     return h.getModelStatus()
