@@ -18,7 +18,8 @@ region  a box of a jigsaw board: one of the ``n`` connected groups of ``n`` cell
 cage    a killer cage (:class:`Cage`): cells and the sum of their digits; a cage is not a unit (it need
         not hold every digit) but its cells are peers.
 
-Supported sizes: 4 (2x2 boxes), 6 (2x3), 9 (3x3), 16 (4x4), 25 (5x5; geometry only).
+Supported sizes: 4 (2x2 boxes), 6 (2x3), 9 (3x3), 16 (4x4), 25 (5x5: sets of classic puzzles under a hints
+rule; text of that size is read only with its size given, see :data:`PUZZLE_SIZES`).
 All static structure is computed once per (size, variant) and cached.
 """
 
@@ -34,7 +35,7 @@ from pipeline.errors import UserError
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BOX_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 SIZES = tuple(BOX_SHAPES)
-PUZZLE_SIZES = (4, 6, 9, 16)  # the sizes puzzle text may have (size_of, parse without n); 25 is geometry only
+PUZZLE_SIZES = (4, 6, 9, 16)  # the sizes size_of infers (solve, rate, canon); 25x25 text needs parse(text, 25)
 
 Grid = tuple[int, ...]
 
@@ -382,9 +383,9 @@ def _tokens(text: str) -> str:
 
 
 def size_of(text: str) -> int:
-    """The board side implied by a puzzle text (``n*n`` symbols) among :data:`PUZZLE_SIZES` (25x25 is
-    geometry only: no solver, grader or canonical form takes it, so its text is refused here, clearly);
-    raises PuzzleFormatError."""
+    """The board side implied by a puzzle text (``n*n`` symbols) among :data:`PUZZLE_SIZES` (25x25 text,
+    which runs write, is refused here, clearly: the one-puzzle commands that infer the size do not take
+    it); raises PuzzleFormatError."""
     k = len(_tokens(text))
     for n in PUZZLE_SIZES:
         if n * n == k:

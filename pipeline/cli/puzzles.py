@@ -19,7 +19,7 @@ from pipeline.cli.base import ExitCode, fail, user_errors
 def generate(
     count: Annotated[int, typer.Option(help="Number of puzzles.")] = 10,
     seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
-    size: Annotated[int, typer.Option(help="Board side: 4, 6, 9 or 16.")] = 9,
+    size: Annotated[int, typer.Option(help="Board side: 4, 6, 9, 16 or 25 (25 needs --hints).")] = 9,
     symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
     minimal: Annotated[bool, typer.Option("--minimal", help="Orbit-minimal puzzles (the default without "
                                                            "--hints).")] = False,

@@ -31,6 +31,8 @@ from pipeline.config.sections import (
 )
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+#: Board sides made only as classic puzzles under a hints rule (:meth:`Config._fits_giant`).
+GIANT_SIDES = (25,)
 
 
 class Config(_Strict):
@@ -105,6 +107,8 @@ class Config(_Strict):
     @model_validator(mode="after")
     def _fits_board(self) -> Config:
         n = self.board.size
+        if n in GIANT_SIDES:
+            self._fits_giant(n)
         self._fits_variant(n)
         self._fits_design(n)
         if self.difficulty is not None and self.difficulty.steer:
@@ -145,6 +149,20 @@ class Config(_Strict):
                     f"removal.hints: no {n}x{n} puzzle with fewer than {floor} givens has a unique solution"
                 )
         return self
+
+    def _fits_giant(self, n: int) -> None:
+        """A 25x25 set is classic, drawn by a hints rule, without a design (raises ValueError): the removal's
+        counter settles a 25x25 puzzle quickly only while about half its cells are given, so orbit-minimal
+        25x25 puzzles (about 290 givens) would take hours each; designs and variants are untested there."""
+        if not self.board.rules.classic:
+            raise ValueError(f"board.variant: {n}x{n} boards are classic only")
+        design_key = ("removal.pattern" if self.removal.pattern is not None else "grid.solution_symmetry"
+                      if self.grid.solution_symmetry is not None else "grid.areas" if self.grid.areas else None)
+        if design_key is not None:
+            raise ValueError(f"{design_key}: not on {n}x{n} boards (classic grids with a hints rule only)")
+        if self.removal.hints is None:
+            raise ValueError(f"removal.hints: a {n}x{n} board needs a hints rule, e.g. {{min: 310, max: 330}} "
+                             "(orbit-minimal puzzles of this size are beyond the removal's counter)")
 
     def _fits_steer(self) -> None:
         """``difficulty.steer`` climbs over orbit-minimal puzzles toward a range (levels or score) or, with a

@@ -53,7 +53,7 @@ class BoardCfg(_Strict):
     combination such as ``x+hyper``, also as a list), the jigsaw ``regions`` (n*n labels, drawn as n
     lines) and the killer ``cages`` policy."""
 
-    size: Literal[4, 6, 9, 16] = 9
+    size: Literal[4, 6, 9, 16, 25] = 9
     variant: str | list[str] = "classic"
     regions: str | None = None
     cages: CagesCfg | None = None

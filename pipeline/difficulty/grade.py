@@ -7,7 +7,8 @@ first, restarting from the singles after every step) and rates the path the way 
   step, ``Options.DEFAULT_SOLVER_STEPS``);
 * **level** = the level of the hardest technique used, then raised while the score exceeds that
   level's maximum score (HoDoKu's ``DifficultyLevel`` limits: Easy 800, Medium 1000, Hard 1600,
-  Unfair 1800, Extreme unbounded; for 16x16 these limits are scaled by 256/81, see :func:`max_score`).
+  Unfair 1800, Extreme unbounded; for 16x16 and 25x25 these limits are scaled by the cells, 256/81 and
+  625/81, see :func:`max_score`).
 
 Our level names map to HoDoKu's in order: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard,
 ``expert`` = Unfair, ``extreme`` = Extreme.
@@ -143,8 +144,8 @@ KILLER_SCALE = 2.5
 
 def max_score(level: str, n: int = 9, scale: float = 1.0) -> float:
     """Highest score of ``level`` on an ``n`` x ``n`` board: HoDoKu's limit for 9x9 and smaller; for
-    16x16 scaled by the number of cells (256/81), since a 16x16 path has about 3x the steps; times
-    ``scale`` (:data:`KILLER_SCALE` for killer boards)."""
+    16x16 and 25x25 scaled by the number of cells (256/81, 625/81), since the path has that many more
+    steps; times ``scale`` (:data:`KILLER_SCALE` for killer boards)."""
     return MAX_SCORE[level] * max(1.0, n * n / 81) * scale
 
 

@@ -245,15 +245,18 @@ def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
 #: then the compiled kernels: loading them (numba and its on-disk cache) costs about as much as 150
 #: pure-Python solves, so a one-off ``numplace rate`` stays light and a batch gets the fast path.
 AUTO_COMPILE_AFTER = 100
+#: Boards of this side and larger take the compiled kernels from the first solve: one pure-Python
+#: solve of a hard 16x16 puzzle costs more than loading them.
+AUTO_COMPILE_SIDE = 16
 _solves = 0
 
 
-def _use_kernels(compiled: bool | None) -> bool:
+def _use_kernels(compiled: bool | None, n: int = 9) -> bool:
     global _solves
     if compiled is not None:
         return compiled
     _solves += 1
-    return _solves > AUTO_COMPILE_AFTER
+    return _solves > AUTO_COMPILE_AFTER or n >= AUTO_COMPILE_SIDE
 
 
 def _kernel(n: int, after_singles: tuple[str, ...]) -> Kernel:
@@ -332,7 +335,7 @@ def solve_logically(
 
     ``compiled=True`` places the singles and probes the techniques with the compiled kernels of
     :mod:`pipeline.difficulty.logic_jit`; ``compiled=False`` is the pure-Python reference; ``None``
-    (default) picks by :data:`AUTO_COMPILE_AFTER`. All give the same result, step for step
+    (default) picks by :data:`AUTO_COMPILE_AFTER` and :data:`AUTO_COMPILE_SIDE`. All give the same result, step for step
     (``tests/difficulty/test_logic_jit.py``); only the speed differs.
 
     ``variant`` (None = classic) solves on that variant's board (:func:`pipeline.board.board`): every
@@ -357,7 +360,7 @@ def solve_logically(
     guess = _Guesser(solution, st.n, st.geo)
     finders = _finder_list(allowed, guess, _unique_for(st, unique))
     steps: list[Step] = []
-    kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled) else None
+    kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled, st.n) else None
     while not st.is_solved():
         step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
         if st.is_solved():

@@ -20,7 +20,7 @@ Contracts
   (cached in the step search's :class:`~pipeline.difficulty.candidates._Ctx`; it stops at the first
   depth with a chain of the row's kind, or when no chain is left), so each row's finder returns the
   best chain of its own kind. In the compiled solver (the context's ``cache["jit"]``) the search runs
-  in :mod:`.loops_jit`, its compiled twin, on classic boards up to 9x9; the step is built here
+  in :mod:`.loops_jit`, its compiled twin, on classic boards up to 16x16; the step is built here
   either way, so both give the same step (``tests/difficulty/test_loops.py``).
 * **Forcing chain** (:func:`_forcing_chain`): the same links followed to their closure from one
   premise (a node on, or off). A premise whose closure holds a node both on and off, or leaves a
@@ -48,6 +48,10 @@ from __future__ import annotations
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of, cell_name, digit_name
 from pipeline.difficulty.trial import settle
 
+#: The largest board side whose nice-loop / AIC search runs compiled (:mod:`.loops_jit` keeps ``n^3`` flags
+#: per start: about 16 MB at 16x16, 300 MB at 25x25); larger boards use the Python search. Forcing chains
+#: and nets run compiled on every classic board.
+LOOP_SEARCH_MAX_N = 16
 
 class _Graph:
     """The links of one state, on nodes ``k * N + c`` (digit ``k + 1`` in cell ``c``, ``N = n * n``):
@@ -79,8 +83,7 @@ class _Graph:
         self.weak, self.strong = weak, strong
 
     def name(self, x: int) -> str:
-        k, c = divmod(x, self.big)
-        return f"{cell_name(c, self.n)}({digit_name(k + 1)})"
+        return _node_name(x, self.n)
 
     def cell(self, x: int) -> int:
         return x % self.big
@@ -143,18 +146,19 @@ def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
     if isinstance(cached, dict) and (cached.get(want) is not None or ctx.cache.get("loops_done")):
         return cached
     kinds = ("discontinuous_nice_loop", "aic")
-    if ctx.cache.get("jit") and st.geo.classic and st.n <= 9:
+    if ctx.cache.get("jit") and st.geo.classic and st.n <= LOOP_SEARCH_MAX_N:
         from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
 
         found, done = loops_jit.search(st.cand, st.n, kinds.index(want))
-        gr = _graph(st, ctx)
+        gr = _graph(st, ctx) if any(got is not None for got in found) else None
         chains = {kind: (a, b, (0 if a == b else gr.weak[a] & gr.weak[b]), d)
-                  for kind, got in zip(kinds, found, strict=True) if got is not None for a, b, d in [got]}
+                  for kind, got in zip(kinds, found, strict=True) if got is not None and gr is not None
+                  for a, b, d in [got]}
     else:
         chains, done = _search_loops(st, ctx, want)
-        gr = _graph(st, ctx)
     out: dict[str, Step | None] = {"discontinuous_nice_loop": None, "aic": None}
     for kind, (a, b, el, d) in chains.items():
+        gr = _graph(st, ctx)
         path = _chain_path(gr, a, b, d)
         cells = tuple(dict.fromkeys(gr.cell(x) for x, _ in path))
         digits = tuple(sorted({gr.pair(x)[1] for x, _ in path}))
@@ -265,8 +269,57 @@ def _broken(gr: _Graph, cell_nodes: dict[int, int], on_seen: int, off_seen: int)
     return ""
 
 
+def _node_name(x: int, n: int) -> str:
+    """``r5c3(7)``: node ``x`` (digit and cell) by name, as :meth:`_Graph.name` says it."""
+    k, c = divmod(x, n * n)
+    return f"{cell_name(c, n)}({digit_name(k + 1)})"
+
+
+def _contradiction(x: int, on: bool, why: str, n: int) -> Step:
+    """The forcing chain step of a contradictory premise: node ``x`` ``on`` (it loses its digit) or off
+    (it is placed)."""
+    k, c = divmod(x, n * n)
+    if on:
+        return Step("forcing_chain", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
+                    detail=f"contradiction: if {_node_name(x, n)} were true, {why}")
+    return Step("forcing_chain", (c,), placements=((c, k + 1),), digits=(k + 1,),
+                detail=f"contradiction: if {_node_name(x, n)} were false, {why}")
+
+
+def _verity(what: str, group: int, all_on: int, all_off: int, n: int) -> Step:
+    """The forcing chain step of a verity: what every member of ``group`` forces on (the lowest such
+    node is placed) or else off (every such node loses its digit)."""
+    big = n * n
+    cells = tuple(sorted({x % big for x in _bits(group)}))
+    if all_on:
+        t = (all_on & -all_on).bit_length() - 1
+        td, tc = divmod(t, big)
+        return Step("forcing_chain", (*cells, tc), placements=((tc, td + 1),), digits=(td + 1,),
+                    detail=f"verity: {what} makes {_node_name(t, n)} true")
+    els = _elims_of((x % big, x // big + 1) for x in _bits(all_off))
+    return Step("forcing_chain", (*cells, *sorted({i for i, _ in els})), eliminations=els,
+                digits=tuple(sorted({d for _, d in els})),
+                detail=f"verity: {what} removes " + ", ".join(_node_name(t, n) for t in _bits(all_off)))
+
+
+def _groups(st: Candidates, ctx: _Ctx) -> list[tuple[str, int]]:
+    """The verity groups in search order: every candidate of a cell (cells with candidates, ascending),
+    then every place of a digit in a unit (unit by unit, digit by digit); each as (what it is, its nodes
+    as a bitset)."""
+    n, big, g = st.n, st.n * st.n, st.geo
+    groups = [(f"every candidate of {cell_name(c, n)}", sum(1 << (k * big + c) for k in _bits(m)))
+              for c, m in enumerate(st.cand) if m]
+    for u, um in enumerate(g.unit_mask):
+        for k in range(n):
+            groups.append((f"every place of {digit_name(k + 1)} in {g.names[u]}", (ctx.where[k] & um) << (k * big)))
+    return groups
+
+
 def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
+    if ctx.cache.get("jit") and st.geo.classic:
+        return _forcing_chain_jit(st, ctx)
     gr = _graph(st, ctx)
+    n = st.n
     cell_nodes: dict[int, int] = {}
     for x in gr.nodes:
         cell_nodes[gr.cell(x)] = cell_nodes.get(gr.cell(x), 0) | 1 << x
@@ -275,17 +328,10 @@ def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
         on_seen, off_seen = _closure(gr, x, True)
         why = _broken(gr, cell_nodes, on_seen, off_seen)
         if why:
-            c, d = gr.pair(x)
-            return Step("forcing_chain", (c,), eliminations=((c, d),), digits=(d,),
-                        detail=f"contradiction: if {gr.name(x)} were true, {why}")
+            return _contradiction(x, True, why, n)
         closures[x] = (on_seen, off_seen)
     # verity: what every candidate of a cell, or every place of a digit in a unit, forces is true
-    groups = [(f"every candidate of {cell_name(c, gr.n)}", cell_nodes[c]) for c in sorted(cell_nodes)]
-    g = st.geo
-    for u, um in enumerate(g.unit_mask):
-        for k in range(st.n):
-            groups.append((f"every place of {digit_name(k + 1)} in {g.names[u]}", (ctx.where[k] & um) << (k * gr.big)))
-    for what, group in groups:
+    for what, group in _groups(st, ctx):
         members = list(_bits(group))
         if len(members) < 2:
             continue
@@ -294,24 +340,29 @@ def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
             all_on &= closures[x][0]
             all_off &= closures[x][1]
         all_on &= ~group
-        cells = tuple(sorted({gr.cell(x) for x in members}))
-        if all_on:
-            t = (all_on & -all_on).bit_length() - 1
-            tc, td = gr.pair(t)
-            return Step("forcing_chain", (*cells, tc), placements=((tc, td),), digits=(td,),
-                        detail=f"verity: {what} makes {gr.name(t)} true")
-        if all_off:
-            els = _elims_of(gr.pair(t) for t in _bits(all_off))
-            return Step("forcing_chain", (*cells, *sorted({i for i, _ in els})), eliminations=els,
-                        digits=tuple(sorted({d for _, d in els})),
-                        detail=f"verity: {what} removes " + ", ".join(gr.name(t) for t in _bits(all_off)))
+        if all_on or all_off:
+            return _verity(what, group, all_on, all_off, n)
     for x in gr.nodes:  # contradiction: a candidate whose absence clashes is true
         on_seen, off_seen = _closure(gr, x, False)
         why = _broken(gr, cell_nodes, on_seen, off_seen)
         if why:
-            c, d = gr.pair(x)
-            return Step("forcing_chain", (c,), placements=((c, d),), digits=(d,),
-                        detail=f"contradiction: if {gr.name(x)} were false, {why}")
+            return _contradiction(x, False, why, n)
+    return None
+
+
+def _forcing_chain_jit(st: Candidates, ctx: _Ctx) -> Step | None:
+    """:func:`_forcing_chain` by its compiled twin (classic boards): the same search, the same step."""
+    from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+
+    n = st.n
+    (stage, a, why_kind, why_at, group, target), elim = loops_jit.forcing_chain(st.cand, n)
+    if stage in (1, 4):
+        why = (f"{_node_name(why_at, n)} would be both true and false" if why_kind == 0
+               else f"{cell_name(why_at, n)} would have no candidate left")
+        return _contradiction(a, stage == 1, why, n)
+    if stage in (2, 3):
+        what, members = _groups(st, ctx)[group]
+        return _verity(what, members, 1 << target if stage == 2 else 0, elim, n)
     return None
 
 
@@ -320,8 +371,33 @@ def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _net_contradiction(c: int, k: int, n: int) -> Step:
+    return Step("forcing_net", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
+                detail=f"contradiction: {cell_name(c, n)} = {digit_name(k + 1)} leads by singles "
+                       f"to a cell or unit with no place left")
+
+
+def _net_verity(st: Candidates, c: int, union: list[int]) -> Step | None:
+    """The verity step of cell ``c`` whose branches settle into states whose union is ``union``, or None."""
+    n = st.n
+    els = [(i, k + 1) for i in range(n * n) if not st.values[i] for k in _bits(st.cand[i] & ~union[i])]
+    if not els:
+        return None
+    return Step("forcing_net", (c, *sorted({i for i, _ in els})), eliminations=_elims_of(els),
+                digits=tuple(sorted({d for _, d in els})),
+                detail=f"verity: whichever candidate of {cell_name(c, n)} is true, singles remove "
+                       + ", ".join(f"{digit_name(d)} from {cell_name(i, n)}" for i, d in sorted(els)))
+
+
 def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
     g, n = st.geo, st.n
+    if ctx.cache.get("jit") and g.classic:
+        from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+
+        stage, c, k, union = loops_jit.forcing_net(st.values, st.cand, n)
+        if stage == 1:
+            return _net_contradiction(c, k, n)
+        return _net_verity(st, c, union) if stage == 2 else None
     full = (1 << n) - 1
     masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
     settled: dict[tuple[int, int], list[int]] = {}
@@ -332,9 +408,7 @@ def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
             trial = list(masks)
             trial[c] = 1 << k
             if not settle(trial, [c], g.peers, g.units, full):
-                return Step("forcing_net", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
-                            detail=f"contradiction: {cell_name(c, n)} = {digit_name(k + 1)} leads by singles "
-                                   f"to a cell or unit with no place left")
+                return _net_contradiction(c, k, n)
             settled[(c, k)] = trial
     for c in range(n * n):  # verity: a candidate no branch of a cell keeps is false
         if st.values[c] or st.cand[c].bit_count() < 2:
@@ -343,10 +417,7 @@ def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
         for k in _bits(st.cand[c]):
             for i, m in enumerate(settled[(c, k)]):
                 union[i] |= m
-        els = [(i, k + 1) for i in range(n * n) if not st.values[i] for k in _bits(st.cand[i] & ~union[i])]
-        if els:
-            return Step("forcing_net", (c, *sorted({i for i, _ in els})), eliminations=_elims_of(els),
-                        digits=tuple(sorted({d for _, d in els})),
-                        detail=f"verity: whichever candidate of {cell_name(c, n)} is true, singles remove "
-                               + ", ".join(f"{digit_name(d)} from {cell_name(i, n)}" for i, d in sorted(els)))
+        step = _net_verity(st, c, union)
+        if step is not None:
+            return step
     return None

@@ -10,7 +10,9 @@ Contracts
   unit), the same layer-by-layer search of all starts together, the same stop (a chain of the
   wanted kind found, or no chain left) and the same order (most eliminations, then the start's
   cell and digit, then the end node), so the Python finder builds the very step it would have found.
-* Boards up to 9x9 (one row of ``n^3`` flags per start); larger boards use the Python search.
+* The loop search takes boards up to :data:`MAX_N` (one row of ``n^3`` flags per start); larger boards
+  use the Python search. The forcing chains and nets (:func:`forcing_chain`, :func:`forcing_net`) take
+  every classic board: the same search order as their Python finders, so the same step.
 * ``tests/difficulty/test_loops.py`` compares the two on every state of many solve paths.
 """
 
@@ -22,16 +24,17 @@ import numba as nb
 import numpy as np
 
 from pipeline.board import board
+from pipeline.difficulty.loops import LOOP_SEARCH_MAX_N
 
-#: Largest board side the compiled search takes.
-MAX_N = 9
+#: Largest board side the compiled loop search takes (the forcing chains and nets take any).
+MAX_N = LOOP_SEARCH_MAX_N
 
 
 @nb.njit(cache=True, nogil=True)
-def _search(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
-            want: int) -> tuple[np.ndarray, bool]:  # pragma: no cover - compiled
-    """``out[kind] = (found, start, end, depth)`` for kind 0 (discontinuous nice loop) and 1 (AIC),
-    and whether the search ran out of chains. Links as adjacency lists; sets as stamped arrays."""
+def _links(cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
+           n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The implication graph of :class:`pipeline.difficulty.loops._Graph` as adjacency lists on nodes
+    ``k * n * n + cell``: ``(wdeg, wadj, sdeg, sadj)``, the weak and the strong links of each node."""
     ncells = n * n
     big = ncells * n
     wdeg = np.zeros(big, dtype=np.int64)
@@ -87,6 +90,17 @@ def _search(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                     sdeg[xa] += 1
                     sadj[xb, sdeg[xb]] = xa
                     sdeg[xb] += 1
+    return wdeg, wadj, sdeg, sadj
+
+
+@nb.njit(cache=True, nogil=True)
+def _search(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
+            want: int) -> tuple[np.ndarray, bool]:  # pragma: no cover - compiled
+    """``out[kind] = (found, start, end, depth)`` for kind 0 (discontinuous nice loop) and 1 (AIC),
+    and whether the search ran out of chains. Links as adjacency lists; sets as stamped arrays."""
+    ncells = n * n
+    big = ncells * n
+    wdeg, wadj, sdeg, sadj = _links(cand, peers, units, n)
     # starts: nodes with a strong link, in cell then digit order
     starts = np.empty(big, dtype=np.int64)
     nstarts = 0
@@ -197,3 +211,306 @@ def search(cand: list[int], n: int, want: int) -> tuple[list[tuple[int, int, int
     out, done = _search(np.array(cand, dtype=np.int64), peers, units, n, want)
     found = [(int(out[k, 1]), int(out[k, 2]), int(out[k, 3])) if out[k, 0] else None for k in (0, 1)]
     return found, bool(done)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forcing chains and nets
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, nogil=True)
+def _close(x: int, on: bool, stamp: int, wdeg: np.ndarray, wadj: np.ndarray, sdeg: np.ndarray, sadj: np.ndarray,
+           on_mark: np.ndarray, off_mark: np.ndarray, qn: np.ndarray, qf: np.ndarray,
+           seen_on: np.ndarray, seen_off: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The closure of the premise "``x`` is ``on``" (``loops._closure``): nodes marked ``stamp`` in
+    ``on_mark`` / ``off_mark`` and listed in ``seen_on`` / ``seen_off``; returns how many of each. The
+    fixpoint does not depend on the order in which links are followed."""
+    hn = 0
+    hf = 0
+    non = 0
+    noff = 0
+    if on:
+        on_mark[x] = stamp
+        qn[0] = x
+        hn = 1
+        seen_on[0] = x
+        non = 1
+    else:
+        off_mark[x] = stamp
+        qf[0] = x
+        hf = 1
+        seen_off[0] = x
+        noff = 1
+    while hn > 0 or hf > 0:
+        if hn > 0:
+            hn -= 1
+            y = qn[hn]
+            for q in range(wdeg[y]):
+                z = wadj[y, q]
+                if off_mark[z] != stamp:
+                    off_mark[z] = stamp
+                    qf[hf] = z
+                    hf += 1
+                    seen_off[noff] = z
+                    noff += 1
+        else:
+            hf -= 1
+            y = qf[hf]
+            for q in range(sdeg[y]):
+                z = sadj[y, q]
+                if on_mark[z] != stamp:
+                    on_mark[z] = stamp
+                    qn[hn] = z
+                    hn += 1
+                    seen_on[non] = z
+                    non += 1
+    return non, noff
+
+
+@nb.njit(cache=True, nogil=True)
+def _broken(stamp: int, cand: np.ndarray, n: int, on_mark: np.ndarray, off_mark: np.ndarray,
+            seen_on: np.ndarray, non: int, seen_off: np.ndarray, noff: int) -> tuple[int, int]:  # pragma: no cover
+    """``loops._broken`` of one closure: ``(0, node)`` the lowest node both on and off, else ``(1, cell)``
+    the lowest cell with every candidate off, else ``(-1, -1)``."""
+    ncells = n * n
+    both = -1
+    for i in range(non):
+        z = seen_on[i]
+        if off_mark[z] == stamp and (both < 0 or z < both):
+            both = z
+    if both >= 0:
+        return 0, both
+    dead = -1
+    for i in range(noff):
+        c = seen_off[i] % ncells
+        if dead >= 0 and c >= dead:
+            continue
+        m = cand[c]
+        every = True
+        for k in range(n):
+            if m >> k & 1 and off_mark[k * ncells + c] != stamp:
+                every = False
+                break
+        if every:
+            dead = c
+    if dead >= 0:
+        return 1, dead
+    return -1, -1
+
+
+@nb.njit(cache=True, nogil=True)
+def _forcing_chain(cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
+                   n: int) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The first forcing chain of ``loops._forcing_chain``'s search order: ``res = (stage, a, why kind,
+    why value, group, target)`` and, for stage 3, the eliminated nodes as 64-bit words. Stages: 0 none;
+    1 premise ``a`` on is contradictory; 2 group ``group`` forces node ``target`` on; 3 group ``group``
+    forces the nodes of the words off; 4 premise ``a`` off is contradictory. Groups are numbered as
+    there: the cells with candidates ascending, then every (unit, digit)."""
+    ncells = n * n
+    big = ncells * n
+    words = (big + 63) // 64
+    wdeg, wadj, sdeg, sadj = _links(cand, peers, units, n)
+    nodes = np.empty(big, dtype=np.int64)
+    rank = np.full(big, -1, dtype=np.int64)
+    nn = 0
+    for c in range(ncells):
+        for k in range(n):
+            if cand[c] >> k & 1:
+                x = k * ncells + c
+                nodes[nn] = x
+                rank[x] = nn
+                nn += 1
+    on_mark = np.zeros(big, dtype=np.int64)
+    off_mark = np.zeros(big, dtype=np.int64)
+    qn = np.empty(big, dtype=np.int64)
+    qf = np.empty(big, dtype=np.int64)
+    seen_on = np.empty(big, dtype=np.int64)
+    seen_off = np.empty(big, dtype=np.int64)
+    on_bits = np.zeros((nn, words), dtype=np.uint64)
+    off_bits = np.zeros((nn, words), dtype=np.uint64)
+    res = np.full(6, -1, dtype=np.int64)
+    res[0] = 0
+    elim = np.zeros(words, dtype=np.uint64)
+    one = np.uint64(1)
+    stamp = 0
+    for r in range(nn):  # contradictions of "on" premises
+        stamp += 1
+        non, noff = _close(nodes[r], True, stamp, wdeg, wadj, sdeg, sadj, on_mark, off_mark, qn, qf,
+                           seen_on, seen_off)
+        kind, val = _broken(stamp, cand, n, on_mark, off_mark, seen_on, non, seen_off, noff)
+        if kind >= 0:
+            res[0], res[1], res[2], res[3] = 1, nodes[r], kind, val
+            return res, elim
+        for i in range(non):
+            z = seen_on[i]
+            on_bits[r, z >> 6] |= one << np.uint64(z & 63)
+        for i in range(noff):
+            z = seen_off[i]
+            off_bits[r, z >> 6] |= one << np.uint64(z & 63)
+    all_on = np.empty(words, dtype=np.uint64)
+    all_off = np.empty(words, dtype=np.uint64)
+    members = np.empty(n, dtype=np.int64)
+    group = -1
+    for gk in range(2):  # verities: the cells, then every (unit, digit)
+        for gi in range(ncells if gk == 0 else units.shape[0] * n):
+            nm = 0
+            if gk == 0:
+                if cand[gi] == 0:
+                    continue
+                for k in range(n):
+                    if cand[gi] >> k & 1:
+                        members[nm] = k * ncells + gi
+                        nm += 1
+            else:
+                u, k = gi // n, gi % n
+                for j in range(units.shape[1]):
+                    c = units[u, j]
+                    if cand[c] >> k & 1:
+                        members[nm] = k * ncells + c
+                        nm += 1
+            group += 1
+            if nm < 2:
+                continue
+            all_on[:] = on_bits[rank[members[0]]]
+            all_off[:] = off_bits[rank[members[0]]]
+            for i in range(1, nm):
+                all_on &= on_bits[rank[members[i]]]
+                all_off &= off_bits[rank[members[i]]]
+            for i in range(nm):
+                z = members[i]
+                all_on[z >> 6] &= ~(one << np.uint64(z & 63))
+            for w in range(words):
+                if all_on[w]:
+                    low = all_on[w]
+                    b = 0
+                    while not (low >> np.uint64(b)) & one:
+                        b += 1
+                    res[0], res[4], res[5] = 2, group, w * 64 + b
+                    return res, elim
+            for w in range(words):
+                if all_off[w]:
+                    res[0], res[4] = 3, group
+                    elim[:] = all_off
+                    return res, elim
+    for r in range(nn):  # contradictions of "off" premises
+        stamp += 1
+        non, noff = _close(nodes[r], False, stamp, wdeg, wadj, sdeg, sadj, on_mark, off_mark, qn, qf,
+                           seen_on, seen_off)
+        kind, val = _broken(stamp, cand, n, on_mark, off_mark, seen_on, non, seen_off, noff)
+        if kind >= 0:
+            res[0], res[1], res[2], res[3] = 4, nodes[r], kind, val
+            return res, elim
+    return res, elim
+
+
+@nb.njit(cache=True, nogil=True)
+def _settle(cand: np.ndarray, queue: np.ndarray, qlen: int, peers: np.ndarray, units: np.ndarray,
+            full: int) -> bool:  # pragma: no cover - compiled
+    """:func:`pipeline.difficulty.trial.settle`, line for line (the same queue and unit order)."""
+    while True:
+        while qlen > 0:
+            qlen -= 1
+            i = queue[qlen]
+            v = cand[i]
+            for q in range(peers.shape[1]):
+                j = peers[i, q]
+                c = cand[j]
+                if c & v:
+                    c ^= v
+                    if not c:
+                        return False
+                    cand[j] = c
+                    if not c & (c - 1):
+                        queue[qlen] = j
+                        qlen += 1
+        for u in range(units.shape[0]):
+            seen = 0
+            twice = 0
+            for q in range(units.shape[1]):
+                c = cand[units[u, q]]
+                twice |= seen & c
+                seen |= c
+            if seen != full:
+                return False
+            once = seen & ~twice
+            if once:
+                for q in range(units.shape[1]):
+                    i = units[u, q]
+                    c = cand[i]
+                    h = c & once
+                    if h and h != c:
+                        if h & (h - 1):
+                            return False
+                        cand[i] = h
+                        queue[qlen] = i
+                        qlen += 1
+        if not qlen:
+            return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _forcing_net(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
+                 n: int) -> tuple[int, int, int, np.ndarray]:  # pragma: no cover - compiled
+    """The first forcing net of ``loops._forcing_net``'s search order: ``(1, cell, k, _)`` placing digit
+    ``k + 1`` in ``cell`` settles into a contradiction; ``(2, cell, -1, union)`` the union of the settled
+    states of the cell's candidates leaves out some candidate; ``(0, -1, -1, _)`` none."""
+    ncells = n * n
+    full = (1 << n) - 1
+    masks = np.empty(ncells, dtype=np.int64)
+    total = 0
+    for c in range(ncells):
+        masks[c] = (1 << (values[c] - 1)) if values[c] else cand[c]
+        if not values[c]:
+            for k in range(n):
+                total += cand[c] >> k & 1
+    settled = np.empty((total, ncells), dtype=np.int64)
+    slot = np.full((ncells, n), -1, dtype=np.int64)
+    queue = np.empty(2 * ncells + 2, dtype=np.int64)
+    union = np.zeros(ncells, dtype=np.int64)
+    s = 0
+    for c in range(ncells):
+        if values[c]:
+            continue
+        for k in range(n):
+            if not cand[c] >> k & 1:
+                continue
+            trial = settled[s]
+            trial[:] = masks
+            trial[c] = 1 << k
+            queue[0] = c
+            if not _settle(trial, queue, 1, peers, units, full):
+                return 1, c, k, union
+            slot[c, k] = s
+            s += 1
+    for c in range(ncells):
+        if values[c]:
+            continue
+        m = cand[c]
+        cnt = 0
+        for k in range(n):
+            cnt += m >> k & 1
+        if cnt < 2:
+            continue
+        union[:] = 0
+        for k in range(n):
+            if m >> k & 1:
+                union |= settled[slot[c, k]]
+        for i in range(ncells):
+            if not values[i] and cand[i] & ~union[i]:
+                return 2, c, -1, union
+    return 0, -1, -1, union
+
+
+def forcing_chain(cand: list[int], n: int) -> tuple[list[int], int]:
+    """:func:`_forcing_chain` on a classic board of any size: ``(res, eliminated nodes as a bitset)``."""
+    peers, units = _tables(n)
+    res, words = _forcing_chain(np.array(cand, dtype=np.int64), peers, units, n)
+    return [int(v) for v in res], int.from_bytes(words.astype("<u8").tobytes(), "little")
+
+
+def forcing_net(values: list[int], cand: list[int], n: int) -> tuple[int, int, int, list[int]]:
+    """:func:`_forcing_net` on a classic board of any size: ``(stage, cell, k, union)``."""
+    peers, units = _tables(n)
+    stage, c, k, union = _forcing_net(np.array(values, dtype=np.int64), np.array(cand, dtype=np.int64),
+                                      peers, units, n)
+    return int(stage), int(c), int(k), [int(v) for v in union]

@@ -18,7 +18,7 @@ Contracts
 * **Level and weight** of each row are HoDoKu's defaults (``Options.DEFAULT_SOLVER_STEPS``: level and
   "base score" per step), so scores and levels computed by :mod:`pipeline.difficulty.grade` are HoDoKu's for any
   path that uses only these techniques. :data:`MAX_SCORE` is HoDoKu's ``DifficultyLevel`` limit per
-  level (for 9x9; :func:`pipeline.difficulty.grade.max_score` scales it for 16x16).
+  level (for 9x9; :func:`pipeline.difficulty.grade.max_score` scales it for 16x16 and 25x25).
 
 Technique table (:data:`TECHNIQUES`; HoDoKu defaults checked against its ``Options.java``)
 -----------------------------------------------------------------------------------------

@@ -377,9 +377,11 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
 
 
 def _rater(solution: Grid, variant: Variant) -> Callable[[Grid], Grade]:
-    """Step 6's grader for puzzles of ``solution`` under ``variant``'s rules."""
+    """Step 6's grader for puzzles of ``solution`` under ``variant``'s rules. Every puzzle it is given has
+    passed the removal check (exact), so a classic grade is told the puzzle is unique rather than
+    counting its solutions again (the count would say the same)."""
     if variant.classic:
-        return lambda puzzle: grade(puzzle, solution)
+        return lambda puzzle: grade(puzzle, solution, unique=True)
     return lambda puzzle: grade(puzzle, solution, variant=variant)
 
 

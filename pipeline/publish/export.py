@@ -24,8 +24,8 @@ Contracts
   :mod:`pipeline.publish.render` (an SVG has one ``<text>`` per given, and one per cage sum of a
   killer puzzle; variant rows are drawn with their regions, cages and shading), and with
   ``--solutions`` ``<puzzle_id>-solution.svg`` (``.png``).
-* **Sizes**: by default a PNG has 48 px cells (9x9 and smaller; 36 px for 16x16) plus the frame:
-  440 px square for 9x9, 584 px for 16x16 (:func:`png_side`), at 96 dpi, and an SVG is 40 px a
+* **Sizes**: by default a PNG has 48 px cells (9x9 and smaller; 36 px for 16x16 and 25x25) plus the frame:
+  440 px square for 9x9, 584 px for 16x16, 908 px for 25x25 (:func:`png_side`), at 96 dpi, and an SVG is 40 px a
   cell plus the frame. ``--size`` (``60mm``, ``6cm``, ``2.5in``, ``170pt``) sets the printed side
   of the whole image, frame included; ``--dpi`` the pixels a printed inch (default 300 with
   ``--size``, else 96, so ``--dpi`` alone keeps the printed size and adds pixels). A PNG is then

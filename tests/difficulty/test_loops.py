@@ -205,3 +205,95 @@ def test_compiled_loop_search_agrees_with_python() -> None:
             assert py.cache["loops_done"] == jit.cache["loops_done"]
             found += any(v is not None for v in _loops(st, py, want).values())
     assert len(states) > 100 and found > 20
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled twins of the forcing chains and nets, and the loop search on 16x16
+# ---------------------------------------------------------------------------------------------
+
+#: A rot180 orbit-minimal 16x16 puzzle (configs/giant-16x16.yaml, index 1): graded extreme, its path
+#: full of nice loops, forcing chains and forcing nets.
+GIANT16 = ("B.1..452E9.......6..D.EF...75..8.2..BG....D...6.5.....9.1.B.2E...3.6..A..G.1D2.4.48.G....F..A..B......"
+           "79A.3....62.B.6D..C.....89AB.....6..CF.3.E6....3.EG7......E..3..C....9.BF.8.5F4.D..2..C.A...2G.8.4.B....."
+           "3.5...F....9C..1.C..9E...71.G..4.......17462..F.A")
+
+
+def _late_states(puzzle: Grid, every: int) -> list[Candidates]:
+    """Every ``every``-th state of the compiled solve path at which the singles are stuck."""
+    res = solve_logically(puzzle, compiled=True, unique=True)
+    st = Candidates.from_grid(puzzle)
+    out = []
+    for step in res.steps:
+        if step.technique not in ("naked_single", "hidden_single"):
+            out.append(st.copy())
+        st.apply(step)
+    return out[::every]
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
+    """Count the calls of ``loops_jit.<name>`` (so a test knows the compiled side really ran)."""
+    from pipeline.difficulty import loops_jit
+
+    calls = {"n": 0}
+    f = getattr(loops_jit, name)
+
+    def counted(*args: object) -> object:
+        calls["n"] += 1
+        return f(*args)
+
+    monkeypatch.setattr(loops_jit, name, counted)
+    return calls
+
+
+def test_compiled_forcing_chains_and_nets_agree_with_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled forcing chain and net give the very step the Python finders give (or both none),
+    on 9x9 states and on 16x16 states, where the kernels serve from the first solve."""
+    from pipeline.difficulty.loops import _forcing_chain, _forcing_net
+    from tests.golden import TOP95
+
+    states = [st for p in TOP95[:4] for st in _path_states(parse(p))]
+    states += [hodoku_state(x) for x in (AIC101, AIC202, FCV03, UR1)]
+    states += _late_states(parse(GIANT16), 6)
+    chain_calls, net_calls = _counted(monkeypatch, "forcing_chain"), _counted(monkeypatch, "forcing_net")
+    found: dict[str, int] = {}
+    for st in states:
+        for finder in (_forcing_chain, _forcing_net):
+            py, jit = _Ctx(st), _Ctx(st)
+            jit.cache["jit"] = True
+            step = finder(st, py)
+            assert step == finder(st, jit), (finder.__name__, st.n)
+            if step is not None:
+                kind = step.detail.split(":")[0]
+                found[f"{step.technique} {kind} {st.n}"] = found.get(f"{step.technique} {kind} {st.n}", 0) + 1
+    assert any(st.n == 16 for st in states)
+    assert (chain_calls["n"], net_calls["n"]) == (len(states), len(states))  # the compiled side answered each
+    # both engines had something to find: contradictions and verities of both rows, on both sizes
+    assert {"forcing_chain contradiction 9", "forcing_net contradiction 9", "forcing_chain contradiction 16",
+            "forcing_net contradiction 16"} <= found.keys(), found
+    assert any(k.startswith("forcing_chain verity") for k in found), found
+
+
+def test_compiled_loop_search_agrees_with_python_on_16x16(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.difficulty.loops import _loops
+
+    states = _late_states(parse(GIANT16), 5)
+    calls = _counted(monkeypatch, "search")
+    found = 0
+    for st in states:
+        for want in ("discontinuous_nice_loop", "aic"):
+            py, jit = _Ctx(st), _Ctx(st)
+            jit.cache["jit"] = True
+            assert _loops(st, py, want) == _loops(st, jit, want)
+            assert py.cache["loops_done"] == jit.cache["loops_done"]
+            found += any(v is not None for v in _loops(st, py, want).values())
+    assert len(states) > 10 and found > 5
+    assert calls["n"] >= len(states)  # the compiled search ran on 16x16
+
+
+def test_16x16_grades_take_the_kernels_from_the_first_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compiled=None`` on a 16x16 board uses the kernels at once (a pure-Python solve of a hard 16x16
+    puzzle costs more than loading them); a 9x9 board still waits for AUTO_COMPILE_AFTER solves."""
+    from pipeline.difficulty import logic
+
+    monkeypatch.setattr(logic, "_solves", 0)
+    assert logic._use_kernels(None, 16) and not logic._use_kernels(None, 9)
