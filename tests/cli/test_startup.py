@@ -76,3 +76,19 @@ def test_a_one_puzzle_run_in_this_process_skips_the_kernel_warm_up() -> None:
     res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["1", "False", "2", "True"]
+
+
+def test_the_console_entry_freezes_the_heap_on_its_way_out() -> None:
+    """``main`` leaves the objects alive at the end out of the interpreter's last garbage collections
+    (``gc.freeze``); the exit code and the output are untouched."""
+    probe = ("import gc, sys\n"
+             "from pipeline.cli import main\n"
+             "sys.argv = ['numplace', '--version']\n"
+             "try:\n"
+             "    main()\n"
+             "except SystemExit as exc:\n"
+             "    print('exit', exc.code, 'frozen', gc.get_freeze_count() > 0)\n")
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == "exit 0 frozen True"
+    assert res.stdout.startswith("numplace ")
