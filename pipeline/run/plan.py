@@ -221,15 +221,15 @@ _WARM_GRID = tuple(int(c) for c in
 
 def preflight(cfg: Config) -> None:
     """Checks that need the engine, done before any output exists (raises ConfigError); builds or
-    loads the 9x9 identity tables once here, before the workers start, and, when the puzzles are made
-    in other processes, the identity kernels too."""
+    loads the 9x9 numbering tables once here, before the workers start, and, when the puzzles are made
+    in other processes, the canonical-grid table and the identity kernels too."""
     if cfg.board.size == 9:
         numbering.tables()
-        canon.tables()
         if cfg.executor.kind != "local" or worker_count(cfg.workers) > 1:
-            # compile (or load) the identity kernels here once, so the workers load them from numba's
-            # disk cache instead of each compiling them on a fresh install; a run in this process
-            # (one worker) pays for numba only if and when it uses the kernels
+            # build the canonical-grid table, and compile (or load) the identity kernels, here once, so
+            # the workers load them from the caches instead of each building them on a fresh install; a
+            # run in this process (one worker) pays for them only if and when it uses them
+            canon.tables()
             from pipeline.identity import canon_jit, numbering_jit  # noqa: F401  numba loaded: the calls run kernels
 
             numbering.grid_number(_WARM_GRID)
