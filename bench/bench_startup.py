@@ -9,7 +9,11 @@ Each figure is a whole child process, interpreter start and imports included, on
 * ``numplace solve top95.txt --workers 1``: Norvig's 95 hard puzzles (tests/data/top95.txt),
   the whole command's wall time divided by 95, in ms per puzzle (min and median);
 * ``numplace generate --count 1`` (default grids, then ``--grid uniform``): the generator's start-up,
-  which every whole-command figure of ``bench_speed.sh`` carries (one puzzle is a few ms of it).
+  which every whole-command figure of ``bench_speed.sh`` carries (one puzzle is a few ms of it);
+* ``python -c pass``: the interpreter alone, the floor under every figure.
+
+Each row gives wall seconds (min, median, max) and CPU seconds (min). ``--only WORD`` keeps the rows
+whose task contains WORD (repeatable), e.g. ``--only generate --only rate``.
 
 On a shared machine wall time includes waiting for a core; the CPU column is the steadier figure.
 The children run without ``PYTHONDONTWRITEBYTECODE`` (a user's Python caches bytecode; without
@@ -19,7 +23,7 @@ puzzle: timed like ``solve P``) or ``{file}`` (the top95 file: timed per puzzle)
 ``--peer "py-sudoku=/tmp/peers/bin/python -c 'from sudoku import Sudoku; ...{puzzle}...'"``.
 ``--root DIR`` times another checkout's ``python -m pipeline`` (e.g. a copy from before a change).
 
-    .venv/bin/python bench/bench_startup.py [--runs 7] [--root DIR] [--peer NAME=COMMAND ...]
+    .venv/bin/python bench/bench_startup.py [--runs 7] [--root DIR] [--only WORD ...] [--peer NAME=COMMAND ...]
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7, help="counted runs of each command (after one warm-up)")
     ap.add_argument("--root", type=Path, default=ROOT, help="checkout whose `python -m pipeline` to time")
+    ap.add_argument("--only", action="append", default=[], metavar="WORD",
+                    help="time only the rows whose task contains WORD (repeatable)")
     ap.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND",
                     help="a peer command with {puzzle} or {file} (repeatable)")
     args = ap.parse_args()
@@ -81,6 +87,7 @@ def main() -> None:
         ("numplace", "generate --count 1", [*ours, "generate", "--count", "1", "--seed", "1"], 0),
         ("numplace", "generate --count 1 uniform", [*ours, "generate", "--count", "1", "--seed", "1", "--grid",
                                                     "uniform"], 0),
+        ("python", "python -c pass (floor)", [sys.executable, "-c", "pass"], 0),
     ]
     for spec in args.peer:
         name, _, command = spec.partition("=")
@@ -88,15 +95,17 @@ def main() -> None:
             rows.append((name, "top95 (per puzzle)", shlex.split(command.replace("{file}", str(TOP95))), puzzles))
         else:
             rows.append((name, "solve P", shlex.split(command.replace("{puzzle}", P)), 0))
+    if args.only:
+        rows = [r for r in rows if any(word in r[1] for word in args.only)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# numplace start-up bench: {args.root}, {args.runs} runs after 1 warm-up, Python "
           f"{platform.python_version()}, {os.cpu_count()} cores, load {load:.1f}, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"{'who':<12} {'task':<28} {'wall min':>9} {'wall med':>9} {'cpu min':>8}  unit")
+    print(f"{'who':<12} {'task':<28} {'wall min':>9} {'wall med':>9} {'wall max':>9} {'cpu min':>8}  unit")
     for who, task, cmd, n in rows:
         walls, cpus = timed(cmd, args.root, args.runs)
         scale, unit = (1000 / n, "ms/puzzle") if n else (1.0, "s")
         print(f"{who:<12} {task:<28} {min(walls) * scale:>9.3f} {statistics.median(walls) * scale:>9.3f} "
-              f"{min(cpus) * scale:>8.3f}  {unit}")
+              f"{max(walls) * scale:>9.3f} {min(cpus) * scale:>8.3f}  {unit}")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "difficulty": {"board"},
     "identity": {"board", "tablecache"},
     "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
-    # generate: the compiled counter (count_jit), lazily; difficulty: the singles propagation (trial.settle)
+    # generate: the pure search tier (count) and, lazily, the compiled counter (count_jit); difficulty: trial.settle
     "solve": {"board", "errors", "ilp", "atomic", "generate", "difficulty"},
     "config": {"board", "errors", "symmetry", "difficulty"},
     "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity",

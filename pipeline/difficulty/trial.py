@@ -3,7 +3,7 @@
 Contracts
 ---------
 * :func:`settle` is the singles propagation of every exact search in pure Python: this module's
-  :func:`search_solution` and :func:`pipeline.solve.search.search` both run it, so they agree on
+  :func:`search_solution` and :func:`pipeline.generate.count.search` both run it, so they agree on
   what a dead state is.
 * :func:`search_solution` returns the first solution in a deterministic depth-first order, or None
   when there is none; it respects the candidates (every elimination made so far). Killer cage sums

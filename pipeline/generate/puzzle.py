@@ -96,7 +96,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import count_jit, lpgrid, pattern, steer
+from pipeline.generate import lpgrid, pattern, steer
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -351,6 +351,8 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
     def second(cages: tuple[Cage, ...]) -> Grid | None:
         """A solution of the cages other than ``grid``: the compiled counter; the ILP with ``engine: ilp``."""
         if spec.engine == "hybrid":
+            from pipeline.generate import count_jit  # numba: loaded for killer boards, not on import
+
             found = count_jit.solutions(blank, 2, variant=Variant(kinds, regions, cages))
             if found is None:  # past the node budget: these cages are too loose to settle quickly
                 raise _LooseCages

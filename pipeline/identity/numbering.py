@@ -30,7 +30,10 @@ on disk; the only constants are ``N2``/``N0``, which the build checks.
 :func:`grid_number` runs once per 9x9 row of a set, so it is compiled: the same steps over the same
 tables (plus arrays derived from them when they are loaded; the file is unchanged) in
 :mod:`pipeline.identity.numbering_jit`, about 20 times faster than the pure-Python
-:func:`_grid_number_py` (``bench/bench_canon.py``), which stays as the tests' oracle.
+:func:`_grid_number_py` (``bench/bench_canon.py``), which stays as the tests' oracle. A process
+that has not loaded numba answers its first :data:`PURE_CALLS` grid numbers with the reference
+instead (a fraction of a millisecond each, against about 0.35 s of CPU to load numba and the
+kernel), so ``numplace generate --count 1`` loads no compiler; the results are the same.
 :func:`grid_from_number` (uniform grids, ``numplace`` queries) is not compiled.
 
 The counting and table functions are re-exported here, so ``numbering.band_count``,
@@ -40,12 +43,13 @@ The counting and table functions are re-exported here, so ``numbering.band_count
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from pipeline.board import Grid
-from pipeline.identity import numbering_jit, standard
+from pipeline.identity import standard
 from pipeline.identity.bandcount import NSPLIT, Transversals, band_completions, band_count, columns_of, count_grids
 from pipeline.identity.bands import Band, standard_bands
 from pipeline.identity.numbering_tables import TABLE_VERSION, band_table, reset_tables, tables
@@ -85,7 +89,7 @@ def _completion_rank(s: Sequence[int], p: int) -> int:
         for row in band2:
             for m in range(3):
                 pos[row[3 * k + m] - 1] = m
-        splits.append(t.split_index[c][k][bytes(pos)])
+        splits.append(t.split_of(c, k, bytes(pos)))
     s1, s2, s3 = splits
     fp, fq = t.s3_weights(c, s1, s2)
     rank = int(t.class_prefix[c][s1 * NSPLIT + s2]) + int((fp[:s3] * fq[:s3]).sum())
@@ -126,8 +130,10 @@ def grid_number(grid: Sequence[int]) -> int:
             buf = bytes(grid)
         except (TypeError, ValueError):
             buf = None
-    if buf is None or len(buf) != 81:
+    if buf is None or len(buf) != 81 or _pure_first():
         return _grid_number_py(grid)
+    from pipeline.identity import numbering_jit  # numba: loaded on the first compiled call, not on import
+
     out = np.empty(4, dtype=np.int64)
     status = numbering_jit.grid_rank(np.frombuffer(buf, dtype=np.uint8), out, *tables().kernel)
     if status != 0:  # not a valid grid (the reference says why), or tables it cannot use
@@ -136,12 +142,25 @@ def grid_number(grid: Sequence[int]) -> int:
     return a * N1 + (72 * b + c) * N2 + d
 
 
+#: Grid numbers a process computes with the reference before it loads numba (see the module docstring).
+PURE_CALLS = 2
+_calls = 0
+
+
+def _pure_first() -> bool:
+    """True while this process has not loaded numba and has asked fewer than :data:`PURE_CALLS`
+    grid numbers: the reference answers. Once numba is loaded (by any module) the kernel does."""
+    global _calls
+    _calls += 1
+    return _calls <= PURE_CALLS and "numba" not in sys.modules
+
+
 def _grid_number_py(grid: Sequence[int]) -> int:
     """Reference for :func:`grid_number` in pure Python and numpy (the tests' oracle)."""
     g = check_grid(grid)
     a, b, c, s = standard.standardize(g)
     t = tables()
-    p = t.pattern_of[bytes(s[:27])]
+    p = t.pattern_index(bytes(s[:27]))
     d = int(t.pattern_start[p]) + _completion_rank(s, p)
     return a * N1 + (72 * b + c) * N2 + d
 

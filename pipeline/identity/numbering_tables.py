@@ -74,12 +74,16 @@ class NumberingTables:
     rebuild the file): the pattern ranges, the split structures ``p``/``q`` and ``kernel``, all that
     :func:`~pipeline.identity.numbering.grid_number` needs. The pure-Python views of the per-pattern
     arrays (``bands``, ``band_cols``, ``band_relabel``, ``pattern_of``) and ``split_index``, which
-    only the reference ``_grid_number_py`` and :func:`band_table` read, are built on first use;
+    only the reference ``_grid_number_py`` and :func:`band_table` read, are built on first use
+    (the reference reads them through :meth:`pattern_index` and :meth:`split_of`, which build
+    only what one lookup needs, so a process that numbers one grid stays cheap);
     ``grid_from_number`` reads single rows through :meth:`pattern`.
     """
 
     def __init__(self, a: dict[str, np.ndarray]) -> None:
         self.arrays = a
+        self._split_cache: dict[tuple[int, int], dict[bytes, int]] = {}
+        self._scans = 0
         self.band_class: list[int] = a["band_class"].tolist()
         counts = a["class_count"][a["band_class"].astype(np.int64)]
         self.pattern_count = counts
@@ -129,7 +133,35 @@ class NumberingTables:
     @functools.cached_property
     def split_index(self) -> list[list[dict[bytes, int]]]:
         """Per class and stack: split number by its band-2 positions as bytes (built on first use)."""
-        return [[{bytes(row.astype(np.uint8)): i for i, row in enumerate(pk)} for pk in ps] for ps in self.p]
+        return [[self._splits(c, k) for k in range(len(ps))] for c, ps in enumerate(self.p)]
+
+    def _splits(self, c: int, k: int) -> dict[bytes, int]:
+        """``split_index[c][k]``, built alone (and kept) when the whole table is not built yet."""
+        key = (c, k)
+        if key not in self._split_cache:
+            self._split_cache[key] = {bytes(row.astype(np.uint8)): i for i, row in enumerate(self.p[c][k])}
+        return self._split_cache[key]
+
+    def split_of(self, c: int, k: int, positions: bytes) -> int:
+        """The split number of class ``c``, stack ``k`` with band-2 positions ``positions`` (as
+        ``split_index[c][k][positions]``; builds only that class and stack's index)."""
+        return self._splits(c, k)[positions]
+
+    def pattern_index(self, band: bytes) -> int:
+        """The pattern of a standard band given as its 27 digits (as ``pattern_of[band]``, ``KeyError``
+        for a band that is not standard). The first few lookups of a process scan the bands (about a
+        millisecond each, against tens for building :attr:`pattern_of`), so a process that numbers a
+        grid or two by the reference does not build the dict; later lookups use it."""
+        self._scans += 1
+        if self._scans > 4 or "pattern_of" in self.__dict__:
+            return self.pattern_of[band]
+        bands = np.ascontiguousarray(self.arrays["bands"])
+        if len(band) != bands.shape[1]:
+            raise KeyError(band)
+        hit = np.flatnonzero((bands == np.frombuffer(band, dtype=np.uint8)).all(axis=1))
+        if not len(hit):
+            raise KeyError(band)
+        return int(hit[0])
 
     def pattern(self, p: int) -> tuple[Band, tuple[int, ...], tuple[int, ...]]:
         """``(bands[p], band_cols[p], band_relabel[p])`` read from the arrays (builds no list)."""

@@ -43,7 +43,6 @@ from functools import cache
 import numpy as np
 
 from pipeline.board import BOX_SHAPES, Cage, Grid, Variant, board, format_line, variant_problem
-from pipeline.identity import variant_canon_jit
 
 __all__ = ["canonical_variant", "canonical_variant_key", "group_maps", "has_form"]
 
@@ -210,6 +209,8 @@ def _killer9(puzzle: Grid, variant: Variant) -> tuple[Map, bool]:
     group times the complement, by the compiled kernel."""
     rows, cols = _killer9_tables()
     best = np.zeros(4, dtype=np.int64)
+    from pipeline.identity import variant_canon_jit  # numba: loaded for killer boards, not on import
+
     variant_canon_jit.killer9(*_killer9_inputs(puzzle, variant), rows, cols, best)
     a, b, t, flip = (int(x) for x in best)
     return _src(9, rows[a].tolist(), cols[b].tolist(), t), bool(flip)

@@ -18,7 +18,6 @@ from functools import cache
 
 from pipeline import symmetry
 from pipeline.board import Grid, board
-from pipeline.generate import count_jit
 from pipeline.identity import canon
 
 
@@ -56,6 +55,8 @@ def distinct(tag: str, minimal: bool, hints_min: int | None = None,
     orbits = symmetry.orbits(tag, 4)
     if len(orbits) > MAX_ORBITS:
         return None
+    from pipeline.generate import count_jit  # numba: loaded for 4x4 runs only, not on import
+
     keys: set[str] = set()
     for grid in _grids4():
         for keep in itertools.product((False, True), repeat=len(orbits)):

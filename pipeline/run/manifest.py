@@ -29,7 +29,6 @@ from pipeline import __version__
 from pipeline.atomic import atomic_write
 from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.run.layout import MANIFEST, OLD_MANIFEST, SUCCESS, manifest_path
-from pipeline.run.manifest_schema import manifest_problem
 from pipeline.run.store import StoreError
 
 #: ``running``: being made (or killed: resume it); ``complete``: every index has a verified puzzle;
@@ -62,6 +61,8 @@ def read_manifest(run_dir: Path, strict: bool = False) -> dict[str, Any]:
                       ("catalog_snapshot", list), ("published_parts", list), ("generator", dict)):
         if key in data and not isinstance(data[key], kind):
             raise StoreError(f"{path}: damaged manifest ({key} is a {type(data[key]).__name__}, not a {kind.__name__})")
+    from pipeline.run.manifest_schema import manifest_problem  # pydantic models: built when a manifest is read
+
     problem = manifest_problem(data) if strict else None
     if problem is not None:
         raise StoreError(f"{path}: damaged manifest ({problem}); restore it from a backup, or move the run folder "

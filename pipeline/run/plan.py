@@ -221,14 +221,19 @@ _WARM_GRID = tuple(int(c) for c in
 
 def preflight(cfg: Config) -> None:
     """Checks that need the engine, done before any output exists (raises ConfigError); builds or
-    loads the 9x9 identity tables once here, before the workers start."""
+    loads the 9x9 numbering tables once here, before the workers start, and, when the puzzles are made
+    in other processes, the canonical-grid table and the identity kernels too."""
     if cfg.board.size == 9:
         numbering.tables()
-        canon.tables()
-        # compile (or load) the identity kernels here once, so the workers load them from numba's
-        # disk cache instead of each compiling them on a fresh install
-        numbering.grid_number(_WARM_GRID)
-        canon.canonical_key(_WARM_GRID[:40] + (0,) * 41)
+        if cfg.executor.kind != "local" or worker_count(cfg.workers) > 1:
+            # build the canonical-grid table, and compile (or load) the identity kernels, here once, so
+            # the workers load them from the caches instead of each building them on a fresh install; a
+            # run in this process (one worker) pays for them only if and when it uses them
+            canon.tables()
+            from pipeline.identity import canon_jit, numbering_jit  # noqa: F401  numba loaded: the calls run kernels
+
+            numbering.grid_number(_WARM_GRID)
+            canon.canonical_key(_WARM_GRID[:40] + (0,) * 41)
     fixed = cfg.fixed_grid
     if fixed is not None:
         why = fixed_cells_problem(cfg.board.size, fixed, None if cfg.board.rules.classic else cfg.board.rules)

@@ -4,22 +4,25 @@ A row is a ``dict`` whose keys are exactly :data:`SCHEMA`'s columns, in its orde
 those types (``docs/output.md`` "Parquet columns"). :func:`build_row` makes it from a
 :class:`~pipeline.generate.puzzle.MadePuzzle` inside the worker; :mod:`pipeline.run.store` writes rows
 with :data:`SCHEMA`; ``numplace check`` compares a written file against it (:func:`schema_problems`).
-Columns may be added, never renamed or re-typed.
+Columns may be added, never renamed or re-typed. :data:`SCHEMA` and :data:`CAGE` (polars types) are
+built, and polars imported, on first access: a worker that only builds rows (``numplace generate``)
+never imports polars.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
-
-import polars as pl
 
 from pipeline import __version__
 from pipeline.board import board, format_line, size_of_grid, variant_columns
 from pipeline.difficulty.techniques import LEVELS
 
 if TYPE_CHECKING:  # the generator (and its solver imports) stays out of readers of the schema
+    import polars as pl
+
     from pipeline.generate.puzzle import MadePuzzle
 
 Row = dict[str, Any]
@@ -28,44 +31,67 @@ Row = dict[str, Any]
 #: every part carries it in its key-value metadata as ``numplace.schema_version``.
 SCHEMA_VERSION = 4
 
-#: The killer cage struct of the ``cages`` column.
-CAGE = pl.Struct({"cells": pl.List(pl.Int16()), "sum": pl.Int16()})
 
-# The output contract (docs/output.md "Parquet columns"); columns may be added, never renamed or re-typed.
-SCHEMA: dict[str, pl.DataType] = {
-    "puzzle_id": pl.String(),
-    "set_name": pl.String(),
-    "config_hash": pl.String(),
-    "seed": pl.Int64(),
-    "index": pl.Int64(),
-    "size": pl.Int32(),
-    "box_rows": pl.Int32(),
-    "box_cols": pl.Int32(),
-    "puzzle": pl.String(),
-    "solution": pl.String(),
-    "hints": pl.Int32(),
-    "symmetry": pl.String(),
-    "symmetry_requested": pl.String(),
-    "minimal": pl.Boolean(),
-    "orbit_minimal": pl.Boolean(),
-    "ilp_solves": pl.Int32(),
-    "gen_ms": pl.Float64(),
-    "created_at": pl.Datetime("us", "UTC"),
-    "numplace_version": pl.String(),
-    "attempts": pl.Int32(),
-    "difficulty": pl.String(),
-    "difficulty_score": pl.Float64(),
-    "techniques": pl.List(pl.String()),
-    "logic_steps": pl.Int32(),
-    "grid_number": pl.String(),
-    "canonical_puzzle": pl.String(),
-    "difficulty_rank": pl.Int32(),
-    "variant": pl.List(pl.String()),
-    "regions": pl.String(),
-    "cages": pl.List(CAGE),
-    "grid_source": pl.String(),
-    "needs_guessing": pl.Boolean(),
-}
+@cache
+def _cage() -> pl.Struct:
+    """:data:`CAGE`: the killer cage struct of the ``cages`` column."""
+    import polars as pl
+
+    return pl.Struct({"cells": pl.List(pl.Int16()), "sum": pl.Int16()})
+
+
+@cache
+def _schema() -> dict[str, pl.DataType]:
+    """:data:`SCHEMA`: the output contract (docs/output.md "Parquet columns"); columns may be added,
+    never renamed or re-typed."""
+    import polars as pl
+
+    cage = _cage()
+    return {
+        "puzzle_id": pl.String(),
+        "set_name": pl.String(),
+        "config_hash": pl.String(),
+        "seed": pl.Int64(),
+        "index": pl.Int64(),
+        "size": pl.Int32(),
+        "box_rows": pl.Int32(),
+        "box_cols": pl.Int32(),
+        "puzzle": pl.String(),
+        "solution": pl.String(),
+        "hints": pl.Int32(),
+        "symmetry": pl.String(),
+        "symmetry_requested": pl.String(),
+        "minimal": pl.Boolean(),
+        "orbit_minimal": pl.Boolean(),
+        "ilp_solves": pl.Int32(),
+        "gen_ms": pl.Float64(),
+        "created_at": pl.Datetime("us", "UTC"),
+        "numplace_version": pl.String(),
+        "attempts": pl.Int32(),
+        "difficulty": pl.String(),
+        "difficulty_score": pl.Float64(),
+        "techniques": pl.List(pl.String()),
+        "logic_steps": pl.Int32(),
+        "grid_number": pl.String(),
+        "canonical_puzzle": pl.String(),
+        "difficulty_rank": pl.Int32(),
+        "variant": pl.List(pl.String()),
+        "regions": pl.String(),
+        "cages": pl.List(cage),
+        "grid_source": pl.String(),
+        "needs_guessing": pl.Boolean(),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    """``SCHEMA`` and ``CAGE``: built (and polars imported) on first access."""
+    if name == "SCHEMA":
+        return _schema()
+    if name == "CAGE":
+        return _cage()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Columns added after version 1, with the schema version that added them.
 ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3, "grid_source": 4,
                             "needs_guessing": 4}
@@ -76,17 +102,20 @@ NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages", "ne
 def json_schema() -> dict[str, Any]:
     """The schema as JSON Schema (draft 2020-12) of one row: the published form of :data:`SCHEMA`
     (``schema/numplace-row.schema.json``; a test keeps the file equal to this)."""
+    import polars as pl
+
+    schema, cage = _schema(), _cage()
     kinds: dict[pl.DataType, dict[str, Any]] = {
              pl.String(): {"type": "string"}, pl.Int64(): {"type": "integer"}, pl.Int32(): {"type": "integer"},
              pl.Float64(): {"type": "number"}, pl.Boolean(): {"type": "boolean"},
              pl.Datetime("us", "UTC"): {"type": "string", "format": "date-time"},
              pl.List(pl.String()): {"type": "array", "items": {"type": "string"}},
-             pl.List(CAGE): {"type": "array", "items": {
+             pl.List(cage): {"type": "array", "items": {
                  "type": "object", "required": ["cells", "sum"], "additionalProperties": False,
                  "properties": {"cells": {"type": "array", "items": {"type": "integer"}}, "sum": {"type": "integer"}}}}}
     nullable = NULLABLE
     props: dict[str, Any] = {}
-    for name, dtype in SCHEMA.items():
+    for name, dtype in schema.items():
         spec: dict[str, Any] = {**kinds[dtype], "x-parquet-type": str(dtype), "x-since-version": ADDED_IN.get(name, 1)}
         if name in nullable:
             spec["type"] = [spec["type"], "null"]
@@ -94,7 +123,7 @@ def json_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "numplace puzzle row",
             "description": f"One row of a numplace part file, schema version {SCHEMA_VERSION}.",
             "x-schema-version": SCHEMA_VERSION, "type": "object", "properties": props,
-            "required": [n for n in SCHEMA if n not in nullable]}
+            "required": [n for n in schema if n not in nullable]}
 
 
 def rank_of(level: str) -> int:
@@ -205,7 +234,7 @@ def dedup_keys(row: Mapping[str, Any]) -> tuple[str, ...]:
 def schema_problems(frame: pl.DataFrame, version: int = SCHEMA_VERSION) -> list[str]:
     """Columns of the contract (as of schema ``version``) that ``frame`` lacks or holds with another type."""
     out = []
-    for name, dtype in SCHEMA.items():
+    for name, dtype in _schema().items():
         if ADDED_IN.get(name, 1) > version:
             continue
         if name not in frame.columns:

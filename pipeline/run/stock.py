@@ -8,37 +8,46 @@ and places those puzzles at its first indices; its manifest lists them under ``f
 seed, file), so no stock puzzle is used twice and a resumed run takes the same ones. A stock puzzle
 keeps its ``seed`` and ``created_at``; it gets the new run's ``index``, ``puzzle_id`` and
 ``config_hash``, is verified again when used, and is still checked against the catalog.
+
+polars is imported by the functions that read or write the stock, not on import (a run without a
+quota, and ``numplace generate``, never touch it).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from pipeline.atomic import atomic_write
 from pipeline.difficulty.techniques import LEVELS
+from pipeline.run import rows
 from pipeline.run.layout import STOCK, STOCK_GLOB, stock_name
 from pipeline.run.manifest import Manifest
-from pipeline.run.rows import SCHEMA, Row, puzzle_id
+from pipeline.run.rows import Row, puzzle_id
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 def write(set_dir: Path, run_id: str, part: int, surplus: list[Row]) -> None:
     """Keep a part's surplus puzzles (nothing is written for none); whole or not at all."""
     if not surplus:
         return
+    import polars as pl
+
     folder = set_dir / STOCK
     folder.mkdir(parents=True, exist_ok=True)
-    frame = pl.DataFrame(surplus, schema=SCHEMA)
+    frame = pl.DataFrame(surplus, schema=rows.SCHEMA)
     atomic_write(folder / stock_name(run_id, part), lambda tmp: frame.write_parquet(tmp, compression="zstd"))
 
 
 def available(set_dir: Path, runs: list[Manifest]) -> pl.DataFrame:
     """Stock rows no run has taken yet, oldest first, with the file each comes from (``_file``)."""
+    import polars as pl
+
     files = sorted((set_dir / STOCK).glob(STOCK_GLOB))
     if not files:
-        return pl.DataFrame(schema={**SCHEMA, "_file": pl.String()})
+        return pl.DataFrame(schema={**rows.SCHEMA, "_file": pl.String()})
     used = {(u["file"], u["seed"]) for m in runs for u in m.data.get("from_stock", [])}
     frame = pl.concat([pl.read_parquet(f).with_columns(pl.lit(f.name).alias("_file")) for f in files])
     keep = [(f, s) not in used for f, s in zip(frame["_file"].to_list(), frame["seed"].to_list(), strict=True)]
@@ -48,6 +57,8 @@ def available(set_dir: Path, runs: list[Manifest]) -> pl.DataFrame:
 def take(set_dir: Path, runs: list[Manifest], quota: dict[str, int], start: int) -> list[dict[str, Any]]:
     """The stock puzzles a new quota run starting at ``start`` uses: ``{"index", "seed", "file"}``,
     at indices ``start, start + 1, ...`` level by level."""
+    import polars as pl
+
     stock = available(set_dir, runs)
     picks: list[dict[str, Any]] = []
     for level in LEVELS:
@@ -62,6 +73,8 @@ def take(set_dir: Path, runs: list[Manifest], quota: dict[str, int], start: int)
 def rows_for(set_dir: Path, picks: list[dict[str, Any]], set_name: str, config_hash: str) -> dict[int, Row]:
     """The rows of ``picks``, each renumbered for the index it fills (``puzzle_id``, ``index``,
     ``set_name``, ``config_hash``); everything else as made."""
+    import polars as pl
+
     out: dict[int, Row] = {}
     by_file: dict[str, list[dict[str, Any]]] = {}
     for p in picks:

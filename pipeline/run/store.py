@@ -15,16 +15,18 @@ Every file is written under a temporary name in the same folder and renamed into
 sees a part or manifest whole or not at all. A part file existing means its shard is done: the run's
 manifest records the part's row count and the sha256 of its bytes (computed on the temporary file,
 saved before the rename: :func:`write_part`'s ``before_rename``), which ``numplace check`` compares.
+
+polars is imported by the functions that read or write Parquet, not on import, so a command that
+only makes rows (``numplace generate``) never loads it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from pipeline.atomic import atomic_write
 from pipeline.errors import UserError
@@ -43,7 +45,10 @@ from pipeline.run.layout import (
     parts_in,
     reserved,
 )
-from pipeline.run.rows import SCHEMA, SCHEMA_VERSION, dedup_key
+from pipeline.run.rows import SCHEMA_VERSION, dedup_key
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class StoreError(UserError, ValueError):
@@ -64,6 +69,10 @@ def write_part(run_dir: Path, shard: int, rows: Iterable[Mapping[str, Any]], set
     ``sha256``) once the temporary file is complete and before it is renamed into place; whatever it
     records (the run's manifest) is thus saved before the part appears. If it raises, no part
     appears and the exception propagates (a full device as :class:`~pipeline.atomic.DiskFull`)."""
+    import polars as pl
+
+    from pipeline.run.rows import SCHEMA
+
     frame = pl.DataFrame(list(rows), schema=SCHEMA)
     path = run_dir / part_name(shard)
     meta = {"numplace.schema_version": str(SCHEMA_VERSION), "numplace.set_name": set_name}
@@ -89,6 +98,8 @@ def file_sha256(path: Path) -> str:
 def schema_version(part: Path) -> int:
     """The ``numplace.schema_version`` a part was written with (1 for parts written before parts
     carried it)."""
+    import polars as pl
+
     try:
         meta = pl.read_parquet_metadata(part)
     except Exception as exc:  # polars raises several types for a damaged file
@@ -132,6 +143,10 @@ def part_files(path: Path) -> list[Path]:
 
 def read_parts(parts: Iterable[Path]) -> pl.DataFrame:
     """Concatenate part files; raises :class:`StoreError` naming a file that is not readable."""
+    import polars as pl
+
+    from pipeline.run.rows import SCHEMA
+
     frames = []
     for p in parts:
         try:
@@ -145,10 +160,20 @@ def read_parts(parts: Iterable[Path]) -> pl.DataFrame:
 # The catalog of canonical puzzles under an output root (dedup across sets and runs)
 # ---------------------------------------------------------------------------------------------
 
-CATALOG_SCHEMA: dict[str, pl.DataType] = {
-    "key": pl.String(), "size": pl.Int32(), "set_name": pl.String(), "run_id": pl.String(),
-    "puzzle_id": pl.String(),
-}
+@cache
+def _catalog_schema() -> dict[str, pl.DataType]:
+    """:data:`CATALOG_SCHEMA`: the columns of a catalog file."""
+    import polars as pl
+
+    return {"key": pl.String(), "size": pl.Int32(), "set_name": pl.String(), "run_id": pl.String(),
+            "puzzle_id": pl.String()}
+
+
+def __getattr__(name: str) -> Any:
+    """``CATALOG_SCHEMA``: built (and polars imported) on first access."""
+    if name == "CATALOG_SCHEMA":
+        return _catalog_schema()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def catalog_files(root: Path) -> list[str]:
@@ -178,12 +203,14 @@ def damaged_catalog(path: Path, root: Path, why: str) -> StoreError:
 def _read_entry(path: Path, root: Path, columns: list[str] | None = None) -> pl.DataFrame:
     """One catalog file read whole (or ``columns`` of it); raises :class:`StoreError` naming a
     damaged file (not Parquet, or not the catalog's columns)."""
+    import polars as pl
+
     try:
         frame = pl.read_parquet(path, columns=columns)
     except Exception as exc:  # polars raises several types for a damaged file
         raise damaged_catalog(path, root, f"not a readable Parquet file: {exc.__class__.__name__}") from None
-    want = columns or list(CATALOG_SCHEMA)
-    wrong = [c for c in want if c not in frame.columns or frame.schema[c] != CATALOG_SCHEMA[c]]
+    want = columns or list(_catalog_schema())
+    wrong = [c for c in want if c not in frame.columns or frame.schema[c] != _catalog_schema()[c]]
     if wrong:
         raise damaged_catalog(path, root, f"column(s) {', '.join(wrong)} missing or of another type")
     return frame.select(want)
@@ -218,6 +245,8 @@ def missing_entries(root: Path, names: Iterable[str]) -> list[str]:
 def part_keys(parts: Iterable[Path]) -> set[str]:
     """The dedup keys of the puzzles in ``parts`` (files that have gone are skipped: their run
     folder was deleted, which unpublishes them)."""
+    import polars as pl
+
     keys: set[str] = set()
     for p in parts:
         if p.is_file():
@@ -312,9 +341,11 @@ def repair_catalog(root: Path) -> list[str]:
 def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, Any]]) -> str:
     """Record a run's keys; returns the entry's name relative to ``root``. One file per run, written
     whole by rename: two runs never write the same file."""
+    import polars as pl
+
     folder = root / CATALOG
     folder.mkdir(parents=True, exist_ok=True)
-    frame = pl.DataFrame(rows, schema=CATALOG_SCHEMA)
+    frame = pl.DataFrame(rows, schema=_catalog_schema())
     atomic_write(folder / catalog_name(set_name, run_id), lambda tmp: frame.write_parquet(tmp))
     return f"{CATALOG}/{catalog_name(set_name, run_id)}"
 
@@ -322,7 +353,9 @@ def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, A
 def read_catalog(root: Path) -> pl.DataFrame:
     """The catalog under ``root`` (every entry of a run folder that still exists; empty frame if none).
     Raises :class:`StoreError` naming a damaged file."""
+    import polars as pl
+
     names = catalog_files(root)
     if not names:
-        return pl.DataFrame(schema=CATALOG_SCHEMA)
+        return pl.DataFrame(schema=_catalog_schema())
     return pl.concat([_read_entry(_catalog_path(root, n), root) for n in names])

@@ -6,17 +6,20 @@ has 29 givens``, ``puzzle has more than one solution``); they never raise for ba
 read are the parameters of :func:`verify_puzzle`, named as in the Parquet contract
 (``docs/output.md``). The symmetry tag of the givens is recomputed here from the eight maps'
 definitions (:func:`layout_tag`), and the uniqueness count comes from the compiled counter
-:mod:`pipeline.verify.count_jit`, loaded on the first count.
+:mod:`pipeline.verify.count_jit`, loaded on the first compiled count; a process that has not loaded
+numba counts its first :data:`PURE_COUNTS` classic puzzles (up to 9x9) with the pure-Python counter
+of :mod:`pipeline.verify.count` instead (same answers, no compiler for a one-shot command).
 """
 
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.board import Grid, PuzzleFormatError, board, parse
-from pipeline.verify.rules import grid_problems, repeated, rules_for
+from pipeline.board import Board, Grid, PuzzleFormatError, board, parse
+from pipeline.verify.rules import Rules, grid_problems, repeated, rules_for
 
 # The eight position maps and ten groups, written again on purpose: the verifier stays independent of symmetry.py.
 _MAPS = {
@@ -111,13 +114,36 @@ def verify_puzzle(size: int, puzzle: str, solution: str, hints: int, symmetry: s
     else:
         problems.append(f"unknown symmetry_requested {symmetry_requested!r}")
     if not problems and rules is not None:
-        from pipeline.verify import count_jit  # numba is loaded on the first count, not on import
+        if rules.classic and b.n <= 9 and _pure_first():
+            from pipeline.verify.count import count_solutions
 
-        if rules.classic:
-            count = count_jit.count_solutions(grid, b, limit=2)
+            count = count_solutions(grid, b, limit=2)
         else:
-            count = count_jit.count_solutions(grid, b, limit=2, boxes=rules.boxes, extra=rules.extra,
-                                                cages=rules.cages)
+            count = _count_compiled(grid, b, rules)
         if count != 1:
             problems.append("puzzle has no solution" if count == 0 else "puzzle has more than one solution")
     return problems
+
+
+#: Puzzles a process counts with the pure-Python counter (:mod:`pipeline.verify.count`) before it loads
+#: numba for the compiled one: a millisecond or so each, against about 0.35 s of CPU for the load, so
+#: ``numplace generate --count 1`` loads no compiler. Both count exactly; the answers are the same.
+PURE_COUNTS = 2
+_counts = 0
+
+
+def _pure_first() -> bool:
+    """True while this process has not loaded numba and has counted fewer than :data:`PURE_COUNTS`
+    puzzles. Once numba is loaded (by any module) the compiled counter counts."""
+    global _counts
+    _counts += 1
+    return _counts <= PURE_COUNTS and "numba" not in sys.modules
+
+
+def _count_compiled(grid: Grid, b: Board, rules: Rules) -> int:
+    """Solutions of ``grid`` under ``rules``, up to 2, by the compiled counter."""
+    from pipeline.verify import count_jit  # numba is loaded on the first compiled count, not on import
+
+    if rules.classic:
+        return count_jit.count_solutions(grid, b, limit=2)
+    return count_jit.count_solutions(grid, b, limit=2, boxes=rules.boxes, extra=rules.extra, cages=rules.cages)

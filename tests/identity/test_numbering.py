@@ -614,6 +614,31 @@ def test_loading_builds_only_what_grid_number_needs_and_the_views_agree() -> Non
 
 
 @pytest.mark.heavy
+def test_single_lookups_agree_with_the_whole_indexes_and_build_neither() -> None:
+    """:meth:`pattern_index` and :meth:`split_of` (the reference's lookups) answer as ``pattern_of``
+    and ``split_index`` do, and the first lookups build neither index (a grid or two numbered by
+    the reference stays cheap); a band that is not standard is a ``KeyError`` either way."""
+    t = numbering_tables.NumberingTables(nb.tables().arrays)
+    bands = nb.standard_bands()
+    rng = random.Random(7)
+    picks = [0, 36_287, *rng.sample(range(36_288), 2)]
+    assert [t.pattern_index(bytes(bands[p])) for p in picks] == picks
+    first = rng.randrange(len(t.p))
+    assert t.split_of(first, 1, bytes(t.p[first][1][5].astype(np.uint8))) == 5
+    assert not {"pattern_of", "split_index"} & vars(t).keys()
+    with pytest.raises(KeyError):
+        t.pattern_index(bytes(27))
+    with pytest.raises(KeyError):
+        t.pattern_index(b"12")
+    for p in rng.sample(range(36_288), 50):  # past the first scans: the dict, with the same answers
+        assert t.pattern_index(bytes(bands[p])) == p
+    assert "pattern_of" in vars(t)
+    for c in rng.sample(range(len(t.p)), 10):
+        for k in range(3):
+            assert {key: t.split_of(c, k, key) for key in t.split_index[c][k]} == t.split_index[c][k]
+
+
+@pytest.mark.heavy
 def test_tables_with_malformed_bands_are_rejected() -> None:
     a = dict(nb.tables().arrays)
     for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):

@@ -11,7 +11,7 @@ import pytest
 
 from pipeline import verify
 from pipeline.board import Grid, board, parse, size_of_grid
-from pipeline.generate import count_jit
+from pipeline.generate import count, count_jit
 from pipeline.ilp.engine import CountResult, engine_for
 from pipeline.solve import batch, search, solver
 from tests.conftest import ROOT
@@ -94,7 +94,7 @@ def test_budgets_run_out_into_the_next_tier(monkeypatch: pytest.MonkeyPatch) -> 
     many = parse(next(p for p, c, _ in TDOKU if c == 13))
     assert search.search(hard, 2, node_limit=1) is None
     assert count_jit.solutions(hard, 2, node_limit=1) is None
-    monkeypatch.setattr(search, "PY_WORK", 1)  # Python tier: no node at all
+    monkeypatch.setattr(count, "PY_WORK", 1)  # Python tier (generate.count, shared): no node at all
     assert search.search(hard, 2) is None
     assert solver.count_solutions(hard).solutions == engine_for(9).count_solutions(hard, 2).solutions
     monkeypatch.setattr(search, "COMPILED_NODES", 1)  # both tiers undecided: the ILP answers

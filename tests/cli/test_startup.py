@@ -1,0 +1,94 @@
+"""What one-shot commands load, and that the pure-Python first answers change nothing.
+
+``numplace generate --count 1`` makes, verifies, numbers and canonicalizes its puzzle without
+numba (the pure-Python twins answer a process's first calls) and without polars (nothing is
+written); a process that has loaded numba runs the compiled kernels from its first call. Both
+must print the very same rows. No test here times anything (docs/benchmarks.md has the figures).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.heavy  # the CLI in subprocesses: seconds each
+
+#: Libraries a one-puzzle ``generate`` has no use for (each costs 0.1-0.4 s of CPU to import). pyomo is
+#: not among them: a cold table cache (the tests') builds the IP's matrix with it once.
+UNUSED = ("numba", "polars", "joblib", "distributed")
+
+
+def _generate(args: list[str], preload: str = "") -> tuple[list[str], list[str]]:
+    """``numplace generate ARGS`` in a fresh interpreter (after ``preload``, Python code run first):
+    its stdout lines and the modules of :data:`UNUSED` it had loaded when it exited."""
+    probe = ("import atexit, sys\n"
+             f"atexit.register(lambda: print('LOADED', *[m for m in {UNUSED!r} if m in sys.modules], "
+             "file=sys.stderr))\n"
+             f"{preload}\n"
+             "from pipeline.cli import main\n"
+             f"sys.argv = ['numplace', 'generate', *{args!r}]\n"
+             "main()\n")
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    loaded = next(ln for ln in res.stderr.splitlines() if ln.startswith("LOADED"))
+    return res.stdout.splitlines(), loaded.split()[1:]
+
+
+def _comparable(line: str) -> dict[str, object]:
+    row = json.loads(line)
+    del row["gen_ms"], row["created_at"]  # the clock's, not the puzzle's
+    return row
+
+
+@pytest.mark.parametrize("grid", ["weighted-ilp", "uniform"])
+def test_one_puzzle_loads_neither_numba_nor_polars(grid: str) -> None:
+    lines, loaded = _generate(["--count", "1", "--seed", "1", "--grid", grid])
+    assert loaded == []
+    assert len(lines) == 1 and len(lines[0]) == 81
+
+
+def test_pure_first_answers_make_the_same_rows_as_the_kernels() -> None:
+    """Five puzzles: the first ones by the pure-Python twins, then numba loads (the allowances run
+    out) and the kernels answer; against a process that loads numba before anything (kernels from
+    the first call). Every column but the clock's is the same."""
+    args = ["--count", "5", "--seed", "3", "--format", "json"]
+    mixed, loaded = _generate(args)
+    assert "numba" in loaded  # five puzzles are past the pure-Python allowances
+    compiled, _ = _generate(args, preload="import numba")
+    assert len(mixed) == 5
+    assert [_comparable(x) for x in mixed] == [_comparable(x) for x in compiled]
+
+
+def test_a_one_puzzle_run_in_this_process_skips_the_kernel_warm_up() -> None:
+    """``run`` with one worker makes its puzzles here: the identity kernels are not compiled ahead
+    (they would load numba for nothing); with more workers they are, for the workers' sake."""
+    probe = ("import sys\n"
+             "from pipeline import config\n"
+             "from pipeline.run.plan import preflight\n"
+             "for workers in (1, 2):\n"
+             "    preflight(config.validate({'name': 'w', 'seed': 1, 'count': 1, 'workers': workers}))\n"
+             "    print(workers, 'numba' in sys.modules)\n")
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["1", "False", "2", "True"]
+
+
+def test_the_console_entry_freezes_the_heap_on_its_way_out() -> None:
+    """``main`` leaves the objects alive at the end out of the interpreter's last garbage collections
+    (``gc.freeze``); the exit code and the output are untouched."""
+    probe = ("import gc, sys\n"
+             "from pipeline.cli import main\n"
+             "sys.argv = ['numplace', '--version']\n"
+             "try:\n"
+             "    main()\n"
+             "except SystemExit as exc:\n"
+             "    print('exit', exc.code, 'frozen', gc.get_freeze_count() > 0)\n")
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == "exit 0 frozen True"
+    assert res.stdout.startswith("numplace ")
