@@ -392,8 +392,8 @@ def size_of(text: str) -> int:
             return n
     if k in {n * n for n in SIZES}:
         side = round(k ** 0.5)
-        raise PuzzleFormatError(f"{side}x{side} puzzles are not supported (sizes "
-                                f"{', '.join(f'{n}x{n}' for n in PUZZLE_SIZES)})")
+        raise PuzzleFormatError(f"{side}x{side} puzzles are made by run and generate but not read here "
+                                f"(sizes read: {', '.join(f'{n}x{n}' for n in PUZZLE_SIZES)})")
     sizes = ", ".join(f"{n * n} for {n}x{n}" for n in PUZZLE_SIZES)
     raise PuzzleFormatError(f"puzzle has {k} cells; expected {sizes}")
 
