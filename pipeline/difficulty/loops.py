@@ -321,6 +321,42 @@ def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
+    """The forcing net step of ``st``: on a killer board (where numba is loaded already, for the cage
+    sums) found by the compiled twin (:func:`pipeline.difficulty.loops_jit.forcing_net`, the same
+    search: singles settle to the one fixpoint whatever their order), elsewhere by
+    :func:`_forcing_net_py`; the step is built here either way."""
+    if not st.variant.cages:
+        return _forcing_net_py(st, ctx)
+    from pipeline.difficulty import loops_jit  # lazy, as for the loops
+
+    g, n = st.geo, st.n
+    kind, c, k, union = loops_jit.forcing_net(st.values, st.cand, g.peers, g.units, n)
+    if kind == 1:
+        return _net_contradiction(c, k, n)
+    if kind == 2:
+        return _net_verity(st, c, union)
+    return None
+
+
+def _net_contradiction(c: int, k: int, n: int) -> Step:
+    return Step("forcing_net", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
+                detail=f"contradiction: {cell_name(c, n)} = {digit_name(k + 1)} leads by singles "
+                       f"to a cell or unit with no place left")
+
+
+def _net_verity(st: Candidates, c: int, union: list[int]) -> Step | None:
+    n = st.n
+    els = [(i, k + 1) for i in range(n * n) if not st.values[i] for k in _bits(st.cand[i] & ~union[i])]
+    if not els:
+        return None
+    return Step("forcing_net", (c, *sorted({i for i, _ in els})), eliminations=_elims_of(els),
+                digits=tuple(sorted({d for _, d in els})),
+                detail=f"verity: whichever candidate of {cell_name(c, n)} is true, singles remove "
+                       + ", ".join(f"{digit_name(d)} from {cell_name(i, n)}" for i, d in sorted(els)))
+
+
+def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
+    """The forcing net search in pure Python (the reference of the compiled twin)."""
     g, n = st.geo, st.n
     full = (1 << n) - 1
     masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
@@ -332,9 +368,7 @@ def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
             trial = list(masks)
             trial[c] = 1 << k
             if not settle(trial, [c], g.peers, g.units, full):
-                return Step("forcing_net", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
-                            detail=f"contradiction: {cell_name(c, n)} = {digit_name(k + 1)} leads by singles "
-                                   f"to a cell or unit with no place left")
+                return _net_contradiction(c, k, n)
             settled[(c, k)] = trial
     for c in range(n * n):  # verity: a candidate no branch of a cell keeps is false
         if st.values[c] or st.cand[c].bit_count() < 2:
@@ -343,10 +377,7 @@ def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
         for k in _bits(st.cand[c]):
             for i, m in enumerate(settled[(c, k)]):
                 union[i] |= m
-        els = [(i, k + 1) for i in range(n * n) if not st.values[i] for k in _bits(st.cand[i] & ~union[i])]
-        if els:
-            return Step("forcing_net", (c, *sorted({i for i, _ in els})), eliminations=_elims_of(els),
-                        digits=tuple(sorted({d for _, d in els})),
-                        detail=f"verity: whichever candidate of {cell_name(c, n)} is true, singles remove "
-                               + ", ".join(f"{digit_name(d)} from {cell_name(i, n)}" for i, d in sorted(els)))
+        step = _net_verity(st, c, union)
+        if step is not None:
+            return step
     return None

@@ -197,3 +197,131 @@ def search(cand: list[int], n: int, want: int) -> tuple[list[tuple[int, int, int
     out, done = _search(np.array(cand, dtype=np.int64), peers, units, n, want)
     found = [(int(out[k, 1]), int(out[k, 2]), int(out[k, 3])) if out[k, 0] else None for k in (0, 1)]
     return found, bool(done)
+
+
+# ---------------------------------------------------------------------------------------------
+# forcing nets
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, nogil=True)
+def _settle(cand: np.ndarray, queue: np.ndarray, top: int, peers: np.ndarray, units: np.ndarray,
+            full: int) -> bool:  # pragma: no cover - compiled
+    """:func:`pipeline.difficulty.trial.settle` step for step: the singles in ``queue[:top]`` spread to
+    their peers (``-1`` pads a row), the last queued first; then hidden singles, unit by unit; until
+    nothing is queued. False on a contradiction (a cell or unit left without a digit, or one cell the
+    only place of two)."""
+    while True:
+        while top > 0:
+            top -= 1
+            i = queue[top]
+            v = cand[i]
+            for q in range(peers.shape[1]):
+                j = peers[i, q]
+                if j < 0:
+                    break
+                c = cand[j]
+                if c & v:
+                    c ^= v
+                    if c == 0:
+                        return False
+                    cand[j] = c
+                    if c & (c - 1) == 0:
+                        queue[top] = j
+                        top += 1
+        for u in range(units.shape[0]):
+            seen = 0
+            twice = 0
+            for q in range(units.shape[1]):
+                c = cand[units[u, q]]
+                twice |= seen & c
+                seen |= c
+            if seen != full:
+                return False
+            once = seen & ~twice
+            if once:
+                for q in range(units.shape[1]):
+                    i = units[u, q]
+                    c = cand[i]
+                    h = c & once
+                    if h and h != c:
+                        if h & (h - 1):
+                            return False
+                        cand[i] = h
+                        queue[top] = i
+                        top += 1
+        if top == 0:
+            return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _forcing_net(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
+                 n: int) -> tuple[int, int, int, np.ndarray]:  # pragma: no cover - compiled
+    """The search of :func:`pipeline.difficulty.loops._forcing_net_py`: ``(1, cell, k, _)`` for the first
+    candidate (cells, then digits ``k + 1``, ascending) whose placement settles into a contradiction;
+    else ``(2, cell, -1, union)`` for the first cell with two or more candidates whose candidates'
+    settled states, OR-ed (``union``), leave out a candidate of an open cell; else ``(0, -1, -1, _)``."""
+    big = cand.shape[0]
+    full = (1 << n) - 1
+    masks = np.empty(big, dtype=np.int64)
+    for i in range(big):
+        masks[i] = (1 << (values[i] - 1)) if values[i] else cand[i]
+    settled = np.zeros((big, n, big), dtype=np.int64)
+    queue = np.empty(big + 1, dtype=np.int64)
+    union = np.zeros(big, dtype=np.int64)
+    for c in range(big):
+        if values[c]:
+            continue
+        for k in range(n):
+            if not (cand[c] >> k) & 1:
+                continue
+            trial = settled[c, k]
+            trial[:] = masks
+            trial[c] = 1 << k
+            queue[0] = c
+            if not _settle(trial, queue, 1, peers, units, full):
+                return 1, c, k, union
+    for c in range(big):
+        m = cand[c]
+        if values[c] or m & (m - 1) == 0:
+            continue
+        union[:] = 0
+        for k in range(n):
+            if (m >> k) & 1:
+                for i in range(big):
+                    union[i] |= settled[c, k, i]
+        for i in range(big):
+            if not values[i] and cand[i] & ~union[i]:
+                return 2, c, -1, union
+    return 0, -1, -1, union
+
+
+def forcing_net(values: list[int], cand: list[int], peers: tuple[tuple[int, ...], ...],
+                units: tuple[tuple[int, ...], ...], n: int) -> tuple[int, int, int, list[int]]:
+    """:func:`_forcing_net` on a state of any board (``peers`` and ``units`` its geometry, as
+    :mod:`pipeline.difficulty.candidates` holds it); ``union`` as a list."""
+    kind, c, k, union = _forcing_net(np.array(values, dtype=np.int64), np.array(cand, dtype=np.int64),
+                                     _peer_table(peers), _unit_table(units), n)
+    return int(kind), int(c), int(k), union.tolist()
+
+
+_PEER_TABLES: dict[tuple[tuple[int, ...], ...], np.ndarray] = {}
+
+
+def _peer_table(peers: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Each cell's peers, one row per cell, padded with ``-1`` (cached per geometry, a few boards)."""
+    table = _PEER_TABLES.get(peers)
+    if table is None:
+        if len(_PEER_TABLES) > 64:
+            _PEER_TABLES.clear()
+        width = max(len(p) for p in peers)
+        table = np.full((len(peers), width), -1, dtype=np.int64)
+        for i, p in enumerate(peers):
+            table[i, : len(p)] = p
+        _PEER_TABLES[peers] = table
+    return table
+
+
+@cache
+def _unit_table(units: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    return np.array(units, dtype=np.int64)

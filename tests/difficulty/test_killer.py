@@ -247,3 +247,24 @@ def test_a_constraint_state_met_before_is_not_searched_again(monkeypatch: pytest
     other_puzzle, other_solution, other = _row(KILLER_YAML[3])
     with pytest.raises(AssertionError, match="searched again"):
         grade(other_puzzle, other_solution, variant=other)
+
+
+def test_the_compiled_forcing_net_finds_the_pure_python_step_along_killer_paths() -> None:
+    """On killer boards the forcing net runs compiled (loops_jit); at every state before a forcing net
+    step of two extreme paths, and every fifth state besides, it gives the reference's step (or None)."""
+    from pipeline.difficulty import loops
+    from pipeline.difficulty.candidates import _Ctx
+
+    compared, found = 0, 0
+    for index in (1, 15):
+        puzzle, solution, variant = _row(KILLER_YAML[index])
+        g = grade(puzzle, solution, variant=variant)
+        st = Candidates.from_grid(puzzle, variant=variant)
+        for k, step in enumerate(g.steps):
+            if step.technique == "forcing_net" or k % 5 == 0:
+                want = loops._forcing_net_py(st, _Ctx(st))
+                assert loops._forcing_net(st, _Ctx(st)) == want
+                compared += 1
+                found += want is not None
+            st.apply(step)
+    assert compared > 40 and found >= 2
