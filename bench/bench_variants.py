@@ -90,14 +90,15 @@ except ImportError as exc:
     print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
     sys.exit(0)
 params()  # the engine's parameters, loaded once (start-up, not per puzzle)
-spent = {"grade": 0.0, "verify": 0.0}
+spent = {"grade": 0.0, "verify": 0.0, "grade_cpu": 0.0, "verify_cpu": 0.0}
 def timed(name, fn):
     def run(*a, **k):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         try:
             return fn(*a, **k)
         finally:
             spent[name] += time.perf_counter() - t
+            spent[name + "_cpu"] += time.process_time() - c
     return run
 E2.grade = timed("grade", E2.grade)
 GA._verify = timed("verify", GA._verify)
@@ -118,7 +119,7 @@ for i in range(n):
         spec["elements"] = {"cage": "partition"}
     else:
         spec.update(elements={"cage": cages}, max_givens=0)
-    g0, v0, t = spent["grade"], spent["verify"], time.perf_counter()
+    g0, v0, gc0, t = spent["grade"], spent["verify"], spent["grade_cpu"], time.perf_counter()
     row = {"i": i, "seed": seed + i}
     try:
         r = generate(spec)
@@ -132,6 +133,7 @@ for i in range(n):
                    cages=[[[index(c) for c in g["cells"]], g["sum"]] for g in d.get("regions", [])
                           if g.get("kind") == "cage"])
     row.update(s=time.perf_counter() - t, grade_s=spent["grade"] - g0, verify_s=spent["verify"] - v0,
+               grade_cpu=spent["grade_cpu"] - gc0,
                t=time.perf_counter() - t0, cpu=time.process_time() - c0)
     print(json.dumps(row), flush=True)
 print(json.dumps({"end": time.perf_counter() - t0, "cpu": time.process_time() - c0}), flush=True)
@@ -317,7 +319,7 @@ class Peer:
     elapsed: float = 0.0
     killed: bool = False
     error: str = ""
-    cpu: float = 0.0  # CPU seconds of the child's loop (0 when it was killed: then the last row's)
+    cpu: float = 0.0  # CPU seconds of the child's loop (killed: up to its last finished puzzle)
     ours_ok: int = 0  # puzzles numplace's verifier finds sound (unique)
     ours_problems: collections.Counter[str] = field(default_factory=collections.Counter)
 
@@ -518,13 +520,13 @@ def main() -> int:
     print(f"| numplace killer.yaml | {killer.made} | {killer.cpu:.1f} | {killer.cpu_rate:.3f} | {ours_bare:.3f} "
           "| 1 | 1 |")
     for p in peers:
-        done, grade_s = len(p.done), sum(r["grade_s"] for r in p.rows)
+        done, grade_s = len(p.done), sum(r.get("grade_cpu", 0.0) for r in p.rows)
         rate = done / p.cpu if p.cpu > 0 else 0.0
         bare = done / (p.cpu - grade_s) if p.cpu > grade_s else 0.0
         vs, vs_bare = (killer.cpu_rate / rate if rate else float("inf")), (ours_bare / bare if bare else float("inf"))
         print(f"| pencilmark {p.mode} | {done} | {p.cpu:.1f} | {rate:.4f} | {bare:.4f} | {vs:.1f} | {vs_bare:.1f} |")
     print("(numplace's ungraded rate takes its grading calls' CPU out of the loop; pencilmark's its "
-          "export.grade calls')")
+          "export.grade calls'; a killed child's CPU counts up to its last finished puzzle)")
     for p in peers:
         for why, count in p.ours_problems.items():
             print(f"numplace's verifier on pencilmark {p.mode}: {count} x {why}")
