@@ -1,5 +1,5 @@
-"""Compiled twin of the nice-loop / AIC search of :mod:`.loops` (``_loops``), the hot part of grading a
-puzzle that the older techniques cannot finish.
+"""Compiled twins of the nice-loop / AIC search of :mod:`.loops` (``_loops``), the hot part of grading a
+puzzle that the older techniques cannot finish, and of its forcing net search.
 
 Contracts
 ---------
@@ -12,6 +12,11 @@ Contracts
   cell and digit, then the end node), so the Python finder builds the very step it would have found.
 * Boards up to 9x9 (one row of ``n^3`` flags per start); larger boards use the Python search.
 * ``tests/difficulty/test_loops.py`` compares the two on every state of many solve paths.
+* :func:`forcing_net` answers what :func:`pipeline.difficulty.loops._forcing_net_py` searches, on a
+  board of any geometry (its peers and units passed in): the same premises in the same order, each
+  settled by naked and hidden singles (:func:`_settle`, ``trial.settle`` step for step) to the one
+  fixpoint, so the Python finder builds the same step. Used on killer boards;
+  ``tests/difficulty/test_killer.py`` compares the two along killer solve paths.
 """
 
 from __future__ import annotations
