@@ -193,14 +193,14 @@ class _Solved:
 
 
 #: Constraint states :func:`_constraint` keeps per board before it starts afresh (a killer grade
-#: meets a few thousand).
-MEMO_SIZE = 100_000
+#: meets about a thousand; a few hundred bytes each), for the last few boards (:func:`_memo`).
+MEMO_SIZE = 20_000
 
 
 _Memo = dict[tuple[object, ...], _Solved]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _memo(n: int, variant: Variant) -> _Memo:
     """The :class:`_Solved` constraint states met on one killer board (its geometry fixes the
     adjacency of any cells), keyed by cells, total and the cells' candidates and digits."""
