@@ -32,6 +32,13 @@ numplace's grader is timed apart by grading each made puzzle once more after the
 table shows both rates with and without grading. Every pencilmark puzzle is also re-verified, untimed, by numplace's
 own verifier (cages to cell indices, zero givens): an independent uniqueness count.
 
+Per core on a shared machine: both sides also report their CPU seconds (``time.process_time`` of the timed loop,
+numplace in this process, pencilmark in its child), and a second table gives the rates and ratios per CPU second,
+graded and ungraded; the wall-clock rates depend on what else the machine runs. For killer, numplace's timed loop
+is broken down by phase in CPU seconds (:func:`phase_clock`): the grid, the cage counter and the refining moves, the
+grade, the HiGHS certificate (passed, or past its node budget: that attempt is dropped and a new grid drawn) and the
+independent verification; with the share of puzzles that get a level (not ``unrated``).
+
 Budget: the child starts puzzles (seeds ``--seed`` + i) until N are made or ``--budget`` seconds have passed (a puzzle
 already started is finished); a puzzle pencilmark gives up on (its own 120 s time limit) counts as failed, its time
 included. The child is killed at budget + ``--grace`` seconds (partition mode can run that long on one puzzle); then
@@ -48,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import os
 import platform
@@ -56,6 +64,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,14 +90,15 @@ except ImportError as exc:
     print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
     sys.exit(0)
 params()  # the engine's parameters, loaded once (start-up, not per puzzle)
-spent = {"grade": 0.0, "verify": 0.0}
+spent = {"grade": 0.0, "verify": 0.0, "grade_cpu": 0.0, "verify_cpu": 0.0}
 def timed(name, fn):
     def run(*a, **k):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         try:
             return fn(*a, **k)
         finally:
             spent[name] += time.perf_counter() - t
+            spent[name + "_cpu"] += time.process_time() - c
     return run
 E2.grade = timed("grade", E2.grade)
 GA._verify = timed("verify", GA._verify)
@@ -100,7 +110,7 @@ if mode == "cage-count" and not ortools:
 def index(rc):
     r, c = rc[1:].split("c")
     return (int(r) - 1) * 9 + int(c) - 1
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for i in range(n):
     if time.perf_counter() - t0 >= budget:
         break
@@ -109,7 +119,7 @@ for i in range(n):
         spec["elements"] = {"cage": "partition"}
     else:
         spec.update(elements={"cage": cages}, max_givens=0)
-    g0, v0, t = spent["grade"], spent["verify"], time.perf_counter()
+    g0, v0, gc0, t = spent["grade"], spent["verify"], spent["grade_cpu"], time.perf_counter()
     row = {"i": i, "seed": seed + i}
     try:
         r = generate(spec)
@@ -123,9 +133,10 @@ for i in range(n):
                    cages=[[[index(c) for c in g["cells"]], g["sum"]] for g in d.get("regions", [])
                           if g.get("kind") == "cage"])
     row.update(s=time.perf_counter() - t, grade_s=spent["grade"] - g0, verify_s=spent["verify"] - v0,
-               t=time.perf_counter() - t0)
+               grade_cpu=spent["grade_cpu"] - gc0,
+               t=time.perf_counter() - t0, cpu=time.process_time() - c0)
     print(json.dumps(row), flush=True)
-print(json.dumps({"end": time.perf_counter() - t0}), flush=True)
+print(json.dumps({"end": time.perf_counter() - t0, "cpu": time.process_time() - c0}), flush=True)
 '''
 
 
@@ -146,6 +157,10 @@ class Ours:
     levels: collections.Counter[str] = field(default_factory=collections.Counter)
     cages: list[list[int]] = field(default_factory=list)  # killer: the cage sizes of each puzzle
     grade_s: float = 0.0  # the grader again on each made puzzle, timed apart (its share of ``seconds``)
+    cpu: float = 0.0  # CPU seconds of the timed loop (this process): the per-core figure on a shared machine
+    phases: collections.Counter[str] = field(default_factory=collections.Counter)  # CPU seconds by phase
+    calls: collections.Counter[str] = field(default_factory=collections.Counter)
+    budget_misses: int = 0  # killer certificates past their node budget (attempt dropped)
 
     @property
     def made(self) -> int:
@@ -154,6 +169,56 @@ class Ours:
     @property
     def rate(self) -> float:
         return self.made / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.made / self.cpu if self.cpu > 0 else 0.0
+
+
+#: The phases of a killer puzzle timed by :func:`phase_clock` (CPU seconds), with the call they wrap.
+PHASES = (("grid", "pipeline.ilp.engine", "Engine", "random_grid"),
+          ("cages: uniqueness counter", "pipeline.generate.count_jit", None, "solutions"),
+          ("cages: drawing and refining moves", "pipeline.generate.cages", None, "refine"),
+          ("certificate (HiGHS, passed)", "pipeline.ilp.engine", "Engine", "unique_without"))
+
+
+@contextlib.contextmanager
+def phase_clock(out: Ours) -> Iterator[None]:
+    """Time the phases of :data:`PHASES` in CPU seconds into ``out.phases`` while the block runs (the
+    wrapped calls are numplace's own; nothing else changes). The refining moves are ``refine`` less
+    the counter calls it makes; a certificate past its node budget (``SolverTimeout``: the attempt is
+    dropped) is booked apart. The grader is wrapped by :func:`ours` (``_rater``)."""
+    import importlib
+
+    saved = []
+    for name, module, cls, attr in PHASES:
+        owner: Any = importlib.import_module(module)
+        if cls:
+            owner = getattr(owner, cls)
+        fn = getattr(owner, attr)
+
+        def timed(*a: Any, _fn: Any = fn, _name: str = name, **k: Any) -> Any:
+            t = time.process_time()
+            try:
+                return _fn(*a, **k)
+            except Exception as exc:
+                if _name.startswith("certificate") and type(exc).__name__ == "SolverTimeout":
+                    _name = "certificate (HiGHS, past its node budget: attempt dropped)"
+                    out.budget_misses += 1
+                raise
+            finally:
+                out.phases[_name] += time.process_time() - t
+                out.calls[_name] += 1
+
+        saved.append((owner, attr, fn))
+        setattr(owner, attr, timed)
+    try:
+        yield
+    finally:
+        for owner, attr, fn in saved:
+            setattr(owner, attr, fn)
+        moves = "cages: drawing and refining moves"
+        out.phases[moves] -= out.phases["cages: uniqueness counter"]
 
 
 def machine() -> str:
@@ -192,16 +257,42 @@ def ours(config: str, n: int) -> Ours:
         raise SystemExit(f"{config}: the warm-up puzzle fails verification: {check(size, warm)}")
     out = Ours(config, n, setup_s=t1 - t0, warm_s=time.perf_counter() - t1)
     made: list[MadePuzzle] = []
-    t0 = time.perf_counter()
-    for i in range(n):
-        try:
-            m = make_puzzle(spec, puzzle_seed(cfg.seed, i))
-        except GenerationFailed:
-            out.failed += 1
-            continue
-        out.bad += bool(check(size, m))
-        made.append(m)
-    out.seconds = time.perf_counter() - t0
+    killer = "killer" in cfg.board.rules.kinds
+    import pipeline.generate.puzzle as gen
+
+    rater = gen._rater
+
+    def timed_rater(solution: Any, variant: Any) -> Callable[[Any], Any]:
+        rate = rater(solution, variant)
+
+        def graded(puzzle: Any) -> Any:
+            t = time.process_time()
+            try:
+                return rate(puzzle)
+            finally:
+                out.phases["grade"] += time.process_time() - t
+                out.calls["grade"] += 1
+        return graded
+
+    clock = phase_clock(out) if killer else contextlib.nullcontext()
+    if killer:
+        gen._rater = timed_rater  # type: ignore[assignment]
+    try:
+        with clock:
+            t0, c0 = time.perf_counter(), time.process_time()
+            for i in range(n):
+                try:
+                    m = make_puzzle(spec, puzzle_seed(cfg.seed, i))
+                except GenerationFailed:
+                    out.failed += 1
+                    continue
+                v0 = time.process_time()
+                out.bad += bool(check(size, m))
+                out.phases["verify (independent counter)"] += time.process_time() - v0
+                made.append(m)
+            out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
+    finally:
+        gen._rater = rater
     from pipeline.difficulty.grade import grade
 
     t0 = time.perf_counter()
@@ -228,6 +319,7 @@ class Peer:
     elapsed: float = 0.0
     killed: bool = False
     error: str = ""
+    cpu: float = 0.0  # CPU seconds of the child's loop (killed: up to its last finished puzzle)
     ours_ok: int = 0  # puzzles numplace's verifier finds sound (unique)
     ours_problems: collections.Counter[str] = field(default_factory=collections.Counter)
 
@@ -264,12 +356,14 @@ def peer(python: str, mode: str, cpu: int, n: int, budget: float, grace: float, 
                 out.info = rec
             elif "end" in rec:
                 out.elapsed = rec["end"]
+                out.cpu = rec.get("cpu", 0.0)
             else:
                 out.rows.append(rec)
     if not out.info and not out.error:
         out.error = (err.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
     if out.killed and "start" in out.info:
         out.elapsed = killed_at - out.info["start"]
+        out.cpu = max((r.get("cpu", 0.0) for r in out.rows), default=0.0)
     return out
 
 
@@ -347,6 +441,21 @@ def main() -> int:
           f"{mean(killer.givens):.1f} givens, {killer.rate:.2f} puzzles/s graded; the grader alone "
           f"{1000 * killer.grade_s / max(1, killer.made):.0f} ms/puzzle ({killer.grade_s / killer.seconds:.0%} of the "
           f"time); levels {dict(killer.levels.most_common())}")
+    graded = sum(v for k, v in killer.levels.items() if k != "unrated")
+    print(f"share graded (a level, not unrated): {graded}/{killer.made} = {graded / max(1, killer.made):.0%}; "
+          f"per CPU second of this process: {killer.cpu_rate:.2f} puzzles/s ({killer.cpu:.1f} s CPU, "
+          f"{killer.seconds:.1f} s wall, load average {os.getloadavg()[0]:.1f})")
+    print()
+    print("| killer phase (CPU, timed loop) | seconds | share | per puzzle ms | calls |")
+    print("|---|--:|--:|--:|--:|")
+    for name, sec in sorted(killer.phases.items(), key=lambda kv: -kv[1]):
+        print(f"| {name} | {sec:.2f} | {sec / max(killer.cpu, 1e-9):.0%} | {1000 * sec / max(1, killer.made):.0f} | "
+              f"{killer.calls.get(name, killer.made if name.startswith('verify') else 0)} |")
+    rest = killer.cpu - sum(killer.phases.values())
+    print(f"| the rest (removal bookkeeping, symmetry, records) | {rest:.2f} | {rest / max(killer.cpu, 1e-9):.0%} | "
+          f"{1000 * rest / max(1, killer.made):.0f} | |")
+    print(f"certificates past their node budget: {killer.budget_misses} (each drops its attempt; attempts/puzzle "
+          f"{mean(killer.attempts):.2f})")
 
     print()
     if not Path(a.peer_python).exists():
@@ -401,6 +510,23 @@ def main() -> int:
               f"{per_s} | {grade / p.elapsed if p.elapsed else 0:.0%} | {bare:.4f} | "
               f"{one(mean([r['givens'] for r in done]))} | {one(mean([len(c) for c in cages]))} | "
               f"{sizes(cages) or '-'} | {own} | {p.ours_ok}/{len(done)} | {ratio} |")
+    print()
+    print("Per CPU second (each generator's own process time, the fair per-core figure on a shared machine):")
+    print()
+    print("| generator | made | CPU s | graded puzzles/s | ungraded puzzles/s | numplace/peer graded "
+          "| numplace/peer ungraded |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    ours_bare = killer.made / (killer.cpu - killer.phases["grade"]) if killer.cpu > killer.phases["grade"] else 0.0
+    print(f"| numplace killer.yaml | {killer.made} | {killer.cpu:.1f} | {killer.cpu_rate:.3f} | {ours_bare:.3f} "
+          "| 1 | 1 |")
+    for p in peers:
+        done, grade_s = len(p.done), sum(r.get("grade_cpu", 0.0) for r in p.rows)
+        rate = done / p.cpu if p.cpu > 0 else 0.0
+        bare = done / (p.cpu - grade_s) if p.cpu > grade_s else 0.0
+        vs, vs_bare = (killer.cpu_rate / rate if rate else float("inf")), (ours_bare / bare if bare else float("inf"))
+        print(f"| pencilmark {p.mode} | {done} | {p.cpu:.1f} | {rate:.4f} | {bare:.4f} | {vs:.1f} | {vs_bare:.1f} |")
+    print("(numplace's ungraded rate takes its grading calls' CPU out of the loop; pencilmark's its "
+          "export.grade calls'; a killed child's CPU counts up to its last finished puzzle)")
     for p in peers:
         for why, count in p.ours_problems.items():
             print(f"numplace's verifier on pencilmark {p.mode}: {count} x {why}")

@@ -30,7 +30,9 @@ The constraints, one technique each (on a board without cages every finder retur
 Options are enumerated with a node budget (:data:`NODE_BUDGET`); a constraint that exceeds it, or has
 more than :data:`MAX_OPEN` open cells (innies and outies; blocks of a unit past ``MAX_OPEN + 2``),
 yields nothing (never a guess). The search is compiled (:mod:`pipeline.difficulty.killer_jit`); its
-pure-Python twin :func:`_options_py` is the reference.
+pure-Python twin :func:`_options_py` is the reference. What a constraint teaches is a function of its
+cells' candidates and digits alone, so each state met on a board is worked out once and remembered
+(:func:`_constraint`; most cages keep theirs over many steps of a solve): the same steps, found faster.
 """
 
 from __future__ import annotations
@@ -160,30 +162,65 @@ def _adjacency(g: _Geo, cells: Sequence[int]) -> tuple[int, ...]:
     return tuple(sum(1 << q for q, b in enumerate(cells) if g.peer_bits[a] >> b & 1) for a in cells)
 
 
-def _open(st: Candidates, cells: Sequence[int], total: int) -> tuple[list[int], int]:
-    """The unsolved cells of ``cells`` and the total left for them."""
-    rest = [i for i in cells if not st.values[i]]
-    return rest, total - sum(st.values[i] for i in cells if st.values[i])
+class _Solved:
+    """One sum constraint in one state of its cells: the open cells ``rest`` and the total ``left``
+    for them, and (once :meth:`solve` ran) its options by digit set (``by_set``; None when the search
+    gave up or no cell is open), each open cell's digits over them (``unions``), the digit sets
+    (``sets``) and the candidates no option uses (``elims``, as :func:`_elims_of` sorts them)."""
+
+    __slots__ = ("by_set", "elims", "left", "rest", "sets", "solved", "unions")
+
+    def __init__(self, st: Candidates, cells: Sequence[int], total: int) -> None:
+        values = st.values
+        self.rest = [i for i in cells if not values[i]]
+        self.left = total - sum(values[i] for i in cells if values[i])
+        self.solved = False
+        self.by_set: dict[int, tuple[int, ...]] | None = None
+        self.unions: list[int] = []
+        self.sets: frozenset[int] = frozenset()
+        self.elims: tuple[tuple[int, int], ...] = ()
+
+    def solve(self, st: Candidates) -> _Solved:
+        if not self.solved:
+            self.solved = True
+            if self.rest:
+                self.by_set = options(tuple(st.cand[i] for i in self.rest), self.left, _adjacency(st.geo, self.rest))
+            if self.by_set is not None:
+                self.unions = _union(self.by_set, len(self.rest))
+                self.sets = frozenset(self.by_set)
+                self.elims = _eliminations(st, self.rest, self.unions)
+        return self
 
 
-def _solve_constraint(st: Candidates, cells: Sequence[int], total: int
-                      ) -> tuple[list[int], list[int], frozenset[int]] | None:
-    """The open cells of a constraint, each one's digits over its options, and the digit sets used."""
-    found = _by_set(st, cells, total)
+#: Constraint states :func:`_constraint` keeps per board before it starts afresh (a killer grade
+#: meets about a thousand; a few hundred bytes each), for the last few boards (:func:`_memo`).
+MEMO_SIZE = 20_000
+
+
+_Memo = dict[tuple[object, ...], _Solved]
+
+
+@lru_cache(maxsize=4)
+def _memo(n: int, variant: Variant) -> _Memo:
+    """The :class:`_Solved` constraint states met on one killer board (its geometry fixes the
+    adjacency of any cells), keyed by cells, total and the cells' candidates and digits."""
+    return {}
+
+
+def _constraint(st: Candidates, memo: _Memo, cells: tuple[int, ...], total: int) -> _Solved:
+    """The constraint ``cells`` adding up to ``total`` in state ``st`` (not yet solved when new: see
+    :meth:`_Solved.solve`). A pure function of the cells' candidates and digits on this board, so a
+    state met before (most cages keep theirs over many steps of a solve) is answered from ``memo``
+    (the board's :func:`_memo`, fetched once per finder call): the same object, which callers never
+    mutate."""
+    cand, values = st.cand, st.values
+    key = (cells, total, *[cand[i] or -values[i] for i in cells])
+    found = memo.get(key)
     if found is None:
-        return None
-    rest, by_set = found
-    return rest, _union(by_set, len(rest)), frozenset(by_set)
-
-
-def _by_set(st: Candidates, cells: Sequence[int], total: int) -> tuple[list[int], dict[int, tuple[int, ...]]] | None:
-    """The open cells of a constraint and its options by digit set (:func:`options`); None when no
-    cell is open or the search gives up."""
-    rest, left = _open(st, cells, total)
-    if not rest:
-        return None
-    found = options(tuple(st.cand[i] for i in rest), left, _adjacency(st.geo, rest))
-    return None if found is None else (rest, found)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = _Solved(st, cells, total)
+    return found
 
 
 def _eliminations(st: Candidates, rest: Sequence[int], unions: Sequence[int]) -> tuple[tuple[int, int], ...]:
@@ -208,13 +245,14 @@ def _combos(sets: frozenset[int], limit: int = 4) -> str:
 class _Group:
     """A unit or a group of ``k`` disjoint units: its innies and outies with their totals."""
 
-    __slots__ = ("cells", "crossing", "in_total", "innies", "name", "out_total", "outies")
+    __slots__ = ("cells", "crossing", "in_total", "innies", "inside", "name", "out_total", "outies")
 
     def __init__(self, name: str, cells: frozenset[int], k: int, n: int, cages: Sequence[Cage],
                  cage_of: Sequence[int]) -> None:
         self.name = name
         self.cells = cells
         inside = [c for c in cages if set(c.cells) <= cells]
+        self.inside = tuple(inside)  # the cages wholly in the group, in the variant's order
         self.crossing = [c for c in cages if set(c.cells) & cells and not set(c.cells) <= cells]
         uncaged = [i for i in cells if cage_of[i] < 0]
         self.in_total = k * n * (n + 1) // 2 - sum(c.total for c in inside)
@@ -257,17 +295,15 @@ def _groups(n: int, variant: Variant) -> tuple[tuple[_Group, ...], tuple[_Group,
 
 def _cage_combination(st: Candidates, ctx: _Ctx) -> Step | None:
     n = st.n
+    memo = _memo(n, st.variant)
     for cage in st.variant.cages:
-        found = _solve_constraint(st, cage.cells, cage.total)
-        if found is None:
-            continue
-        rest, unions, sets = found
-        elims = _eliminations(st, rest, unions)
+        found = _constraint(st, memo, cage.cells, cage.total).solve(st)
+        elims = found.elims
         if elims:
             solved = sum(1 << (st.values[i] - 1) for i in cage.cells if st.values[i])
             return Step("cage_combination", cage.cells, eliminations=elims,
                         digits=tuple(sorted({d for _, d in elims})),
-                        detail=f"{_cage_name(cage, n)}: {_combos(frozenset(m | solved for m in sets))}")
+                        detail=f"{_cage_name(cage, n)}: {_combos(frozenset(m | solved for m in found.sets))}")
     return None
 
 
@@ -278,34 +314,35 @@ def _cage_combination_unit(st: Candidates, ctx: _Ctx) -> Step | None:
     if not st.variant.cages:
         return None
     singles = _groups(n, st.variant)[0]
+    memo = _memo(n, st.variant)
     for u in g.scan_order:
         grp = singles[u]
-        inside = [c for c in st.variant.cages if set(c.cells) <= grp.cells]
-        blocks: list[tuple[str, list[int], dict[int, tuple[int, ...]]]] = []
-        parts = [(_cage_name(c, n), c.cells, c.total) for c in inside]
-        if grp.innies:
-            parts.append((f"the innies {'+'.join(_cells(grp.innies, n).split(', '))} = {grp.in_total}", grp.innies,
-                          grp.in_total))
-        if len(parts) < 2:
+        if len(grp.inside) + bool(grp.innies) < 2:
             continue
-        for name, cells, total in parts:
-            if sum(1 for i in cells if not st.values[i]) > MAX_OPEN + 2:
+        parts: list[tuple[Cage | None, tuple[int, ...], int]] = [(c, c.cells, c.total) for c in grp.inside]
+        if grp.innies:
+            parts.append((None, grp.innies, grp.in_total))
+        blocks: list[tuple[Cage | None, list[int], dict[int, tuple[int, ...]]]] = []
+        for cage, cells, total in parts:
+            found = _constraint(st, memo, cells, total)
+            if len(found.rest) > MAX_OPEN + 2:
                 break
-            found = _by_set(st, cells, total)
-            if found is None:
-                rest, _ = _open(st, cells, total)
-                if rest:
+            found.solve(st)
+            if found.by_set is None:
+                if found.rest:
                     break  # gave up: nothing sound to say about this unit
                 continue
-            blocks.append((name, found[0], found[1]))
+            blocks.append((cage, found.rest, found.by_set))
         else:
             if len(blocks) < 2:
                 continue
             missing = ((1 << n) - 1) & ~sum(1 << (st.values[i] - 1) for i in g.units[u] if st.values[i])
             alive = _fitting([list(b[2]) for b in blocks], missing)
-            for (name, rest, by_set), ok in zip(blocks, alive, strict=True):
+            for (cage, rest, by_set), ok in zip(blocks, alive, strict=True):
                 elims = _eliminations(st, rest, _union(by_set, len(rest), lambda m, ok=ok: m in ok))  # type: ignore[misc]
                 if elims:
+                    name = (_cage_name(cage, n) if cage is not None else
+                            f"the innies {'+'.join(_cells(grp.innies, n).split(', '))} = {grp.in_total}")
                     return Step("cage_combination_unit", tuple(rest), eliminations=elims,
                                 digits=tuple(sorted({d for _, d in elims})), units=(u,),
                                 detail=f"{name} in {g.names[u]}: only {_combos(frozenset(ok))} fit with the rest "
@@ -342,20 +379,19 @@ def _fitting(choices: list[list[int]], missing: int) -> list[set[int]]:
 
 def _innie_outie_step(st: Candidates, technique: str, groups: Sequence[_Group]) -> Step | None:
     n = st.n
+    memo = _memo(n, st.variant)
     for grp in groups:
         for side, cells, total in (("innies", grp.innies, grp.in_total), ("outies", grp.outies, grp.out_total)):
             if not cells or total is None:
                 continue
-            rest, left = _open(st, cells, total)
-            if not rest or len(rest) > MAX_OPEN:
+            found = _constraint(st, memo, cells, total)
+            if not found.rest or len(found.rest) > MAX_OPEN:
                 continue
-            found = _solve_constraint(st, cells, total)
-            if found is None:
-                continue
-            elims = _eliminations(st, found[0], found[1])
+            elims = found.solve(st).elims
             if elims:
-                return Step(technique, tuple(rest), eliminations=elims, digits=tuple(sorted({d for _, d in elims})),
-                            detail=f"{side} of {grp.name}: {_cells(rest, n)} add up to {left}")
+                return Step(technique, tuple(found.rest), eliminations=elims,
+                            digits=tuple(sorted({d for _, d in elims})),
+                            detail=f"{side} of {grp.name}: {_cells(found.rest, n)} add up to {found.left}")
     return None
 
 
@@ -377,13 +413,14 @@ def _cage_unit_overlap(st: Candidates, ctx: _Ctx) -> Step | None:
     if not cages:
         return None
     cage_of = _groups(n, st.variant)[2]
+    memo = _memo(n, st.variant)
     for cage in cages:  # a digit the cage must hold, locked in one unit
-        found = _solve_constraint(st, cage.cells, cage.total)
-        if found is None or not found[2]:
+        found = _constraint(st, memo, cage.cells, cage.total).solve(st)
+        if not found.sets:
             continue
-        rest, _, sets = found
+        rest = found.rest
         must = (1 << n) - 1
-        for m in sets:
+        for m in found.sets:
             must &= m
         for d in _bits(must):
             where = [i for i in rest if st.cand[i] >> d & 1]
@@ -399,10 +436,10 @@ def _cage_unit_overlap(st: Candidates, ctx: _Ctx) -> Step | None:
             if not where or any(cage_of[i] != cage_of[where[0]] for i in where) or cage_of[where[0]] < 0:
                 continue
             cage = cages[cage_of[where[0]]]
-            split = _by_set(st, cage.cells, cage.total)
-            if split is None:
+            split = _constraint(st, memo, cage.cells, cage.total).solve(st)
+            if split.by_set is None:
                 continue
-            rest, by_set = split
+            rest, by_set = split.rest, split.by_set
             elims = _eliminations(st, rest, _union(by_set, len(rest), lambda m, bit=1 << d: bool(m & bit)))  # type: ignore[misc]
             if elims:
                 return Step("cage_unit_overlap", tuple(where), eliminations=elims,
@@ -416,23 +453,22 @@ def _cage_splitting(st: Candidates, ctx: _Ctx) -> Step | None:
     if not st.variant.cages:
         return None
     singles, multi, _ = _groups(n, st.variant)
+    memo = _memo(n, st.variant)
     for grp in (*singles, *multi):
         if len(grp.crossing) < 2:
             continue  # one crossing cage: its outer part is the outies (innies_outies)
         for cage in grp.crossing:
-            inner = [i for i in cage.cells if i in grp.cells]
-            outer = [i for i in cage.cells if i not in grp.cells]
+            inner = tuple(i for i in cage.cells if i in grp.cells)
+            outer = tuple(i for i in cage.cells if i not in grp.cells)
             others = [i for i in grp.innies if i not in inner]
             if any(not st.values[i] for i in others):
                 continue
             inner_sum = grp.in_total - sum(st.values[i] for i in others)
             for part, total in ((outer, cage.total - inner_sum), (inner, inner_sum)):
-                found = _solve_constraint(st, part, total)
-                if found is None:
-                    continue
-                elims = _eliminations(st, found[0], found[1])
+                found = _constraint(st, memo, part, total).solve(st)
+                elims = found.elims
                 if elims:
-                    return Step("cage_splitting", tuple(found[0]), eliminations=elims,
+                    return Step("cage_splitting", tuple(found.rest), eliminations=elims,
                                 digits=tuple(sorted({d for _, d in elims})),
                                 detail=f"{_cage_name(cage, n)} split by {grp.name}: {_cells(part, n)} add up to "
                                        f"{total}")

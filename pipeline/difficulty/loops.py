@@ -390,14 +390,30 @@ def _net_verity(st: Candidates, c: int, union: list[int]) -> Step | None:
 
 
 def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
+    """The forcing net step of ``st``, found by a compiled twin of :func:`_forcing_net_py` (the same
+    search: singles settle to the one fixpoint whatever their order) on a classic board when the
+    compiled solver is on (:func:`pipeline.difficulty.loops_jit.forcing_net`) and on a killer board
+    (numba is loaded there already, for the cage sums: :func:`~pipeline.difficulty.loops_jit.forcing_net_board`);
+    elsewhere by :func:`_forcing_net_py`. The step is built here either way."""
     g, n = st.geo, st.n
     if ctx.cache.get("jit") and g.classic:
         from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
 
         stage, c, k, union = loops_jit.forcing_net(st.values, st.cand, n)
-        if stage == 1:
-            return _net_contradiction(c, k, n)
-        return _net_verity(st, c, union) if stage == 2 else None
+    elif st.variant.cages:
+        from pipeline.difficulty import loops_jit  # lazy, as for the loops
+
+        stage, c, k, union = loops_jit.forcing_net_board(st.values, st.cand, g.peers, g.units, n)
+    else:
+        return _forcing_net_py(st, ctx)
+    if stage == 1:
+        return _net_contradiction(c, k, n)
+    return _net_verity(st, c, union) if stage == 2 else None
+
+
+def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
+    """The forcing net search in pure Python (the reference of the compiled twins)."""
+    g, n = st.geo, st.n
     full = (1 << n) - 1
     masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
     settled: dict[tuple[int, int], list[int]] = {}

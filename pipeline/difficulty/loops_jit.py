@@ -1,5 +1,5 @@
-"""Compiled twin of the nice-loop / AIC search of :mod:`.loops` (``_loops``), the hot part of grading a
-puzzle that the older techniques cannot finish.
+"""Compiled twins of the nice-loop / AIC search of :mod:`.loops` (``_loops``), the hot part of grading a
+puzzle that the older techniques cannot finish, and of its forcing net search.
 
 Contracts
 ---------
@@ -14,6 +14,11 @@ Contracts
   use the Python search. The forcing chains and nets (:func:`forcing_chain`, :func:`forcing_net`) take
   every classic board: the same search order as their Python finders, so the same step.
 * ``tests/difficulty/test_loops.py`` compares the two on every state of many solve paths.
+* :func:`forcing_net_board` is :func:`forcing_net` on a board of any geometry (its peers and units
+  passed in, peers padded with ``-1``): the same premises in the same order, each settled by naked and
+  hidden singles (:func:`_settle`, ``trial.settle`` step for step) to the one fixpoint, so the Python
+  finder builds the same step. Used on killer boards; ``tests/difficulty/test_killer.py`` compares it
+  with :func:`pipeline.difficulty.loops._forcing_net_py` along killer solve paths.
 """
 
 from __future__ import annotations
@@ -414,6 +419,8 @@ def _settle(cand: np.ndarray, queue: np.ndarray, qlen: int, peers: np.ndarray, u
             v = cand[i]
             for q in range(peers.shape[1]):
                 j = peers[i, q]
+                if j < 0:  # a row of a board whose cells have fewer peers is padded with -1
+                    break
                 c = cand[j]
                 if c & v:
                     c ^= v
@@ -514,3 +521,34 @@ def forcing_net(values: list[int], cand: list[int], n: int) -> tuple[int, int, i
     stage, c, k, union = _forcing_net(np.array(values, dtype=np.int64), np.array(cand, dtype=np.int64),
                                       peers, units, n)
     return int(stage), int(c), int(k), [int(v) for v in union]
+
+
+def forcing_net_board(values: list[int], cand: list[int], peers: tuple[tuple[int, ...], ...],
+                      units: tuple[tuple[int, ...], ...], n: int) -> tuple[int, int, int, list[int]]:
+    """:func:`_forcing_net` on a state of any board (``peers`` and ``units`` its geometry, as
+    :mod:`pipeline.difficulty.candidates` holds it; units of ``n`` cells each): ``(stage, cell, k, union)``."""
+    stage, c, k, union = _forcing_net(np.array(values, dtype=np.int64), np.array(cand, dtype=np.int64),
+                                      _peer_table(peers), _unit_table(units), n)
+    return int(stage), int(c), int(k), [int(v) for v in union]
+
+
+_PEER_TABLES: dict[tuple[tuple[int, ...], ...], np.ndarray] = {}
+
+
+def _peer_table(peers: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Each cell's peers, one row per cell, padded with ``-1`` (cached per geometry, a few boards)."""
+    table = _PEER_TABLES.get(peers)
+    if table is None:
+        if len(_PEER_TABLES) > 64:
+            _PEER_TABLES.clear()
+        width = max(len(p) for p in peers)
+        table = np.full((len(peers), width), -1, dtype=np.int64)
+        for i, p in enumerate(peers):
+            table[i, : len(p)] = p
+        _PEER_TABLES[peers] = table
+    return table
+
+
+@cache
+def _unit_table(units: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    return np.array(units, dtype=np.int64)

@@ -48,14 +48,16 @@ def _popcount(x: np.uint32) -> int:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_masks: np.ndarray,
-           mask_off: np.ndarray, work: np.ndarray) -> int:  # pragma: no cover - compiled
+           mask_off: np.ndarray, work: np.ndarray, queue: np.ndarray) -> int:  # pragma: no cover - compiled
     """One pass of the killer rule (module docstring) over every cage, in place: -1 on a contradiction,
-    else 1 if a candidate went, 0 if none. A cage's *placed* digits are those of its single cells; a
+    else the number of cells it left with one candidate (pushed onto ``queue[0:]``, for
+    :func:`_propagate` to spread) plus 1 if a candidate went, 0 if none. A cage's *placed* digits are
+    those of its single cells; a
     mask *fits* when it holds them and its other digits ``rem`` can be spread over the open cells
     (each has a candidate in ``rem``, together they cover it). ``work`` (2 x cage cells) is the
     per-cell scratch (row 0) and the candidates of each cage's cells when the rule last left that cage
     unchanged (row 1; zeros at first): a cage whose cells still hold exactly those is skipped."""
-    changed, zero, one = 0, np.uint32(0), np.uint32(1)
+    changed, top, zero, one = 0, 0, np.uint32(0), np.uint32(1)
     keep, last = work[0], work[1]
     for g in range(cage_off.shape[0] - 1):
         a, b = cage_off[g], cage_off[g + 1]
@@ -107,6 +109,9 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
                     if h != v:
                         cand[i] = h
                         moved = True
+                        if h and h & (h - one) == zero:
+                            queue[top] = i
+                            top += 1
                     twice |= seen & h
                     seen |= h
             once = need & seen & ~twice
@@ -120,12 +125,14 @@ def _cages(cand: np.ndarray, cage_cells: np.ndarray, cage_off: np.ndarray, cage_
                             return -1  # one cell is the only place of two needed digits
                         cand[i] = h
                         moved = True
+                        queue[top] = i
+                        top += 1
         if moved:
             changed = 1
         else:  # a fixpoint of this cage: skip it until one of its cells changes
             for k in range(a, b):
                 last[k] = cand[cage_cells[k]]
-    return changed
+    return top + changed
 
 
 @nb.njit(cache=True, nogil=True)
@@ -302,20 +309,19 @@ def _propagate_cages(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, ful
     """:func:`_propagate` (or with ``tracked`` :func:`_propagate_tracked`; ``queue[:top]``,
     ``cell_units`` and ``dirty`` as there) and the killer rule (:func:`_cages`) to a joint fixpoint,
     in place; False on a contradiction. The rule changes cage cells only, so after a pass that
-    changed some, the single cage cells are queued again and the units of every cage cell flagged (a
-    single already spread, a unit already settled, is a no-op)."""
+    changed some, the cells it left single are queued (every other single was spread before) and
+    with ``tracked`` the units of every cage cell flagged (a unit already settled is a no-op). The
+    rules only remove candidates, so the fixpoint is the one any order of applying them reaches."""
     while True:
         if not (_propagate_tracked(cand, peers, units, full, queue, top, cell_units, dirty) if tracked
                 else _propagate(cand, peers, units, full, queue, top)):
             return False
-        r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, work)
+        r = _cages(cand, cage_cells, cage_off, cage_masks, mask_off, work, queue)
         if r < 0:
             return False
         if r == 0:
             return True
-        top = _push_singles(cand, cage_cells, queue, 0)
-        if top < 0:
-            return False
+        top = r - 1
         if tracked:
             _mark(cage_cells, cell_units, dirty)
 

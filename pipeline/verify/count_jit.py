@@ -238,7 +238,7 @@ def _sums_filter(n: int, up: np.ndarray, down: np.ndarray, item: np.ndarray, siz
                  option_of: np.ndarray, option_first: np.ndarray, option_len: np.ndarray, value: np.ndarray,
                  group_start: np.ndarray, group_cells: np.ndarray, group_total: np.ndarray, masks: np.ndarray,
                  by_key: np.ndarray, trail: np.ndarray, trail_len: np.ndarray, cand_of: np.ndarray,
-                 scratch: np.ndarray) -> bool:  # pragma: no cover - compiled
+                 scratch: np.ndarray, met: np.ndarray, bit_of: np.ndarray) -> bool:  # pragma: no cover - compiled
     """Whether every sum group (a killer cage, or the rest of a unit around the cages inside it:
     distinct cells with a known total) can still reach its total; hides (onto ``trail``) the options
     of its open cells that no way of reaching it uses.
@@ -248,7 +248,13 @@ def _sums_filter(n: int, up: np.ndarray, down: np.ndarray, item: np.ndarray, siz
     none placed in the group, that its open cells can take one each (:func:`_matched`); an open cell
     keeps the candidates that are in some such ``S``. Without the table (``masks`` empty, side > 16)
     only bounds: the open cells' smallest and largest candidates bracket ``need``. A group with no
-    open cell must match its total exactly."""
+    open cell must match its total exactly.
+
+    ``bit_of[x]`` is the digit bit of node ``x``'s option. ``met`` (one entry per cell of
+    ``group_cells``) remembers each group's cells as they were when the group was last found to hold
+    with nothing to hide (an open cell's candidates, a placed cell's ``-digit``): a group whose cells
+    are as remembered holds again with nothing to hide (the check reads nothing else), so it is
+    skipped; the verdicts, the hidden options and the node count are those of checking it again."""
     top = n * (n + 1) // 2
     for cell in range(n * n):
         c = 0
@@ -256,13 +262,21 @@ def _sums_filter(n: int, up: np.ndarray, down: np.ndarray, item: np.ndarray, siz
             h = 1 + cell
             x = down[h]
             while x != h:
-                c |= 1 << (option_of[x] % n)
+                c |= bit_of[x]
                 x = down[x]
             if c == 0:
                 return False  # an open cell with no digit left (the search would see it too)
         cand_of[cell] = c
     cand = scratch[:n]
     for k in range(group_total.shape[0]):
+        same = True
+        for t in range(group_start[k], group_start[k + 1]):
+            cell = group_cells[t]
+            if met[t] != (cand_of[cell] if value[cell] == 0 else -value[cell]):
+                same = False
+                break
+        if same:
+            continue
         need = group_total[k]
         used = 0
         union = 0
@@ -300,6 +314,9 @@ def _sums_filter(n: int, up: np.ndarray, down: np.ndarray, item: np.ndarray, siz
         if allowed == 0:
             return False
         if allowed & union == union:
+            for t in range(group_start[k], group_start[k + 1]):
+                cell = group_cells[t]
+                met[t] = cand_of[cell] if value[cell] == 0 else -value[cell]
             continue
         for t in range(group_start[k], group_start[k + 1]):
             cell = group_cells[t]
@@ -441,6 +458,11 @@ def _algorithm_x(givens: np.ndarray, limit: int, n: int, left: np.ndarray, right
     trail_len = np.zeros(1, dtype=np.int64)
     cand_of = np.zeros(n * n, dtype=np.int64)  # scratch of the filter: each open cell's candidates
     scratch = np.zeros(2 * n, dtype=np.int64)
+    met = np.full(max(1, group_cells.shape[0]), np.int64(-1) << 40, dtype=np.int64)  # nothing remembered yet
+    bit_of = np.zeros(option_of.shape[0] if sums else 1, dtype=np.int64)  # each option node's digit bit
+    for x in range(bit_of.shape[0]):
+        if sums and option_of[x] >= 0:
+            bit_of[x] = np.int64(1) << (option_of[x] % n)
     level = 0
     found = 0
     enter = True  # True: a new node to expand at ``level``; False: try node_at[level]
@@ -450,7 +472,7 @@ def _algorithm_x(givens: np.ndarray, limit: int, n: int, left: np.ndarray, right
                 mark[level] = trail_len[0]
             alive = not sums or _sums_filter(n, up, down, item, size, option_of, option_first, option_len, value,
                                              group_start, group_cells, group_total, masks, by_key, trail,
-                                             trail_len, cand_of, scratch)
+                                             trail_len, cand_of, scratch, met, bit_of)
             if alive and right[_ROOT] == _ROOT:  # every primary item met, every total reached: a solution
                 found += 1
                 if found >= limit:

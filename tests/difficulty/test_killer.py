@@ -197,3 +197,74 @@ def test_killer_logic_stops_unrated_without_a_solution_and_guesses_from_one() ->
     left = sum(SOLUTION[72:76])
     broken = _variant([*rows[:8], Cage(tuple(range(72, 76)), left + 1), Cage(tuple(range(76, 81)), 44 - left)])
     assert grade(tuple([0] * 81), SOLUTION, variant=broken).level == UNRATED
+
+
+# ---------------------------------------------------------------------------------------------
+# speed without a changed grade
+# ---------------------------------------------------------------------------------------------
+
+KILLER_YAML_GRADES = [json.loads(line) for line in
+                      (DATA / "killer" / "killer-yaml-grades.jsonl").read_text().splitlines()]
+
+
+def _path_digest(g: object) -> str:
+    import hashlib
+
+    steps = getattr(g, "steps")  # noqa: B009 - a Grade
+    text = "\n".join(f"{s.technique}|{s.cells}|{s.placements}|{s.eliminations}|{s.detail}" for s in steps)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 7])
+def test_killer_yaml_grades_and_paths_are_those_of_the_grader_before_the_memo(index: int) -> None:
+    """Level, score, techniques and the whole path (every step's cells, eliminations and wording) of
+    configs/killer.yaml's puzzles, pinned from the grader before constraint states were remembered
+    (tests/data/killer/killer-yaml-grades.jsonl)."""
+    puzzle, solution, variant = _row(KILLER_YAML[index])
+    want = KILLER_YAML_GRADES[index]
+    assert want["puzzle_id"] == KILLER_YAML[index]["puzzle_id"]
+    g = grade(puzzle, solution, variant=variant)
+    assert (g.level, g.score, list(g.techniques), len(g.steps)) == (
+        want["level"], want["score"], want["techniques"], want["steps"])
+    assert _path_digest(g) == want["path_sha256"]
+
+
+def test_a_constraint_state_met_before_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grading a killer puzzle again meets only constraint states it met the first time: the options
+    search never runs, and the grade is the same step for step."""
+    killer._memo.cache_clear()
+    puzzle, solution, variant = _row(KILLER_YAML[2])
+    first = grade(puzzle, solution, variant=variant)
+    assert killer._memo(9, variant)
+
+    def no_search(*args: object) -> None:
+        raise AssertionError("a remembered constraint state was searched again")
+
+    monkeypatch.setattr(killer, "options", no_search)
+    again = grade(puzzle, solution, variant=variant)
+    assert again == first
+    # another board keeps its own states: its constraints are searched
+    other_puzzle, other_solution, other = _row(KILLER_YAML[3])
+    with pytest.raises(AssertionError, match="searched again"):
+        grade(other_puzzle, other_solution, variant=other)
+
+
+def test_the_compiled_forcing_net_finds_the_pure_python_step_along_killer_paths() -> None:
+    """On killer boards the forcing net runs compiled (loops_jit); at every state before a forcing net
+    step of two extreme paths, and every fifth state besides, it gives the reference's step (or None)."""
+    from pipeline.difficulty import loops
+    from pipeline.difficulty.candidates import _Ctx
+
+    compared, found = 0, 0
+    for index in (1, 15):
+        puzzle, solution, variant = _row(KILLER_YAML[index])
+        g = grade(puzzle, solution, variant=variant)
+        st = Candidates.from_grid(puzzle, variant=variant)
+        for k, step in enumerate(g.steps):
+            if step.technique == "forcing_net" or k % 5 == 0:
+                want = loops._forcing_net_py(st, _Ctx(st))
+                assert loops._forcing_net(st, _Ctx(st)) == want
+                compared += 1
+                found += want is not None
+            st.apply(step)
+    assert compared > 40 and found >= 2

@@ -8,6 +8,7 @@ import itertools
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from pipeline.board import CLASSIC, Cage, Grid, Variant, make_variant, parse
@@ -413,3 +414,20 @@ def test_classic_counts_unchanged() -> None:
     for text, want, _ in SMALL + TDOKU[:20]:  # the golden counts (0, 1, many) of every size
         assert count_jit.count(parse(text), 3, BIG, CLASSIC) == min(want, 3)
     assert count_jit.tables(9) is count_jit.tables(9, CLASSIC) is count_jit.tables(9, Variant())
+
+
+def test_the_cage_rule_queues_the_cells_it_leaves_single() -> None:
+    """One pass of the compiled cage rule hands back the cells it made single (for the singles to
+    spread), not every single cell of the board: the joint fixpoint is the same, reached with less work."""
+    variant = killer([((0, 1), 3), ((2, 3, 4), 24)])
+    _, _, full, cells, cell_off, masks, mask_off = count_jit.tables(9, variant)
+    cand = np.full(81, full, dtype=np.uint32)
+    cand[0] = 1  # r1c1 = 1: the cage 3 = 1 + 2 leaves r1c2 = 2
+    cand[5] = 1 << 4  # a single outside every cage: not the rule's to queue
+    work = np.zeros((2, cells.shape[0]), dtype=np.uint32)
+    queue = np.full(81, -1, dtype=np.int64)
+    r = count_jit._cages(cand, cells, cell_off, masks, mask_off, work, queue)
+    assert r == 1 + 1 and queue[0] == 1 and cand[1] == 0b10  # one cell queued, and a candidate went
+    assert cand[2] == cand[3] == cand[4] == 0b111000000  # 24 in three cells: 7 + 8 + 9, none single
+    # at the fixpoint nothing moves and nothing is queued
+    assert count_jit._cages(cand, cells, cell_off, masks, mask_off, work, queue) == 0
