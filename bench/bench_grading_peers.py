@@ -118,7 +118,10 @@ def main() -> int:
     ap.add_argument("--mix-count", type=int, default=4000)
     ap.add_argument("--mix-seed", type=int, default=1)
     ap.add_argument("--base", help="a commit graded as 'before' beside this checkout")
-    ap.add_argument("--numplace-python", default=str(ROOT.parent / "main" / ".venv" / "bin" / "python"))
+    venv = ROOT / ".venv" / "bin" / "python"  # a worktree without its own venv uses the main checkout's
+    if not venv.exists():
+        venv = ROOT.parent / "main" / ".venv" / "bin" / "python"
+    ap.add_argument("--numplace-python", default=str(venv))
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--cache", type=Path, help="HoDoKu ratings of --extra puzzles by puzzle (JSON), kept")
     args = ap.parse_args()
