@@ -182,15 +182,19 @@ def _x_chain_text(chain: Sequence[int], n: int) -> str:
 class Candidates:
     """Mutable candidate state: ``values[i]`` (0 = blank) and ``cand[i]`` (bitmask, 0 when solved), on
     the board of side ``n`` under ``variant`` (None = classic): its units and peers are the geometry
-    every technique works with."""
+    every technique works with. ``given``: the cells (as bits) that were filled when the state was
+    made from a grid, i.e. the puzzle's givens; a digit placed later is not one (the avoidable
+    rectangles tell them apart)."""
 
-    __slots__ = ("cand", "geo", "n", "values")
+    __slots__ = ("cand", "geo", "given", "n", "values")
 
-    def __init__(self, n: int, values: list[int], cand: list[int], variant: Variant | None = None) -> None:
+    def __init__(self, n: int, values: list[int], cand: list[int], variant: Variant | None = None,
+                 given: int | None = None) -> None:
         self.n = n
         self.geo = _geo(n) if variant is None or variant.classic else _geo(n, variant)
         self.values = values
         self.cand = cand
+        self.given = given if given is not None else sum(1 << i for i, v in enumerate(values) if v)
 
     @property
     def variant(self) -> Variant:
@@ -225,7 +229,7 @@ class Candidates:
         return cls(n, values, cand, g.variant)
 
     def copy(self) -> Candidates:
-        return Candidates(self.n, list(self.values), list(self.cand), self.geo.variant)
+        return Candidates(self.n, list(self.values), list(self.cand), self.geo.variant, self.given)
 
     def grid(self) -> Grid:
         return tuple(self.values)

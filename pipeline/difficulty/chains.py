@@ -1,4 +1,4 @@
-"""Colouring and chains: remote pairs, simple colours, X-chains and XY-chains.
+"""Colouring and chains: remote pairs, simple colours, multi-colours, X-chains and XY-chains.
 
 Each follows links between candidates -- strong links (conjugate pairs of a digit in a unit:
 :meth:`~pipeline.difficulty.candidates._Ctx.strong`) and weak links (peers) -- until both ends of a
@@ -10,7 +10,7 @@ Contracts
   the first parent of each state and dropping chains that repeat a cell; the shortest chain wins,
   then the one with most eliminations. :mod:`.logic_jit` probes them with the same search, so this
   order is part of the compiled kernels' contract.
-* Remote pairs and simple colours work on 2-coloured components (:func:`_components`).
+* Remote pairs, simple colours and multi-colours work on 2-coloured components (:func:`_components`).
 """
 
 from __future__ import annotations
@@ -157,6 +157,60 @@ def _simple_colors(st: Candidates, ctx: _Ctx) -> Step | None:
             if el:
                 return Step("simple_colors", tuple(sides[0] + sides[1]), eliminations=tuple((i, d) for i in _bits(el)),
                             digits=(d,), detail=f"on {digit_name(d)} (color trap): {desc}")
+    return None
+
+
+def _colorings(ctx: _Ctx, k: int) -> list[tuple[list[int], list[int]]]:
+    """The 2-coloured components of digit ``k+1``'s conjugate pairs, each as its two colours (sorted
+    cells), components by their lowest cell, the lowest cell's colour first (HoDoKu's order)."""
+    links = ctx.strong(k)
+    adj: dict[int, list[int]] = {}
+    for a, b, _ in links:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return [tuple(sorted(c for c, v in color.items() if v == s) for s in (0, 1))  # type: ignore[misc]
+            for color in _components(sorted(adj), adj)]
+
+
+def _multi_colors(st: Candidates, ctx: _Ctx) -> Step | None:
+    """HoDoKu's Multi-Colors, both types, in its search order: for each digit and each ordered pair of
+    colourings A, B, type 2 first (a colour of A that sees both colours of B is false), then type 1
+    (when a colour of A sees a colour of B, one of the two others is true: a candidate seeing both goes)."""
+    g, n = st.geo, st.n
+    pb = g.peer_bits
+    for k in range(n):
+        pairs = _colorings(ctx, k)
+        if len(pairs) < 2:
+            continue
+        wd, d = ctx.where[k], k + 1
+        bits = [(sum(1 << c for c in a), sum(1 << c for c in b)) for a, b in pairs]
+        sees = []  # the cells each colour sees
+        for a, b in pairs:
+            sa = sb = 0
+            for c in a:
+                sa |= pb[c]
+            for c in b:
+                sb |= pb[c]
+            sees.append((sa, sb))
+        for i, j in ((i, j) for i in range(len(pairs)) for j in range(len(pairs)) if i != j):
+            (a1, a2), (b1, b2) = bits[i], bits[j]
+            (s1, s2) = sees[i]
+            desc = (f"on {digit_name(d)}: {_cells(pairs[i][0], n)} / {_cells(pairs[i][1], n)} and "
+                    f"{_cells(pairs[j][0], n)} / {_cells(pairs[j][1], n)}")
+            cells = tuple(pairs[i][0] + pairs[i][1] + pairs[j][0] + pairs[j][1])
+            el = (a1 if s1 & b1 and s1 & b2 else 0) | (a2 if s2 & b1 and s2 & b2 else 0)
+            if el & wd:
+                return Step("multi_colors", cells, eliminations=tuple((c, d) for c in _bits(el & wd)),
+                            digits=(d,), detail=f"{desc} (type 2): a colour seeing both colours of the other is false")
+            t1, t2 = sees[j]
+            el = 0
+            for sa, sb, oa, ob in ((s1, b1, s2, t2), (s1, b2, s2, t1), (s2, b1, s1, t2), (s2, b2, s1, t1)):
+                if sa & sb:
+                    el |= oa & ob
+            el &= wd & ~(a1 | a2 | b1 | b2)
+            if el:
+                return Step("multi_colors", cells, eliminations=tuple((c, d) for c in _bits(el)), digits=(d,),
+                            detail=f"{desc} (type 1): two colours see each other, so one of the others is true")
     return None
 
 

@@ -82,6 +82,7 @@ from typing import Protocol
 from pipeline.board import Grid, Variant
 from pipeline.difficulty.logic import LogicResult, Step, cell_name, digit_name, solve_logically
 from pipeline.difficulty.techniques import (
+    GRADER_VERSION,
     HODOKU_LEVELS,
     LEVELS,
     MAX_SCORE,
@@ -180,7 +181,7 @@ KILLER_UNRATED = "killer cages (no solution to fall back on)"
 
 
 def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = None,
-          variant: Variant | None = None, unique: bool | None = None) -> Grade:
+          variant: Variant | None = None, unique: bool | None = None, grader: int = GRADER_VERSION) -> Grade:
     """Grade ``puzzle`` (a grid of any supported size) by its human-style solve path.
 
     ``solution`` is optional: when given (and right) it spares the trial-and-error search.
@@ -197,14 +198,20 @@ def grade(puzzle: Grid, solution: Grid | None = None, compiled: bool | None = No
 
     ``unique``: whether the puzzle is known to have exactly one solution (the uniqueness techniques
     assume it); None (default) lets the solver count, once, when it first needs to know.
+
+    ``grader``: the grader version whose technique order the path follows (default this code's,
+    :data:`~pipeline.difficulty.techniques.GRADER_VERSION`; a set's puzzles are graded by the version
+    the set began with, :func:`~pipeline.difficulty.techniques.held_version`).
     """
     if variant is None or variant.classic:
-        return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled, unique=unique))
+        return grade_result(solve_logically(puzzle, solution=solution, compiled=compiled, unique=unique,
+                                            grader=grader))
     if "killer" not in variant.kinds:
-        return grade_result(solve_logically(puzzle, solution=solution, compiled=False, variant=variant))
+        return grade_result(solve_logically(puzzle, solution=solution, compiled=False, variant=variant,
+                                            grader=grader))
     known = solution is not None and _fits_cages(solution, variant)
     result = solve_logically(puzzle, max_technique=None if known else TECHNIQUE_ORDER[-2], solution=solution,
-                             compiled=False, variant=variant)
+                             compiled=False, variant=variant, grader=grader)
     if result.solved or result.contradiction:
         return grade_result(result, KILLER_SCALE)
     steps = list(result.steps)

@@ -15,10 +15,9 @@ Contracts
   agrees with every solution. On a puzzle with several solutions the only step that picks one of
   them is ``trial_and_error``.
 * **Order.** Techniques are tried in :data:`TECHNIQUE_ORDER` (HoDoKu's default solver order for the
-  techniques implemented, except that Simple Colors comes before the Unfair finned fish, and that
-  the uniqueness tests, nice loops, AICs and forcing chains and nets come after the X- and XY-chains,
-  so that a path that never needed trial and error is exactly the one it was before); the first
-  one that makes progress is applied, one pattern per step.
+  techniques implemented; the killer rows right after the singles), or in the order of an older
+  grader version a set began with (``grader``, :data:`~pipeline.difficulty.techniques.ORDERS`); the
+  first one that makes progress is applied, one pattern per step.
   Within a technique the search order is deterministic; for chains the shortest chain wins, then the
   one with most eliminations.
 * **Trial and error** is the last rung: when nothing else applies the solver finds a solution of
@@ -68,15 +67,15 @@ from pipeline.difficulty.candidates import (
     digit_name,
     unit_name,
 )
-from pipeline.difficulty.chains import _remote_pair, _simple_colors, _x_chain, _xy_chain
+from pipeline.difficulty.chains import _multi_colors, _remote_pair, _simple_colors, _x_chain, _xy_chain
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
-from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES, UNIQUENESS
+from pipeline.difficulty.techniques import GRADER_VERSION, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
-from pipeline.difficulty.uniqueness import _bug_plus_1, _hidden_rectangle, _uniqueness_finder
+from pipeline.difficulty.uniqueness import _avoidable_finder, _bug_plus_1, _hidden_rectangle, _uniqueness_finder
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
 
 if TYPE_CHECKING:
@@ -145,6 +144,7 @@ def _finders() -> dict[str, Finder]:
         "swordfish": lambda st, ctx: _fish(st, ctx, 3),
         "jellyfish": lambda st, ctx: _fish(st, ctx, 4),
         "remote_pair": _remote_pair,
+        "bug_plus_1": _bug_plus_1,
         "skyscraper": lambda st, ctx: _turbot(st, ctx, "skyscraper"),
         "two_string_kite": lambda st, ctx: _turbot(st, ctx, "two_string_kite"),
         "turbot_fish": lambda st, ctx: _turbot(st, ctx, "turbot_fish"),
@@ -152,18 +152,19 @@ def _finders() -> dict[str, Finder]:
         "w_wing": _w_wing,
         "xy_wing": _xy_wing,
         "xyz_wing": _xyz_wing,
+        **{f"uniqueness_{k}": _uniqueness_finder(k) for k in (1, 2, 3, 4, 5, 6)},
+        "hidden_rectangle": _hidden_rectangle,
+        **{f"avoidable_rectangle_{k}": _avoidable_finder(k) for k in (1, 2)},
         "finned_x_wing": lambda st, ctx: _finned_fish(st, ctx, 2, False),
         "sashimi_x_wing": lambda st, ctx: _finned_fish(st, ctx, 2, True),
-        "simple_colors": _simple_colors,
         "finned_swordfish": lambda st, ctx: _finned_fish(st, ctx, 3, False),
         "sashimi_swordfish": lambda st, ctx: _finned_fish(st, ctx, 3, True),
         "finned_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, False),
         "sashimi_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, True),
+        "simple_colors": _simple_colors,
+        "multi_colors": _multi_colors,
         "x_chain": _x_chain,
         "xy_chain": _xy_chain,
-        "bug_plus_1": _bug_plus_1,
-        **{f"uniqueness_{k}": _uniqueness_finder(k) for k in (1, 2, 3, 4, 6)},
-        "hidden_rectangle": _hidden_rectangle,
         "discontinuous_nice_loop": _discontinuous_nice_loop,
         "aic": _aic,
         "forcing_chain": _forcing_chain,
@@ -171,15 +172,18 @@ def _finders() -> dict[str, Finder]:
     }
 
 
-#: name -> finder, for every technique of :data:`TECHNIQUE_ORDER` but ``trial_and_error``, in that order.
+#: name -> finder, for every technique of :data:`TECHNIQUE_ORDER` but ``trial_and_error``, in that order
+#: (an older grader's order, :data:`~pipeline.difficulty.techniques.ORDERS`, picks from the same finders).
 _FINDERS = _finders()
 
 
-def _allowed(max_technique: str | None, cages: bool = False) -> list[str]:
-    """The techniques up to ``max_technique``, in order; the killer rows only when the board has ``cages``."""
-    if max_technique is not None and max_technique not in TITLES:
-        raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(TECHNIQUE_ORDER)})")
-    upto = TECHNIQUE_ORDER if max_technique is None else TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(max_technique) + 1]
+def _allowed(max_technique: str | None, cages: bool = False, grader: int = GRADER_VERSION) -> list[str]:
+    """The techniques up to ``max_technique``, in grader ``grader``'s order; the killer rows only when
+    the board has ``cages``."""
+    order = order_of(grader)
+    if max_technique is not None and max_technique not in order:
+        raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(order)})")
+    upto = order if max_technique is None else order[: order.index(max_technique) + 1]
     return [t for t in upto if cages or t not in KILLER_TECHNIQUES]
 
 
@@ -226,10 +230,13 @@ def find_step(st: Candidates, technique: str, unique: bool | None = None) -> Ste
     return _finder_list([technique], _Guesser(), _unique_for(st, unique))[0][1](st, _Ctx(st))
 
 
-def next_step(st: Candidates, max_technique: str | None = None, unique: bool | None = None) -> Step | None:
-    """The step a human guide would take next: the easiest technique (up to ``max_technique``) that
-    makes progress in ``st``; None if none does. ``st`` is not modified. ``unique`` as for :func:`find_step`."""
-    return _next(st, _finder_list(_allowed(max_technique, bool(st.variant.cages)), _Guesser(), _unique_for(st, unique)))
+def next_step(st: Candidates, max_technique: str | None = None, unique: bool | None = None,
+              grader: int = GRADER_VERSION) -> Step | None:
+    """The step a human guide would take next: the first technique of grader ``grader``'s order (up to
+    ``max_technique``) that makes progress in ``st``; None if none does. ``st`` is not modified.
+    ``unique`` as for :func:`find_step`."""
+    allowed = _allowed(max_technique, bool(st.variant.cages), grader)
+    return _next(st, _finder_list(allowed, _Guesser(), _unique_for(st, unique)))
 
 
 def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
@@ -321,6 +328,7 @@ def solve_logically(
     compiled: bool | None = None,
     variant: Variant | None = None,
     unique: bool | None = None,
+    grader: int = GRADER_VERSION,
 ) -> LogicResult:
     """Solve ``puzzle`` step by step with the easiest technique that applies, restarting from the
     singles after each step.
@@ -350,8 +358,12 @@ def solve_logically(
     lets them run, ``False`` skips them, ``None`` (default) counts the solutions of the starting state
     (up to two) the first time one of them is reached, so a puzzle with several solutions never uses
     them. Variant boards never use them.
+
+    ``grader`` is the grader version whose technique order the solver follows
+    (:data:`~pipeline.difficulty.techniques.ORDERS`; a set keeps the version it began with); raises
+    ``ValueError`` for a version this code does not hold.
     """
-    allowed = _allowed(max_technique, variant is not None and bool(variant.cages))
+    allowed = _allowed(max_technique, variant is not None and bool(variant.cages), grader)
     classic = variant is None or variant.classic
     try:
         st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)

@@ -9,9 +9,14 @@ Contracts
 ---------
 * **Names** are stable identifiers: they appear in stored puzzle records (the ``techniques`` column),
   in ``max_technique`` arguments and in test data. Renaming one is a data-format change.
-* **Row order is solver order.** The solver tries techniques in the order of the rows
-  (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.difficulty.logic` has one finder for every row but
-  the last. The last row is ``trial_and_error``, which always applies to a solvable state.
+* **Row order is solver order** (of this code's :data:`GRADER_VERSION`). The solver tries
+  techniques in the order of the rows (:data:`TECHNIQUE_ORDER`), and :mod:`pipeline.difficulty.logic`
+  has one finder for every row but the last. The last row is ``trial_and_error``, which always
+  applies to a solvable state. That order is HoDoKu's default solver order (``Options.java``'s
+  solver index, which its solve loop follows: the first enabled step that applies is taken)
+  restricted to the techniques implemented, with the killer rows (HoDoKu has no killer) right after
+  the singles. An older grader version's order is kept in :data:`ORDERS`, so that a set begun
+  under it keeps making the puzzles it made (:func:`held_version`).
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
   ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
@@ -20,8 +25,8 @@ Contracts
   path that uses only these techniques. :data:`MAX_SCORE` is HoDoKu's ``DifficultyLevel`` limit per
   level (for 9x9; :func:`pipeline.difficulty.grade.max_score` scales it for 16x16 and 25x25).
 
-Technique table (:data:`TECHNIQUES`; HoDoKu defaults checked against its ``Options.java``)
------------------------------------------------------------------------------------------
+Technique table (:data:`TECHNIQUES`, in solver order; HoDoKu defaults checked against its ``Options.java``)
+--------------------------------------------------------------------------------------------------------
 =================  ==============================  =======  ======  =====================================
 name               HoDoKu SolutionType             level    weight  difference from HoDoKu
 =================  ==============================  =======  ======  =====================================
@@ -48,6 +53,7 @@ x_wing             X_WING                          hard     140
 swordfish          SWORDFISH                       hard     150
 jellyfish          JELLYFISH                       hard     160     HoDoKu's default is Hard (not Unfair)
 remote_pair        REMOTE_PAIR                     hard     110
+bug_plus_1         BUG_PLUS_1                      hard     100     only for a puzzle known to be unique
 skyscraper         SKYSCRAPER                      hard     130
 two_string_kite    TWO_STRING_KITE                 hard     150
 turbot_fish        TURBOT_FISH                     hard     120     any other 2-strong-link X-chain
@@ -55,25 +61,30 @@ empty_rectangle    EMPTY_RECTANGLE                 hard     120
 w_wing             W_WING                          hard     150
 xy_wing            XY_WING                         hard     160
 xyz_wing           XYZ_WING                        hard     180
+uniqueness_1       UNIQUENESS_1                    hard     100     the uniqueness rows: only for a
+uniqueness_2       UNIQUENESS_2                    hard     100     puzzle known to be unique (see
+uniqueness_3       UNIQUENESS_3                    hard     100     :mod:`pipeline.difficulty.uniqueness`)
+uniqueness_4       UNIQUENESS_4                    hard     100
+uniqueness_5       UNIQUENESS_5                    hard     100
+uniqueness_6       UNIQUENESS_6                    hard     100
+hidden_rectangle   HIDDEN_RECTANGLE                hard     100
+avoidable_rect...  AVOIDABLE_RECTANGLE_1           hard     100     ``avoidable_rectangle_1`` and ``_2``:
+avoidable_rect...  AVOIDABLE_RECTANGLE_2           hard     100     placed (not given) digits, see
+                                                                    :mod:`pipeline.difficulty.uniqueness`
 finned_x_wing      FINNED_X_WING                   hard     130
 sashimi_x_wing     SASHIMI_X_WING                  hard     150
-simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu; tried before
-                                                                    finned swordfish (HoDoKu: after)
 finned_swordfish   FINNED_SWORDFISH                expert   200
 sashimi_swordfish  SASHIMI_SWORDFISH               expert   240
 finned_jellyfish   FINNED_JELLYFISH                expert   250
 sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
+simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu
+multi_colors       MULTI_COLORS_1 / _2             hard     200     one row, both types, HoDoKu's search
+                                                                    order (type 2 first for each pair)
 x_chain            X_CHAIN                         expert   260
 xy_chain           XY_CHAIN                        expert   260
-bug_plus_1         BUG_PLUS_1                      hard     100     only for a puzzle known to be unique
-uniqueness_1       UNIQUENESS_1                    hard     100     (the uniqueness rows: see
-uniqueness_2       UNIQUENESS_2                    hard     100     :mod:`pipeline.difficulty.uniqueness`);
-uniqueness_3       UNIQUENESS_3                    hard     100     tried after the chains (HoDoKu: among
-uniqueness_4       UNIQUENESS_4                    hard     100     its Hard steps)
-uniqueness_6       UNIQUENESS_6                    hard     100
-hidden_rectangle   HIDDEN_RECTANGLE                hard     100
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
-aic                AIC                             expert   280     with the AIC (:mod:`.loops`)
+aic                AIC                             expert   280     with the AIC (:mod:`.loops`); HoDoKu's
+                                                                    one NICE_LOOP step
 forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
 forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
 trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
@@ -81,15 +92,16 @@ trial_and_error    BRUTE_FORCE                     extreme  10000   places the s
                                                                     a middle cell)
 =================  ==============================  =======  ======  =====================================
 
-Not implemented (HoDoKu has them): Uniqueness Test 5, avoidable rectangles, Franken/mutant and
-kraken fish, squirmbag and larger fish, multi-colors, grouped nice loops / AICs, ALS techniques, Sue
-de Coq, templates. A puzzle HoDoKu solves with one of those is finished here with the forcing chains
-or nets (or trial and error), so its grade can come out *harder* than HoDoKu's; every technique we
-do use has HoDoKu's level and weight. The order in which techniques are tried is HoDoKu's default
-order restricted to ours, except that Simple Colors (Hard) is tried before the Unfair finned
-swordfish/jellyfish, so that the easiest applicable technique is always the one used, and that the
-rows from ``bug_plus_1`` on come after the XY-chain: only a path that would otherwise need trial and
-error reaches them, so every other path (and grade) is the one it was before they existed.
+Not implemented (HoDoKu has them): Franken/mutant and kraken fish, squirmbag and
+larger fish, grouped nice loops / AICs, ALS techniques, Sue de Coq, templates. A puzzle HoDoKu solves
+with one of those is finished here with the forcing chains or nets (or trial and error), so its grade
+can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
+tried at HoDoKu's place in the order.
+
+Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
+Test 5 or avoidable rectangles, tried Simple Colors before the Unfair finned swordfish/jellyfish, and
+the rows from ``bug_plus_1`` to ``forcing_net`` after the XY-chain (so that, when they were added, only a path
+that would otherwise need trial and error reached them).
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
 and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
@@ -111,11 +123,12 @@ HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 #: HoDoKu counterpart, and configs cannot ask for it.
 UNRATED = "unrated"
 
-#: The version of the grading rules: 1 for grades made before the killer cage techniques and the
-#: chains after the XY-chain, 2 since. Raised whenever any puzzle's grade can change; each run records
-#: it in its manifest (``grader_version``), and ``numplace check`` recomputes the grades only of runs
-#: graded by these rules (an older run's grades are its grader's, which this code no longer holds).
-GRADER_VERSION = 2
+#: The version of the grading rules of this code (the rules of new sets): 1 for grades made before
+#: the killer cage techniques and the chains after the XY-chain, 2 since, 3 since the rows follow
+#: HoDoKu's default solver order (:data:`ORDERS`). Raised whenever any puzzle's grade can change; each
+#: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
+#: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
+GRADER_VERSION = 3
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 
@@ -163,6 +176,7 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("swordfish", "Swordfish", "hard", 150, "SWORDFISH"),
         Technique("jellyfish", "Jellyfish", "hard", 160, "JELLYFISH"),
         Technique("remote_pair", "Remote Pair", "hard", 110, "REMOTE_PAIR"),
+        Technique("bug_plus_1", "BUG+1", "hard", 100, "BUG_PLUS_1"),
         Technique("skyscraper", "Skyscraper", "hard", 130, "SKYSCRAPER"),
         Technique("two_string_kite", "2-String Kite", "hard", 150, "TWO_STRING_KITE"),
         Technique("turbot_fish", "Turbot Fish", "hard", 120, "TURBOT_FISH"),
@@ -170,23 +184,25 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("w_wing", "W-Wing", "hard", 150, "W_WING"),
         Technique("xy_wing", "XY-Wing", "hard", 160, "XY_WING"),
         Technique("xyz_wing", "XYZ-Wing", "hard", 180, "XYZ_WING"),
-        Technique("finned_x_wing", "Finned X-Wing", "hard", 130, "FINNED_X_WING"),
-        Technique("sashimi_x_wing", "Sashimi X-Wing", "hard", 150, "SASHIMI_X_WING"),
-        Technique("simple_colors", "Simple Colors", "hard", 150, "SIMPLE_COLORS"),
-        Technique("finned_swordfish", "Finned Swordfish", "expert", 200, "FINNED_SWORDFISH"),
-        Technique("sashimi_swordfish", "Sashimi Swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
-        Technique("finned_jellyfish", "Finned Jellyfish", "expert", 250, "FINNED_JELLYFISH"),
-        Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
-        Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
-        Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
-        # after the chains: only a puzzle that would otherwise need trial and error ever reaches these
-        Technique("bug_plus_1", "BUG+1", "hard", 100, "BUG_PLUS_1"),
         Technique("uniqueness_1", "Uniqueness Test 1", "hard", 100, "UNIQUENESS_1"),
         Technique("uniqueness_2", "Uniqueness Test 2", "hard", 100, "UNIQUENESS_2"),
         Technique("uniqueness_3", "Uniqueness Test 3", "hard", 100, "UNIQUENESS_3"),
         Technique("uniqueness_4", "Uniqueness Test 4", "hard", 100, "UNIQUENESS_4"),
+        Technique("uniqueness_5", "Uniqueness Test 5", "hard", 100, "UNIQUENESS_5"),
         Technique("uniqueness_6", "Uniqueness Test 6", "hard", 100, "UNIQUENESS_6"),
         Technique("hidden_rectangle", "Hidden Rectangle", "hard", 100, "HIDDEN_RECTANGLE"),
+        Technique("avoidable_rectangle_1", "Avoidable Rectangle Type 1", "hard", 100, "AVOIDABLE_RECTANGLE_1"),
+        Technique("avoidable_rectangle_2", "Avoidable Rectangle Type 2", "hard", 100, "AVOIDABLE_RECTANGLE_2"),
+        Technique("finned_x_wing", "Finned X-Wing", "hard", 130, "FINNED_X_WING"),
+        Technique("sashimi_x_wing", "Sashimi X-Wing", "hard", 150, "SASHIMI_X_WING"),
+        Technique("finned_swordfish", "Finned Swordfish", "expert", 200, "FINNED_SWORDFISH"),
+        Technique("sashimi_swordfish", "Sashimi Swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
+        Technique("finned_jellyfish", "Finned Jellyfish", "expert", 250, "FINNED_JELLYFISH"),
+        Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
+        Technique("simple_colors", "Simple Colors", "hard", 150, "SIMPLE_COLORS"),
+        Technique("multi_colors", "Multi-Colors", "hard", 200, "MULTI_COLORS"),
+        Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
+        Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
         Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
         Technique("aic", "AIC", "expert", 280, "AIC"),
         Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
@@ -197,9 +213,60 @@ TECHNIQUES: dict[str, Technique] = {
 
 #: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
 UNIQUENESS: frozenset[str] = frozenset(
-    {"bug_plus_1", "hidden_rectangle", *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 6))})
+    {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
+     *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 5, 6))})
 
-#: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
-TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)
+#: Grader version 2's solver order: HoDoKu's default order restricted to the techniques it had, except
+#: that Simple Colors came before the Unfair finned fish and that the uniqueness rows, nice loops, AICs
+#: and forcing chains and nets came after the XY-chain. Kept so that a set begun under version 2 goes
+#: on making the very puzzles it made (a grade decides which puzzles a difficulty target keeps).
+_ORDER_2: tuple[str, ...] = (
+    "naked_single", "hidden_single", "cage_combination", "innies_outies", "cage_unit_overlap",
+    "cage_combination_unit", "cage_splitting", "innies_outies_multi", "locked_pair", "locked_triple", "pointing",
+    "claiming", "naked_pair", "naked_triple", "hidden_pair", "hidden_triple", "naked_quad", "hidden_quad", "x_wing",
+    "swordfish", "jellyfish", "remote_pair", "skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle",
+    "w_wing", "xy_wing", "xyz_wing", "finned_x_wing", "sashimi_x_wing", "simple_colors", "finned_swordfish",
+    "sashimi_swordfish", "finned_jellyfish", "sashimi_jellyfish", "x_chain", "xy_chain", "bug_plus_1",
+    "uniqueness_1", "uniqueness_2", "uniqueness_3", "uniqueness_4", "uniqueness_6", "hidden_rectangle",
+    "discontinuous_nice_loop", "aic", "forcing_chain", "forcing_net", "trial_and_error",
+)
+
+#: grader version -> the order in which its solver tries the techniques (trial and error last). Every
+#: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
+#: order leaves out the rows added after it (version 2 has no Multi-Colors).
+ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES)}
+
+#: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
+TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]
 #: name -> display title, in :data:`TECHNIQUE_ORDER`.
 TITLES: dict[str, str] = {name: t.title for name, t in TECHNIQUES.items()}
+
+
+class NewerGrader(ValueError):
+    """A set recorded by grading rules newer than this code's (the message names both versions)."""
+
+
+def held_version(recorded: int | None) -> int:
+    """The grader version whose rules grade the puzzles of a set whose first run recorded ``recorded``
+    (None: a new set, which gets :data:`GRADER_VERSION`).
+
+    A recorded version of :data:`ORDERS` is kept. Version 1 (runs before the field, or recording 1) is
+    not held: such sets have been continued by version 2's rules since version 2 existed, and still
+    are (version 1 differs from 2 only on puzzles that needed trial and error). A version newer than
+    this code's raises :class:`NewerGrader`: older code cannot promise its puzzles."""
+    if recorded is None:
+        return GRADER_VERSION
+    if recorded > GRADER_VERSION:
+        raise NewerGrader(f"grader version {recorded}, newer than this numplace's {GRADER_VERSION}: "
+                          "upgrade numplace to continue the set")
+    return max(recorded, min(ORDERS))
+
+
+def order_of(version: int) -> tuple[str, ...]:
+    """The solver order of grader ``version`` (:func:`held_version` maps a recorded version onto one held);
+    raises ValueError for a version this code does not hold."""
+    try:
+        return ORDERS[version]
+    except KeyError:
+        raise ValueError(f"grader version {version} is not held (this numplace holds "
+                         f"{', '.join(map(str, sorted(ORDERS)))})") from None

@@ -1,4 +1,5 @@
-"""Uniqueness techniques: unique rectangles (HoDoKu's Uniqueness Tests 1-4 and 6), the hidden rectangle, BUG+1.
+"""Uniqueness techniques: unique rectangles (HoDoKu's Uniqueness Tests 1-6), the hidden rectangle, the
+avoidable rectangles, BUG+1.
 
 They rest on one fact that the other techniques never use: **the puzzle has exactly one solution**.
 A *deadly pattern* is a set of unsolved cells whose digits could be swapped in any solution to give
@@ -18,9 +19,12 @@ Contracts
 * Rectangles are read floor first: a *floor* cell holds exactly ``{a, b}``, a *roof* cell more.
   Rectangles are enumerated from each bivalue cell in cell order, then the other corner's row and
   column ascending, each rectangle once; the first that makes progress is the step.
-* Not implemented: Uniqueness Test 5 (no published position to pin it), and avoidable rectangles
-  (HoDoKu's, which reason about placed digits that are not givens: the candidate state does not
-  record which digits were given).
+* Uniqueness Test 5 is HoDoKu's: the roofs (three, or two on a diagonal) add one and the same
+  extra digit, so one of them holds it and the cells seeing every roof lose it (two roofs in one
+  row or column are Test 2).
+* Avoidable rectangles (types 1 and 2) are HoDoKu's: a rectangle of cells whose digits were
+  *placed* (not given) could be swapped, so the pattern must not close; which cells are givens is the
+  state's ``given`` (the cells filled when it was made from the puzzle).
 """
 
 from __future__ import annotations
@@ -112,6 +116,15 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
             if see:
                 return _step(name, cells, m, n, [(i, k + 1) for i in _bits(see)],
                              f"one of {_cells(roofs, n)} holds {digit_name(k + 1)}")
+        if kind == 5 and extra.bit_count() == 1 and (
+                len(roofs) == 3 or (len(roofs) == 2 and not _common_units(st, roofs))):
+            k = extra.bit_length() - 1
+            see = w[k]
+            for r in roofs:
+                see &= pb[r]
+            if see:
+                return _step(name, cells, m, n, [(i, k + 1) for i in _bits(see)],
+                             f"one of {_cells(roofs, n)} holds {digit_name(k + 1)}")
         if len(roofs) != 2 or len(floors) != 2:
             continue
         shared = _common_units(st, roofs)
@@ -170,6 +183,77 @@ def _hidden_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
                 return _step("hidden_rectangle", cells, m, n, [(s, other + 1)],
                              f"{digit_name(k + 1)} is conjugate in the row and column of {cell_name(s, n)}")
     return None
+
+
+def _avoidable(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
+    """HoDoKu's Avoidable Rectangle type ``kind`` (1 or 2), searched in its order: from each placed
+    (non-given) cell ``p`` holding ``a``, each placed cell ``q`` of its box in its row or column holding
+    ``b``, then the far corners along ``p``'s and ``q``'s lines outside the box. Were the far corners
+    ``b`` (``p``'s line) and ``a``, the four placed digits could be swapped: a second solution. Type 1:
+    one far corner holds its digit (placed, not given), so the other loses its own; type 2: both far
+    corners are bivalue with one extra digit ``x`` in common, so one of them is ``x`` and the cells
+    seeing both lose it."""
+    g, n, cand, values, w = st.geo, st.n, st.cand, st.values, ctx.where
+    if not g.classic:
+        return None
+    given, pb = st.given, g.peer_bits
+
+    def placed(i: int) -> bool:
+        return values[i] != 0 and not given >> i & 1
+
+    def bivalue_with(i: int, m: int) -> bool:
+        return values[i] == 0 and cand[i] & m != 0 and cand[i].bit_count() == 2
+
+    seen: set[tuple[int, ...]] = set()
+    for p in range(n * n):
+        if not placed(p):
+            continue
+        a, rp, cp, bp = values[p], g.row_of[p], g.col_of[p], g.box_of[p]
+        for q in g.units[2 * n + bp]:
+            if q == p or (g.row_of[q] != rp and g.col_of[q] != cp) or not placed(q):
+                continue
+            b = values[q]
+            ma, mb = 1 << (a - 1), 1 << (b - 1)
+            lines = g.row_of[q] == rp
+            for k in range(n):
+                s, t = (k * n + cp, k * n + g.col_of[q]) if lines else (rp * n + k, g.row_of[q] * n + k)
+                if g.box_of[s] == bp:
+                    continue
+                if not ((values[s] == b and placed(s) and bivalue_with(t, ma))
+                        or (values[t] == a and placed(t) and bivalue_with(s, mb))
+                        or (bivalue_with(s, mb) and bivalue_with(t, ma))):
+                    continue
+                key = tuple(sorted((p, q, s, t)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                cells = (p, q, s, t)
+                m = ma | mb
+                if values[s] or values[t]:
+                    if kind != 1:
+                        continue
+                    far, d = (t, a) if values[s] else (s, b)
+                    return _step("avoidable_rectangle_1", cells, m, n, [(far, d)],
+                                 f"{cell_name(far, n)} cannot be {digit_name(d)}: the placed digits could be swapped")
+                if kind != 2:
+                    continue
+                x = cand[s] & ~mb
+                if not cand[t] & x:
+                    continue
+                k2 = x.bit_length() - 1
+                see = pb[s] & pb[t] & w[k2]
+                if see:
+                    return _step("avoidable_rectangle_2", cells, m, n, [(i, k2 + 1) for i in _bits(see)],
+                                 f"one of {cell_name(s, n)}, {cell_name(t, n)} holds {digit_name(k2 + 1)}")
+    return None
+
+
+def _avoidable_finder(kind: int) -> Finder:
+    """The finder of ``avoidable_rectangle_<kind>`` (HoDoKu's Avoidable Rectangle type ``kind``)."""
+
+    def find(st: Candidates, ctx: _Ctx) -> Step | None:
+        return _avoidable(st, ctx, kind)
+    return find
 
 
 def _bug_plus_1(st: Candidates, ctx: _Ctx) -> Step | None:

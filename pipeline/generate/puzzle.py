@@ -43,7 +43,8 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
 5. *Honest flags.* ``orbit_minimal``: every orbit still given is proven or checked non-removable.
    ``minimal`` (strict, single givens): implied false when an orbit is removable, otherwise
    every given is checked. A check that hits the time limit abandons the attempt.
-6. *Grade.* The human-style grade of :mod:`pipeline.difficulty.grade`; outside a requested difficulty range
+6. *Grade.* The human-style grade of :mod:`pipeline.difficulty.grade`, by the set's grader version
+   (``spec.grader``: a set keeps the grading rules it began with); outside a requested difficulty range
    the attempt is rejected (counted per level) and the next grid is tried. With ``difficulty.steer``
    (``spec.steer``; removal to orbit-minimal puzzles only), a miss first starts the local search of
    :mod:`pipeline.generate.steer` over minimal puzzles of the same grid, and only a puzzle it cannot
@@ -261,7 +262,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
             return None
         puzzle, proven = given
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
-        rate = _rater(grid, variant)
+        rate = _rater(grid, variant, spec.grader)
         graded = rate(puzzle)
         target = spec.target(job.seed)
         off = graded.level != target if target is not None else not spec.wants(graded.level, graded.score)
@@ -378,13 +379,13 @@ def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ..
     return refined[0]
 
 
-def _rater(solution: Grid, variant: Variant) -> Callable[[Grid], Grade]:
-    """Step 6's grader for puzzles of ``solution`` under ``variant``'s rules. Every puzzle it is given has
-    passed the removal check (exact), so a classic grade is told the puzzle is unique rather than
-    counting its solutions again (the count would say the same)."""
+def _rater(solution: Grid, variant: Variant, grader: int) -> Callable[[Grid], Grade]:
+    """Step 6's grader for puzzles of ``solution`` under ``variant``'s rules, by grader version ``grader``.
+    Every puzzle it is given has passed the removal check (exact), so a classic grade is told the puzzle
+    is unique rather than counting its solutions again (the count would say the same)."""
     if variant.classic:
-        return lambda puzzle: grade(puzzle, solution, unique=True)
-    return lambda puzzle: grade(puzzle, solution, variant=variant)
+        return lambda puzzle: grade(puzzle, solution, unique=True, grader=grader)
+    return lambda puzzle: grade(puzzle, solution, variant=variant, grader=grader)
 
 
 def _grid(job: _Puzzle, rng: np.random.Generator) -> Grid | None:

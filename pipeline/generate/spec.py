@@ -12,7 +12,7 @@ import numpy as np
 
 from pipeline import symmetry
 from pipeline.board import Grid, Variant
-from pipeline.difficulty.techniques import UNRATED
+from pipeline.difficulty.techniques import GRADER_VERSION, UNRATED
 from pipeline.ilp.model import Area, AreaRule, Design
 
 
@@ -45,6 +45,8 @@ class Spec:
     # quota (:meth:`target` picks one per seed); None otherwise
     steer_pool: tuple[str, ...] | None = None
     logic_only: bool = False  # difficulty.logic_only: refuse a puzzle whose grade needs trial and error
+    # the grader version whose rules grade the puzzles (a set keeps the one it began with; the plan settles it)
+    grader: int = GRADER_VERSION
 
     @property
     def killer(self) -> bool:

@@ -93,9 +93,11 @@ class Manifest:
     def create(cls, run_dir: Path, *, set_name: str, config_hash: str, config: dict[str, Any], start: int,
                count: int, shard_size: int, catalog_snapshot: list[str],
                from_stock: list[dict[str, Any]] | None = None,
-               published_parts: list[str] | None = None, generator: dict[str, Any] | None = None) -> Manifest:
+               published_parts: list[str] | None = None, generator: dict[str, Any] | None = None,
+               grader_version: int = GRADER_VERSION) -> Manifest:
         """The manifest of a new run in the (new, empty) folder ``run_dir``, saved; ``generator`` is the
-        set's generator record (:mod:`pipeline.generate.version`), optional."""
+        set's generator record (:mod:`pipeline.generate.version`), optional; ``grader_version`` the
+        grading rules its puzzles are graded by (the set's, :func:`pipeline.run.plan.set_grader`)."""
         m = cls(run_dir, {
             "numplace_version": __version__,
             "run_id": run_dir.name,
@@ -113,7 +115,7 @@ class Manifest:
             "published_parts": published_parts or [],
             "from_stock": from_stock or [],
             **({"generator": dict(generator)} if generator is not None else {}),
-            "grader_version": GRADER_VERSION,
+            "grader_version": grader_version,
         })
         m._save()
         return m

@@ -29,14 +29,14 @@ import errno
 import math
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
 from pipeline.config.hashing import UNSET_GRID_METHOD
-from pipeline.difficulty.techniques import LEVELS
+from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, NewerGrader, held_version
 from pipeline.errors import UserError
 from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
@@ -211,8 +211,10 @@ def _steer_pool(quota: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(level for level in LEVELS if level in shares for _ in range(shares[level]))
 
 
-def job_of(cfg: Config) -> Job:
-    return Job(spec_of(cfg), cfg.name, config_hash(cfg), cfg.seed)
+def job_of(cfg: Config, grader: int = GRADER_VERSION) -> Job:
+    """The workers' job for ``cfg``, its puzzles graded by grader version ``grader`` (the set's:
+    :func:`set_grader`)."""
+    return Job(replace(spec_of(cfg), grader=grader), cfg.name, config_hash(cfg), cfg.seed)
 
 
 _WARM_GRID = tuple(int(c) for c in
@@ -251,7 +253,8 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     becomes the set's, so the config is hashed and saved with the method the run uses."""
     set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
     cfg, record = set_generator(cfg, set_dir, resume)
-    job = job_of(cfg)
+    grader = set_grader(set_dir, resume)
+    job = job_of(cfg, grader)
     parts = math.ceil(cfg.count / cfg.output.shard_size)
     if parts > MAX_PARTS:
         least = math.ceil(cfg.count / MAX_PARTS)
@@ -264,7 +267,7 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     lock = _lock(set_dir, say)
     try:
         manifest = (_resume(resume, job.config_hash, say) if resume is not None
-                    else _start(cfg, job.config_hash, say, record))
+                    else _start(cfg, job.config_hash, say, record, grader))
     except BaseException:
         lock.release()
         raise
@@ -341,7 +344,20 @@ def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Conf
     return cfg, record
 
 
-def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any]) -> Manifest:
+def set_grader(set_dir: Path, resume: Path | None) -> int:
+    """The grader version that grades the run's puzzles: the one ``resume``'s run recorded, else the
+    one the set's first run recorded, else this code's for a new set, each as
+    :func:`~pipeline.difficulty.techniques.held_version` maps it; raises :class:`RunError` for a set
+    graded by rules newer than this code's."""
+    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    try:
+        return held_version(first.grader_version if first is not None else None)
+    except NewerGrader as exc:
+        assert first is not None
+        raise RunError(f"{first.run_dir}: {exc}") from None
+
+
+def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: int) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
@@ -375,7 +391,7 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any]) -> Manifes
     try:
         Manifest.create(tmp_dir, set_name=cfg.name, config_hash=chash, config=cfg.model_dump(mode="json"),
                         start=start, count=cfg.count, shard_size=cfg.output.shard_size, catalog_snapshot=snapshot,
-                        from_stock=picks, published_parts=published, generator=record)
+                        from_stock=picks, published_parts=published, generator=record, grader_version=grader)
         tmp_dir.rename(run_dir)  # the run folder appears with its manifest, or not at all
     except BaseException:
         _remove_temp_run(tmp_dir.parent)

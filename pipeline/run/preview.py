@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.config import Config, validate
+from pipeline.difficulty.techniques import GRADER_VERSION, NewerGrader, held_version
 from pipeline.run.manifest import runs_of
 from pipeline.run.workers import worker_count
 
@@ -111,7 +112,12 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
     """What a run of ``cfg`` would make, with a sample of at most ``sample`` puzzles made in this
     process (see the module docstring for when it stops); writes nothing."""
     set_dir = Path(cfg.output.dir) / cfg.name
-    start = max((m.start + m.count for m in runs_of(set_dir)), default=0)
+    earlier = runs_of(set_dir)
+    start = max((m.start + m.count for m in earlier), default=0)
+    try:  # the set's grading rules, as the run would take them (a newer set's is refused by the run itself)
+        grader = held_version(earlier[0].grader_version if earlier else None)
+    except NewerGrader:
+        grader = GRADER_VERSION
     data = cfg.model_dump(mode="json")
     data.update(count=min(sample, cfg.count), workers=1)
     if cfg.difficulty is not None and cfg.difficulty.quota is not None:
@@ -125,7 +131,7 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
     from pipeline.run.work import Made
 
     first: float | None = None
-    items = iter(stream(small, chunk=1))
+    items = iter(stream(small, chunk=1, grader=grader))
     try:
         for item in items:
             first = time.perf_counter() - t0 if first is None else first

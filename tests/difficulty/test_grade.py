@@ -20,6 +20,7 @@ from pipeline.difficulty.grade import (
     score_steps,
 )
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, Step, next_step, solve_logically
+from pipeline.difficulty.techniques import GRADER_VERSION, ORDERS
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 from tests.conftest import DATA
@@ -44,8 +45,40 @@ def step(name: str) -> Step:
 
 
 def test_table_covers_the_solver_in_order() -> None:
-    assert tuple(TECHNIQUES) == TECHNIQUE_ORDER
+    assert tuple(TECHNIQUES) == TECHNIQUE_ORDER == ORDERS[GRADER_VERSION]
     assert all(t.level in LEVELS and t.weight > 0 and t.title for t in TECHNIQUES.values())
+    assert all(set(order) <= set(TECHNIQUES) and order[-1] == "trial_and_error" for order in ORDERS.values())
+
+
+#: HoDoKu's solver index of each step we implement (``Options.DEFAULT_SOLVER_STEPS``, as hodoku-py's
+#: ``core/scoring.py`` transcribes it): its solver tries enabled steps by ascending index.
+HODOKU_INDEX = {
+    "NAKED_SINGLE": 200, "HIDDEN_SINGLE": 300, "LOCKED_PAIR": 1000, "LOCKED_TRIPLE": 1100,
+    "LOCKED_CANDIDATES_1": 1200, "LOCKED_CANDIDATES_2": 1210, "NAKED_PAIR": 1300, "NAKED_TRIPLE": 1400,
+    "HIDDEN_PAIR": 1500, "HIDDEN_TRIPLE": 1600, "NAKED_QUADRUPLE": 2000, "HIDDEN_QUADRUPLE": 2100, "X_WING": 2200,
+    "SWORDFISH": 2300, "JELLYFISH": 2400, "REMOTE_PAIR": 2800, "BUG_PLUS_1": 2900, "SKYSCRAPER": 3000,
+    "TWO_STRING_KITE": 3100, "TURBOT_FISH": 3120, "EMPTY_RECTANGLE": 3170, "W_WING": 3200, "XY_WING": 3300,
+    "XYZ_WING": 3400, "UNIQUENESS_1": 3500, "UNIQUENESS_2": 3600, "UNIQUENESS_3": 3700, "UNIQUENESS_4": 3800,
+    "UNIQUENESS_5": 3900, "UNIQUENESS_6": 4000, "HIDDEN_RECTANGLE": 4010, "AVOIDABLE_RECTANGLE_1": 4020,
+    "AVOIDABLE_RECTANGLE_2": 4030, "FINNED_X_WING": 4100, "SASHIMI_X_WING": 4200, "FINNED_SWORDFISH": 4300,
+    "SASHIMI_SWORDFISH": 4400, "FINNED_JELLYFISH": 4500, "SASHIMI_JELLYFISH": 4600, "SIMPLE_COLORS": 5330,
+    "MULTI_COLORS": 5360, "X_CHAIN": 5400, "XY_CHAIN": 5500,
+    "DISCONTINUOUS_NICE_LOOP": 5600, "AIC": 5600,  # one step in HoDoKu (NICE_LOOP), one search here
+    "GROUPED_DISCONTINUOUS_NICE_LOOP": 5650, "GROUPED_AIC": 5650,
+    "FORCING_CHAIN_CONTRADICTION": 8500, "FORCING_NET_CONTRADICTION": 8600, "BRUTE_FORCE": 8900,
+}
+
+
+def test_grader_3_tries_the_techniques_in_hodokus_default_order() -> None:
+    """Version 3's order is HoDoKu's restricted to our rows; the killer rows (HoDoKu has no killer)
+    come right after the singles, and the discontinuous nice loop and AIC keep their table order
+    (one HoDoKu step)."""
+    classic = [t for t in ORDERS[3] if TECHNIQUES[t].hodoku]
+    assert [TECHNIQUES[t].hodoku for t in classic] == sorted(
+        (TECHNIQUES[t].hodoku for t in classic), key=lambda h: HODOKU_INDEX[h])
+    killer = [t for t in ORDERS[3] if not TECHNIQUES[t].hodoku]
+    assert list(ORDERS[3][2:2 + len(killer)]) == killer
+    assert ORDERS[2] != ORDERS[3]  # version 2 kept its own order
 
 
 @pytest.mark.parametrize(

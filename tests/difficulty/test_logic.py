@@ -120,6 +120,20 @@ class Position:
     placements: frozenset[tuple[int, int]]
     source: str
     line: int
+    placed: int = 0  # cells (bits) whose digit was placed on the way (``+d``), not given
+
+
+def _placed_bits(state: str) -> int:
+    """The cells written ``+d`` (placed, not given) in a state, as bits."""
+    bits, cell, plus = 0, 0, False
+    for ch in state:
+        if ch == "+":
+            plus = True
+            continue
+        bits |= plus << cell
+        plus = False
+        cell += 1
+    return bits
 
 
 def _cell_digit(token: str, n: int) -> tuple[int, int]:
@@ -136,12 +150,12 @@ def positions() -> tuple[Position, ...]:
         if not raw.strip() or raw.startswith("#"):
             continue
         tech, mode, state, removed, effects, source = (f.strip() for f in raw.split("|"))
-        grid = parse(state)
+        grid = parse(state.replace("+", ""))
         n = round(len(grid) ** 0.5)
         rem = tuple(_cell_digit(t, n) for t in removed.split() if t != "-")
         el = frozenset(_cell_digit(t[1:], n) for t in effects.split() if t.startswith("-"))
         pl = frozenset(_cell_digit(t[1:], n) for t in effects.split() if t.startswith("+"))
-        out.append(Position(tech, mode, n, grid, rem, el, pl, source, k))
+        out.append(Position(tech, mode, n, grid, rem, el, pl, source, k, _placed_bits(state)))
     return tuple(out)
 
 
@@ -154,17 +168,21 @@ def test_every_technique_has_a_position() -> None:
     """Classic positions; the killer rows (cage sums) have theirs in tests/difficulty/test_killer.py."""
     classic = set(TECHNIQUE_ORDER) - set(KILLER_TECHNIQUES)
     assert {p.technique for p in positions()} == classic
-    assert {p.technique for p in positions() if p.mode == "next"} == classic - {"bug_plus_1"}
+    assert {p.technique for p in positions() if p.mode in ("next", "next2")} == classic - {
+        "bug_plus_1", "uniqueness_5", "avoidable_rectangle_1", "avoidable_rectangle_2"}
     assert {p.technique for p in positions() if p.mode == "find"} == {
         "hidden_quad", "sashimi_jellyfish", "bug_plus_1", "uniqueness_1", "uniqueness_2", "uniqueness_4",
-        "uniqueness_6", "hidden_rectangle"}
+        "uniqueness_5", "uniqueness_6", "hidden_rectangle", "multi_colors", "avoidable_rectangle_1",
+        "avoidable_rectangle_2"}
 
 
 @pytest.mark.parametrize("pos", positions(), ids=lambda p: f"{p.technique}-{p.n}x{p.n}-line{p.line}")
 def test_position(pos: Position) -> None:
     st = Candidates.from_grid(pos.grid, pos.removed)
+    st.given &= ~pos.placed
     before = (list(st.values), list(st.cand))
-    step = next_step(st) if pos.mode == "next" else find_step(st, pos.technique)
+    step = (next_step(st) if pos.mode == "next" else next_step(st, grader=2) if pos.mode == "next2"
+            else find_step(st, pos.technique))
     assert (list(st.values), list(st.cand)) == before, "finding a step must not change the state"
     assert step is not None
     assert step.technique == pos.technique
@@ -182,6 +200,29 @@ def test_position(pos: Position) -> None:
         assert count_candidate_solutions(pos.n, forced, limit=1) == []
     for i, d in pos.placements:
         assert sols[0][i] == d
+
+
+def test_an_avoidable_rectangle_needs_placed_digits() -> None:
+    """The same state with every digit taken as a given has no avoidable rectangle: only digits placed
+    on the way (not given) could be swapped."""
+    pos = next(p for p in positions() if p.technique == "avoidable_rectangle_1")
+    st = Candidates.from_grid(pos.grid, pos.removed)
+    assert find_step(st, "avoidable_rectangle_1", unique=True) is None
+    st.given &= ~pos.placed
+    assert find_step(st, "avoidable_rectangle_1", unique=True) is not None
+    assert st.copy().given == st.given
+
+
+def test_the_order_is_the_grader_versions() -> None:
+    """Version 3 tries the uniqueness tests among the Hard steps, as HoDoKu does; version 2 after the
+    chains: the same state, two next steps (a set begun under version 2 keeps its order)."""
+    (pos,) = (p for p in positions() if p.mode == "next2" and p.technique == "xy_chain" and p.n == 9)
+    st = Candidates.from_grid(pos.grid, pos.removed)
+    v3, v2 = next_step(st), next_step(st, grader=2)
+    assert v3 is not None and v2 is not None
+    assert (v3.technique, v2.technique) == ("uniqueness_1", "xy_chain")
+    with pytest.raises(ValueError, match="grader version 1 is not held"):
+        next_step(st, grader=1)
 
 
 def test_hodoku_examples_are_next_steps() -> None:

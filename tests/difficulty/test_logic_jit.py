@@ -26,6 +26,7 @@ from pipeline.board import BOX_SHAPES, Grid, parse
 from pipeline.difficulty import logic_jit
 from pipeline.difficulty.grade import explain, grade, grade_result
 from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logically
+from pipeline.difficulty.techniques import ORDERS
 from pipeline.generate import count_jit
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
@@ -101,13 +102,29 @@ def assert_same(puzzle: Grid, solution: Grid | None = None, max_technique: str |
         assert g_fast == g_ref and explain(g_fast) == explain(g_ref)
 
 
-def test_probe_codes_follow_the_solver_order() -> None:
-    """The probed techniques are technique names, and the driver hands them over in solver order."""
-    assert set(logic_jit.PROBED) <= set(TECHNIQUE_ORDER)
-    codes = logic_jit.codes_for(TECHNIQUE_ORDER[2:])
-    probed = [TECHNIQUE_ORDER[2 + p] for p, c in enumerate(codes) if c >= 0]
-    assert probed == list(logic_jit.PROBED)
+@pytest.mark.parametrize("version", sorted(ORDERS))
+def test_probe_codes_follow_the_solver_order(version: int) -> None:
+    """The probed techniques are technique names, and the driver hands them over in each grader
+    version's solver order."""
+    order = ORDERS[version]
+    assert set(logic_jit.PROBED) <= set(order)
+    codes = logic_jit.codes_for(order[2:])
+    probed = [order[2 + p] for p, c in enumerate(codes) if c >= 0]
+    assert sorted(probed) == sorted(logic_jit.PROBED)
+    assert [logic_jit.PROBED[c] for c in codes if c >= 0] == probed
     assert codes[-1] == -1  # trial and error is always Python's
+
+
+def test_grader_2_paths_are_the_same_compiled() -> None:
+    """An older grader's order (a set begun under it) walks the kernels in its own order: the same path
+    as the pure-Python solver, and on some puzzles another path than version 3's."""
+    differ = 0
+    for line in data_lines(TOP95)[:12]:
+        puzzle = parse(line)
+        ref = solve_logically(puzzle, compiled=False, grader=2)
+        assert solve_logically(puzzle, compiled=True, grader=2) == ref
+        differ += ref.steps != solve_logically(puzzle, compiled=False).steps
+    assert differ
 
 
 def test_grade_entry_point_in_every_mode() -> None:

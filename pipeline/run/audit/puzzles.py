@@ -28,7 +28,7 @@ from typing import Any
 
 from pipeline import verify
 from pipeline.board import Grid, Variant, board, make_variant, parse
-from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, UNRATED
+from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, ORDERS, UNRATED
 from pipeline.run import rows
 from pipeline.run.audit.ids import Expect, identity
 
@@ -44,9 +44,10 @@ def row_problems(row: dict[str, Any], expect: Expect | None, fast: bool) -> tupl
         found += expect.design.problems(row)
     key = rows.dedup_key(row)
     if sound and not fast:
-        # grades are recomputed only for rows graded by today's rules (GRADER_VERSION): an older run's
-        # grades are its own grader's, which this code no longer holds
-        more, recomputed = recompute(row, grades=expect is None or expect.grader_version == GRADER_VERSION)
+        # grades are recomputed by the rules the run recorded, when this code holds them (ORDERS): a run
+        # graded by version 1 has its own grader's grades, which this code no longer holds
+        version = GRADER_VERSION if expect is None else expect.grader_version
+        more, recomputed = recompute(row, grader=version if version in ORDERS else None)
         found += more
         key = rows.dedup_key({**row, "canonical_puzzle": recomputed})
     return found, key
@@ -83,12 +84,14 @@ def consistency(row: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _grade_findings(row: Mapping[str, Any], puzzle: Grid, solution: Grid, variant: Variant) -> list[str]:
-    """The grade columns against the grader's grade of the row's puzzle."""
+def _grade_findings(row: Mapping[str, Any], puzzle: Grid, solution: Grid, variant: Variant,
+                    grader: int) -> list[str]:
+    """The grade columns against the grade of the row's puzzle by grader version ``grader``."""
     from pipeline.difficulty import grade
 
     try:
-        g = grade.grade(puzzle, solution) if variant.classic else grade.grade(puzzle, solution, variant=variant)
+        g = (grade.grade(puzzle, solution, grader=grader) if variant.classic
+             else grade.grade(puzzle, solution, variant=variant, grader=grader))
     except ValueError as exc:
         return [f"the grader cannot grade it: {exc}"]
     out = []
@@ -106,9 +109,10 @@ def _grade_findings(row: Mapping[str, Any], puzzle: Grid, solution: Grid, varian
     return out
 
 
-def recompute(row: Mapping[str, Any], grades: bool = True) -> tuple[list[str], str | None]:
+def recompute(row: Mapping[str, Any], grader: int | None = GRADER_VERSION) -> tuple[list[str], str | None]:
     """Findings from recomputing the derived columns of a sound row (verify_row found nothing), and
-    the recomputed ``canonical_puzzle``; the grade columns only when ``grades``."""
+    the recomputed ``canonical_puzzle``; the grade columns by grader version ``grader`` (one of
+    :data:`~pipeline.difficulty.techniques.ORDERS`; None: not recomputed)."""
     from pipeline.identity import canon, numbering, variant_canon
 
     n = int(row["size"])
@@ -122,8 +126,8 @@ def recompute(row: Mapping[str, Any], grades: bool = True) -> tuple[list[str], s
     if row["orbit_minimal"] != orbit_minimal:
         out.append(f"orbit_minimal is {_b(row['orbit_minimal'])}, recomputed {_b(orbit_minimal)} (orbits of "
                    f"{row['symmetry_requested']})")
-    if grades:
-        out += _grade_findings(row, puzzle, solution, variant)
+    if grader is not None:
+        out += _grade_findings(row, puzzle, solution, variant, grader)
     if n == 9 and variant.regions is None:
         number = str(numbering.grid_number(solution))
         if row["grid_number"] != number:

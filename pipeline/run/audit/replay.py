@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.config import ConfigError, config_hash, validate
+from pipeline.difficulty.techniques import NewerGrader, held_version
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run.audit.ids import Expect
 from pipeline.run.audit.manifests import Run
@@ -66,7 +67,9 @@ def _job(run: Run) -> Job | str:
         return (f"{run.label}: cannot replay, the config saved in its manifest has hash {config_hash(cfg)}, "
                 f"the manifest says {m.config_hash}")
     try:
-        return job_of(cfg)
+        return job_of(cfg, held_version(m.grader_version))
+    except NewerGrader as exc:
+        return f"{run.label}: cannot replay, {exc}"
     except ConfigError as exc:
         return f"{run.label}: cannot replay, its saved config makes no puzzles here ({exc})"
 
