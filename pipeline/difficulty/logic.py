@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline.board import Grid, Variant, size_of_grid
+from pipeline.difficulty.als import _als_xy_chain, _als_xy_wing, _als_xz, _death_blossom
 from pipeline.difficulty.basic import _claiming, _hidden_single, _hidden_subset, _naked_single, _naked_subset, _pointing
 from pipeline.difficulty.candidates import (
     Candidates,
@@ -74,6 +75,7 @@ from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
+from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES, UNIQUENESS
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
 from pipeline.difficulty.uniqueness import _bug_plus_1, _hidden_rectangle, _uniqueness_finder
@@ -164,8 +166,13 @@ def _finders() -> dict[str, Finder]:
         "bug_plus_1": _bug_plus_1,
         **{f"uniqueness_{k}": _uniqueness_finder(k) for k in (1, 2, 3, 4, 6)},
         "hidden_rectangle": _hidden_rectangle,
+        "sue_de_coq": _sue_de_coq,
         "discontinuous_nice_loop": _discontinuous_nice_loop,
         "aic": _aic,
+        "als_xz": _als_xz,
+        "als_xy_wing": _als_xy_wing,
+        "als_xy_chain": _als_xy_chain,
+        "death_blossom": _death_blossom,
         "forcing_chain": _forcing_chain,
         "forcing_net": _forcing_net,
     }

@@ -72,8 +72,14 @@ uniqueness_3       UNIQUENESS_3                    hard     100     tried after 
 uniqueness_4       UNIQUENESS_4                    hard     100     its Hard steps)
 uniqueness_6       UNIQUENESS_6                    hard     100
 hidden_rectangle   HIDDEN_RECTANGLE                hard     100
+sue_de_coq         SUE_DE_COQ                      expert   250     after the uniqueness rows, before the
+                                                                    loops (:mod:`.sue_de_coq`)
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
 aic                AIC                             expert   280     with the AIC (:mod:`.loops`)
+als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
+als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
+als_xy_chain       ALS_XY_CHAIN                    expert   340
+death_blossom      DEATH_BLOSSOM                   expert   360     HoDoKu's solver skips it by default
 forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
 forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
 trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
@@ -187,8 +193,13 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("uniqueness_4", "Uniqueness Test 4", "hard", 100, "UNIQUENESS_4"),
         Technique("uniqueness_6", "Uniqueness Test 6", "hard", 100, "UNIQUENESS_6"),
         Technique("hidden_rectangle", "Hidden Rectangle", "hard", 100, "HIDDEN_RECTANGLE"),
+        Technique("sue_de_coq", "Sue de Coq", "expert", 250, "SUE_DE_COQ"),
         Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
         Technique("aic", "AIC", "expert", 280, "AIC"),
+        Technique("als_xz", "ALS-XZ", "expert", 300, "ALS_XZ"),
+        Technique("als_xy_wing", "ALS-XY-Wing", "expert", 320, "ALS_XY_WING"),
+        Technique("als_xy_chain", "ALS-XY-Chain", "expert", 340, "ALS_XY_CHAIN"),
+        Technique("death_blossom", "Death Blossom", "expert", 360, "DEATH_BLOSSOM"),
         Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
         Technique("forcing_net", "Forcing Net", "extreme", 700, "FORCING_NET_CONTRADICTION"),
         Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
