@@ -45,7 +45,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
-from pipeline.difficulty.candidates import Candidates, Step, _bits, _cand, _cells, _Ctx, _elims_of, cell_name, digit_name
+from pipeline.difficulty.candidates import (
+    Candidates,
+    Step,
+    _bits,
+    _cand,
+    _cells,
+    _Ctx,
+    _elims_of,
+    cell_name,
+    digit_name,
+)
 
 #: The largest board side the ALS techniques run on.
 MAX_SIDE = 9
@@ -295,8 +305,23 @@ def _als_xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
         by_start[rc.a].append(rc)
     best: dict[tuple[tuple[int, int], ...], _Found] = {}
     sizes = [a.cells.bit_count() for a in alses]
-    for s in range(len(alses)):
-        _chains_from(s, alses, by_start, sizes, best)
+    # pruning only: the ALS reachable from each one, and per (cell, digit) the ALS that cell sees all of
+    later = [0] * len(alses)
+    for k in range(len(alses) - 1, -1, -1):
+        for rc in by_start[k]:
+            later[k] |= 1 << rc.b | later[rc.b]
+    seers: dict[tuple[int, int], int] = {}
+    for i, a in enumerate(alses):
+        for k, b in a.buddies.items():
+            for c in _bits(b):
+                seers[c, k] = seers.get((c, k), 0) | 1 << i
+    for s, a in enumerate(alses):
+        ends = 0  # the ALS that could end a chain from s with an elimination
+        for k, b in a.buddies.items():
+            for c in _bits(b):
+                ends |= seers[c, k]
+        if later[s] & ends:
+            _chains_from(s, alses, by_start, sizes, best, later, ends)
     if not best:
         return None
     top = sorted(best.values(), key=cmp_to_key(_chain_order))[0]
@@ -310,11 +335,12 @@ def _als_xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def _chains_from(s: int, alses: list[_Als], by_start: list[list[_Rc]], sizes: list[int],
-                 best: dict[tuple[tuple[int, int], ...], _Found]) -> None:
+                 best: dict[tuple[tuple[int, int], ...], _Found], later: list[int], ends: int) -> None:
     """Every ALS-XY-Chain starting at ALS ``s``, into ``best`` (elimination set -> the chain with fewest
     cells). ALS indices increase along a chain, so the chains form a DAG: instead of HoDoKu's walk over
     every chain, a state (ALS, RC digits entering it, RC digits leaving ``s``, links so far capped at 3)
-    is expanded once, with its smallest chain."""
+    is expanded once, with its smallest chain. A link is followed only towards one of ``ends`` (the
+    ALS an elimination could come from; ``later``: the ALS reachable from each)."""
     # state -> (cells over the chain, parent state, RC digit used to enter)
     seen: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[int, object, int]] = {}
     todo: list[int] = []
@@ -329,6 +355,8 @@ def _chains_from(s: int, alses: list[_Als], by_start: list[list[_Rc]], sizes: li
             seen[key] = (size, parent, digit)
 
     for rc in by_start[s]:
+        if not (1 << rc.b | later[rc.b]) & ends:
+            continue
         for first in ((True, False) if rc.y >= 0 else (True,)):
             act = _active((), rc, first)
             reach((rc.b, act, act, 1), sizes[s] + sizes[rc.b], None, act[0])
@@ -345,6 +373,8 @@ def _chains_from(s: int, alses: list[_Als], by_start: list[list[_Rc]], sizes: li
                     if old is None or old.size > size:
                         best[found] = _Found(*_unwind(s, key, seen), found, size)
             for rc in by_start[k]:
+                if not (1 << rc.b | later[rc.b]) & ends:
+                    continue
                 nxt = _active(act, rc, True)
                 if nxt:
                     reach((rc.b, nxt, head, min(depth + 1, 3)), size + sizes[rc.b], key, nxt[0])
@@ -406,52 +436,61 @@ def _death_blossom(st: Candidates, ctx: _Ctx) -> Step | None:
         if per is None or sum(1 << k for k in per) != cand[stem]:
             continue
         digits = list(_bits(cand[stem]))
-        chosen: list[int] = []
-
-        def grow(j: int, used: int, common: int) -> Step | None:
-            if not common & ~cand[stem]:
-                return None  # only a digit common to the petals and not the stem's can go
-            if j == len(digits):
-                return _blossom_step(st, ctx, stem, [alses[i] for i in chosen], digits, used, common, everything)
-            for i in per[digits[j]]:
-                a = alses[i]
-                if a.cells >> stem & 1 or a.cells & used or not common & a.digits:
-                    continue
-                chosen.append(i)
-                step = grow(j + 1, used | a.cells, common & a.digits)
-                chosen.pop()
-                if step is not None:
-                    return step
-            return None
-
-        step = grow(0, 0, (1 << n) - 1)
-        if step is not None:
-            return step
+        targets = {k: everything & ~(1 << stem) for k in _bits(((1 << n) - 1) & ~cand[stem])}
+        chosen = _petals(alses, [per[k] for k in digits], stem, [], 0, targets)
+        if chosen is not None:
+            petals, used = [alses[i] for i in chosen], 0
+            for a in petals:
+                used |= a.cells
+            elims = [(c, k + 1) for k in sorted(targets) if all(k in a.where for a in petals)
+                     for c in _bits(_blossom_targets(petals, k, everything) & ~used & ~(1 << stem))]
+            all_digits = cand[stem]
+            for a in petals:
+                all_digits |= a.digits
+            petal_text = "; ".join(f"{digit_name(k + 1)}: {_als_text(a, n)}"
+                                   for k, a in zip(digits, petals, strict=True))
+            step = _als_step("death_blossom", petals, elims, all_digits,
+                             f"stem {cell_name(stem, n)} {_cand(cand[stem])}, petals {petal_text}")
+            return Step(step.technique, (stem, *step.cells), eliminations=step.eliminations, digits=step.digits,
+                        units=step.units, detail=step.detail)
     return None
 
 
-def _blossom_step(st: Candidates, ctx: _Ctx, stem: int, petals: list[_Als], stem_digits: list[int], used: int, common: int,
-                  everything: int) -> Step | None:
-    n, g = st.n, st.geo
-    elims = []
-    for k in _bits(common):
-        if k in stem_digits:
-            continue
-        zc = 0
-        for a in petals:
-            zc |= a.where.get(k, 0)
-        if not zc:
-            continue
-        for c in _bits(_seeing_all(zc, g.peer_bits, everything) & ~used & ~(1 << stem) & ctx.where[k]):
-            elims.append((c, k + 1))
-    if not elims:
-        return None
-    digits = st.cand[stem]
+def _blossom_targets(petals: Sequence[_Als], k: int, everything: int) -> int:
+    """The cells outside every petal holding ``k`` that see all of the petals' ``k``-cells."""
+    out = everything
     for a in petals:
-        digits |= a.digits
-    stem_text = f"stem {cell_name(stem, n)} {_cand(st.cand[stem])}"
-    petal_text = "; ".join(f"{digit_name(k + 1)}: {_als_text(a, n)}" for k, a in zip(stem_digits, petals, strict=True))
-    step = _als_step("death_blossom", petals, elims, digits, f"{stem_text}, petals {petal_text}")
-    return Step(step.technique, (stem, *step.cells), eliminations=step.eliminations, digits=step.digits,
-                units=step.units, detail=step.detail)
+        out &= a.buddies[k]
+    return out
 
+
+def _petals(alses: list[_Als], options: list[list[int]], stem: int, chosen: list[int], used: int,
+            targets: dict[int, int]) -> list[int] | None:
+    """HoDoKu's petal walk: one ALS per stem digit (``options``, in ALS order), disjoint, missing the
+    stem, sharing a digit with the petals before; the first choice that eliminates. ``targets``: per
+    digit not the stem's still common to the petals, the cells that could lose it (pruning only)."""
+    j = len(chosen)
+    if j == len(options):
+        return list(chosen) if any(t & ~used for t in targets.values()) else None
+    for i in options[j]:
+        a = alses[i]
+        if a.cells >> stem & 1 or a.cells & used:
+            continue
+        if chosen and not any(k in a.where for k in _common_digits(alses, chosen)):
+            continue
+        left = {k: t & a.buddies[k] for k, t in targets.items() if k in a.where and t & a.buddies[k]}
+        if not left:
+            continue  # no digit can go any more, whatever the other petals
+        chosen.append(i)
+        got = _petals(alses, options, stem, chosen, used | a.cells, left)
+        chosen.pop()
+        if got is not None:
+            return got
+    return None
+
+
+def _common_digits(alses: list[_Als], chosen: list[int]) -> list[int]:
+    common = -1
+    for i in chosen:
+        common &= alses[i].digits
+    return list(_bits(common))

@@ -76,7 +76,7 @@ from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
-from pipeline.difficulty.techniques import TECHNIQUE_ORDER, TITLES, UNIQUENESS
+from pipeline.difficulty.techniques import NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
 from pipeline.difficulty.uniqueness import _bug_plus_1, _hidden_rectangle, _uniqueness_finder
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
@@ -183,11 +183,12 @@ _FINDERS = _finders()
 
 
 def _allowed(max_technique: str | None, cages: bool = False) -> list[str]:
-    """The techniques up to ``max_technique``, in order; the killer rows only when the board has ``cages``."""
+    """The techniques up to ``max_technique``, in order; the killer rows only when the board has ``cages``;
+    never the rows HoDoKu's solver leaves out (:data:`~pipeline.difficulty.techniques.NOT_IN_SOLVER`)."""
     if max_technique is not None and max_technique not in TITLES:
         raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(TECHNIQUE_ORDER)})")
     upto = TECHNIQUE_ORDER if max_technique is None else TECHNIQUE_ORDER[: TECHNIQUE_ORDER.index(max_technique) + 1]
-    return [t for t in upto if cages or t not in KILLER_TECHNIQUES]
+    return [t for t in upto if (cages or t not in KILLER_TECHNIQUES) and t not in NOT_IN_SOLVER]
 
 
 class _Unique:

@@ -128,10 +128,9 @@ def _exists(cand: np.ndarray, units: np.ndarray, n: int) -> bool:  # pragma: no 
                                 if q != last and size - _pop(e_dig & ~v) > need:
                                     ok = False
                                     break
-                        if ok and e_dig & v and size - _pop(e_dig & ~v) == need:
-                            if _eliminates(cand, line_cells, nl, box_cells, nbx, c_set, d_set, e_set, v, d_dig,
-                                           e_dig):
-                                return True
+                        if ok and e_dig & v and size - _pop(e_dig & ~v) == need and _eliminates(
+                                cand, line_cells, nl, box_cells, nbx, c_set, d_set, e_set, v, d_dig, e_dig):
+                            return True
                         e_set = (e_set - 1) & src
     return False
 

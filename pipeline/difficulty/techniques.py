@@ -11,7 +11,8 @@ Contracts
   in ``max_technique`` arguments and in test data. Renaming one is a data-format change.
 * **Row order is solver order.** The solver tries techniques in the order of the rows
   (:data:`TECHNIQUE_ORDER`), easiest first, and :mod:`pipeline.difficulty.logic` has one finder for every row but
-  the last. The last row is ``trial_and_error``, which always applies to a solvable state.
+  the last. The rows of :data:`NOT_IN_SOLVER` are skipped by the solve loop, as HoDoKu's solver
+  skips them. The last row is ``trial_and_error``, which always applies to a solvable state.
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
   ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
@@ -79,7 +80,8 @@ aic                AIC                             expert   280     with the AIC
 als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
 als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
 als_xy_chain       ALS_XY_CHAIN                    expert   340
-death_blossom      DEATH_BLOSSOM                   expert   360     HoDoKu's solver skips it by default
+death_blossom      DEATH_BLOSSOM                   expert   360     off in HoDoKu's default solver, so off
+                                                                    here (:data:`NOT_IN_SOLVER`)
 forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
 forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
 trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
@@ -88,14 +90,15 @@ trial_and_error    BRUTE_FORCE                     extreme  10000   places the s
 =================  ==============================  =======  ======  =====================================
 
 Not implemented (HoDoKu has them): Uniqueness Test 5, avoidable rectangles, Franken/mutant and
-kraken fish, squirmbag and larger fish, multi-colors, grouped nice loops / AICs, ALS techniques, Sue
-de Coq, templates. A puzzle HoDoKu solves with one of those is finished here with the forcing chains
-or nets (or trial and error), so its grade can come out *harder* than HoDoKu's; every technique we
-do use has HoDoKu's level and weight. The order in which techniques are tried is HoDoKu's default
-order restricted to ours, except that Simple Colors (Hard) is tried before the Unfair finned
-swordfish/jellyfish, so that the easiest applicable technique is always the one used, and that the
-rows from ``bug_plus_1`` on come after the XY-chain: only a path that would otherwise need trial and
-error reaches them, so every other path (and grade) is the one it was before they existed.
+kraken fish, squirmbag and larger fish, multi-colors, grouped nice loops / AICs, templates. A puzzle
+HoDoKu solves with one of those is finished here with the forcing chains or nets (or trial and
+error), so its grade can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's
+level and weight. The order in which techniques are tried is HoDoKu's default order restricted to
+ours, except that Simple Colors (Hard) is tried before the Unfair finned swordfish/jellyfish, so
+that the easiest applicable technique is always the one used, and that the rows from ``bug_plus_1``
+on (the uniqueness rows, Sue de Coq, the loops, the ALS rows, the forcing chains and nets, in
+HoDoKu's order among themselves) come after the XY-chain: only a path that no row up to the XY-chain
+finishes reaches them, so every other path (and grade) is the one it was before they existed.
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
 and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
@@ -209,6 +212,11 @@ TECHNIQUES: dict[str, Technique] = {
 #: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
 UNIQUENESS: frozenset[str] = frozenset(
     {"bug_plus_1", "hidden_rectangle", *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 6))})
+
+#: Rows HoDoKu's default solver leaves out (its step is switched off in ``Options.DEFAULT_SOLVER_STEPS``):
+#: each has a finder (:func:`pipeline.difficulty.logic.find_step` finds it), but a solve path never uses
+#: it, so grades stay HoDoKu's.
+NOT_IN_SOLVER: frozenset[str] = frozenset({"death_blossom"})
 
 #: Technique names in the order the solver tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = tuple(TECHNIQUES)

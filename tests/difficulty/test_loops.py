@@ -93,8 +93,9 @@ def test_new_rows_follow_hodoku_levels_and_weights() -> None:
                 "hidden_rectangle": ("hard", 100), "discontinuous_nice_loop": ("expert", 280),
                 "aic": ("expert", 280), "forcing_chain": ("extreme", 500), "forcing_net": ("extreme", 700)}
     assert {k: (TECHNIQUES[k].level, TECHNIQUES[k].weight) for k in expected} == expected
-    tail = TECHNIQUE_ORDER[TECHNIQUE_ORDER.index("xy_chain") + 1:]
-    assert tail == (*expected, "trial_and_error")
+    tail = [t for t in TECHNIQUE_ORDER[TECHNIQUE_ORDER.index("xy_chain") + 1:]
+            if t not in ("sue_de_coq", "als_xz", "als_xy_wing", "als_xy_chain", "death_blossom")]  # test_als.py
+    assert tail == [*expected, "trial_and_error"]
 
 
 # ---------------------------------------------------------------------------------------------
