@@ -33,9 +33,12 @@ Contracts
   petal is then locked whatever the stem holds, so a digit ``z`` common to every petal (and not
   one of the stem's) leaves every cell seeing all of the petals' ``z``-cells. The first stem (cells
   ascending), petals tried in ALS order.
-* Sound on every board (units and peers are the board's); searched on boards up to 9x9 (the
-  collection enumerates subsets of units). The ALS and RCs of one state are computed once per step
-  search (the step search's :class:`~pipeline.difficulty.candidates._Ctx`) and shared by the rows.
+* Searched on classic boards up to 9x9, as HoDoKu (the collection enumerates subsets of units). The
+  reasoning holds on variant boards too (units and peers are the board's), but there the pure-Python
+  search would double a killer grade's time for next to no change of grade, so variants skip it.
+* The ALS and RCs of one state are computed once per step search (the step search's
+  :class:`~pipeline.difficulty.candidates._Ctx`) and shared by the rows; in the compiled solver
+  (``ctx.cache["jit"]``) the RCs come from :mod:`.als_jit`, the same loop compiled.
 """
 
 from __future__ import annotations
@@ -150,7 +153,7 @@ def _tables(st: Candidates, ctx: _Ctx) -> tuple[list[_Als], list[_Rc]]:
     got = ctx.cache.get("als")
     if not isinstance(got, tuple):
         alses = _collect(st, ctx)
-        if ctx.cache.get("jit") and st.geo.classic:
+        if ctx.cache.get("jit"):
             from pipeline.difficulty import als_jit  # lazy: numba loads only with the compiled solver
 
             found = als_jit.rcs([a.cells for a in alses], [a.digits for a in alses], [a.where for a in alses],
@@ -196,7 +199,7 @@ def _rc_text(rc: _Rc) -> str:
 
 
 def _usable(st: Candidates) -> bool:
-    return st.n <= MAX_SIDE
+    return st.n <= MAX_SIDE and st.geo.classic
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ Contracts
   subsets of two, then three cells in cell order; ``D`` and ``E`` enumerated as subsets in cell
   order, depth first (``D`` must hold a ``V``-digit, have more cells than extra digits, and leave
   ``V``-digits for ``E``). The first pattern that eliminates something is the step.
-* Lines are the board's rows and columns, boxes its boxes (or jigsaw regions), so the pattern is
-  sound on every board; the search runs on boards up to 9x9 (it enumerates subsets of a line).
+* Lines are rows and columns, boxes the boxes; the search runs on classic boards up to 9x9, as
+  HoDoKu's (the pattern holds on variant boards too, but variants skip it: the pure-Python search
+  would cost their grading for next to no change of grade).
 * The compiled solver (``ctx.cache["jit"]``) first asks :mod:`.sue_de_coq_jit`, the same search
   compiled, whether a pattern exists; the step is always built here.
 """
@@ -33,9 +34,9 @@ MAX_SIDE = 9
 
 def _sue_de_coq(st: Candidates, ctx: _Ctx) -> Step | None:
     n = st.n
-    if n > MAX_SIDE:
+    if n > MAX_SIDE or not st.geo.classic:
         return None
-    if ctx.cache.get("jit") and st.geo.classic:
+    if ctx.cache.get("jit"):
         from pipeline.difficulty import sue_de_coq_jit  # lazy: numba loads only with the compiled solver
 
         if not sue_de_coq_jit.exists(st.cand, n):

@@ -151,7 +151,14 @@ def test_a_puzzle_once_finished_by_forcing_chains_now_uses_the_als_rows() -> Non
     assert grade(puzzle, compiled=True) == g
 
 
-def test_larger_boards_skip_the_search() -> None:
+def test_larger_and_variant_boards_skip_the_search() -> None:
+    from pipeline.board import Variant
+
     st = Candidates.from_grid(tuple([0] * 256))
     for t in NEW:
         assert find_step(st, t) is None
+    row = row_of("tdoku_test_puzzles.txt line 10, before step 41")
+    xst = Candidates(9, [int(c) for c in row["values"]], list(row["cand"]), Variant(kinds=("x",)))
+    assert [t for t in NEW if find_step(state(row), t) is not None] == ["sue_de_coq", "als_xz", "als_xy_wing",
+                                                                        "als_xy_chain"]
+    assert [t for t in NEW if find_step(xst, t) is not None] == []
