@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline.board import Grid, Variant, size_of_grid
+from pipeline.difficulty.als import _als_xy_chain, _als_xy_wing, _als_xz, _death_blossom
 from pipeline.difficulty.basic import _claiming, _hidden_single, _hidden_subset, _naked_single, _naked_subset, _pointing
 from pipeline.difficulty.candidates import (
     Candidates,
@@ -73,7 +74,8 @@ from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
-from pipeline.difficulty.techniques import GRADER_VERSION, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
+from pipeline.difficulty.sue_de_coq import _sue_de_coq
+from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
 from pipeline.difficulty.uniqueness import _avoidable_finder, _bug_plus_1, _hidden_rectangle, _uniqueness_finder
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
@@ -161,12 +163,17 @@ def _finders() -> dict[str, Finder]:
         "sashimi_swordfish": lambda st, ctx: _finned_fish(st, ctx, 3, True),
         "finned_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, False),
         "sashimi_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, True),
+        "sue_de_coq": _sue_de_coq,
         "simple_colors": _simple_colors,
         "multi_colors": _multi_colors,
         "x_chain": _x_chain,
         "xy_chain": _xy_chain,
         "discontinuous_nice_loop": _discontinuous_nice_loop,
         "aic": _aic,
+        "als_xz": _als_xz,
+        "als_xy_wing": _als_xy_wing,
+        "als_xy_chain": _als_xy_chain,
+        "death_blossom": _death_blossom,
         "forcing_chain": _forcing_chain,
         "forcing_net": _forcing_net,
     }
@@ -179,12 +186,13 @@ _FINDERS = _finders()
 
 def _allowed(max_technique: str | None, cages: bool = False, grader: int = GRADER_VERSION) -> list[str]:
     """The techniques up to ``max_technique``, in grader ``grader``'s order; the killer rows only when
-    the board has ``cages``."""
+    the board has ``cages``; never the rows HoDoKu's solver leaves out
+    (:data:`~pipeline.difficulty.techniques.NOT_IN_SOLVER`)."""
     order = order_of(grader)
     if max_technique is not None and max_technique not in order:
         raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(order)})")
     upto = order if max_technique is None else order[: order.index(max_technique) + 1]
-    return [t for t in upto if cages or t not in KILLER_TECHNIQUES]
+    return [t for t in upto if (cages or t not in KILLER_TECHNIQUES) and t not in NOT_IN_SOLVER]
 
 
 class _Unique:

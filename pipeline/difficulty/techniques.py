@@ -17,6 +17,7 @@ Contracts
   restricted to the techniques implemented, with the killer rows (HoDoKu has no killer) right after
   the singles. An older grader version's order is kept in :data:`ORDERS`, so that a set begun
   under it keeps making the puzzles it made (:func:`held_version`).
+  The rows of :data:`NOT_IN_SOLVER` are skipped by the solve loop, as HoDoKu's solver skips them.
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
   ``extreme`` = Extreme). Every row's level is one of them; every weight is positive.
@@ -77,6 +78,7 @@ finned_swordfish   FINNED_SWORDFISH                expert   200
 sashimi_swordfish  SASHIMI_SWORDFISH               expert   240
 finned_jellyfish   FINNED_JELLYFISH                expert   250
 sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
+sue_de_coq         SUE_DE_COQ                      expert   250     :mod:`.sue_de_coq`
 simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu
 multi_colors       MULTI_COLORS_1 / _2             hard     200     one row, both types, HoDoKu's search
                                                                     order (type 2 first for each pair)
@@ -85,6 +87,11 @@ xy_chain           XY_CHAIN                        expert   260
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
 aic                AIC                             expert   280     with the AIC (:mod:`.loops`); HoDoKu's
                                                                     one NICE_LOOP step
+als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
+als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
+als_xy_chain       ALS_XY_CHAIN                    expert   340
+death_blossom      DEATH_BLOSSOM                   expert   360     off in HoDoKu's default solver, so off
+                                                                    here (:data:`NOT_IN_SOLVER`)
 forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
 forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
 trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
@@ -93,13 +100,14 @@ trial_and_error    BRUTE_FORCE                     extreme  10000   places the s
 =================  ==============================  =======  ======  =====================================
 
 Not implemented (HoDoKu has them): Franken/mutant and kraken fish, squirmbag and
-larger fish, grouped nice loops / AICs, ALS techniques, Sue de Coq, templates. A puzzle HoDoKu solves
+larger fish, grouped nice loops / AICs, templates. A puzzle HoDoKu solves
 with one of those is finished here with the forcing chains or nets (or trial and error), so its grade
 can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
 tried at HoDoKu's place in the order.
 
 Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
-Test 5 or avoidable rectangles, tried Simple Colors before the Unfair finned swordfish/jellyfish, and
+Test 5, avoidable rectangles, Sue de Coq or ALS rows, tried Simple Colors before the Unfair finned
+swordfish/jellyfish, and
 the rows from ``bug_plus_1`` to ``forcing_net`` after the XY-chain (so that, when they were added, only a path
 that would otherwise need trial and error reached them).
 
@@ -199,12 +207,17 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("sashimi_swordfish", "Sashimi Swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
         Technique("finned_jellyfish", "Finned Jellyfish", "expert", 250, "FINNED_JELLYFISH"),
         Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
+        Technique("sue_de_coq", "Sue de Coq", "expert", 250, "SUE_DE_COQ"),
         Technique("simple_colors", "Simple Colors", "hard", 150, "SIMPLE_COLORS"),
         Technique("multi_colors", "Multi-Colors", "hard", 200, "MULTI_COLORS"),
         Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
         Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
         Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
         Technique("aic", "AIC", "expert", 280, "AIC"),
+        Technique("als_xz", "ALS-XZ", "expert", 300, "ALS_XZ"),
+        Technique("als_xy_wing", "ALS-XY-Wing", "expert", 320, "ALS_XY_WING"),
+        Technique("als_xy_chain", "ALS-XY-Chain", "expert", 340, "ALS_XY_CHAIN"),
+        Technique("death_blossom", "Death Blossom", "expert", 360, "DEATH_BLOSSOM"),
         Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
         Technique("forcing_net", "Forcing Net", "extreme", 700, "FORCING_NET_CONTRADICTION"),
         Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
@@ -215,6 +228,11 @@ TECHNIQUES: dict[str, Technique] = {
 UNIQUENESS: frozenset[str] = frozenset(
     {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
      *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 5, 6))})
+
+#: Rows HoDoKu's default solver leaves out (its step is switched off in ``Options.DEFAULT_SOLVER_STEPS``):
+#: each has a finder (:func:`pipeline.difficulty.logic.find_step` finds it), but a solve path never uses
+#: it, so grades stay HoDoKu's.
+NOT_IN_SOLVER: frozenset[str] = frozenset({"death_blossom"})
 
 #: Grader version 2's solver order: HoDoKu's default order restricted to the techniques it had, except
 #: that Simple Colors came before the Unfair finned fish and that the uniqueness rows, nice loops, AICs
