@@ -125,15 +125,17 @@ from dataclasses import dataclass
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 #: HoDoKu's level names, index for index.
 HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
-#: The level of a puzzle the grader cannot rate (yet): a killer puzzle whose givens alone do not
-#: finish it (no technique uses cage sums yet; :func:`pipeline.difficulty.grade.grade` says why in
-#: ``Grade.reason``). Deliberately *not* one of :data:`LEVELS`: it has no rank, no score limit and no
-#: HoDoKu counterpart, and configs cannot ask for it.
+#: The level of a puzzle the grader cannot rate: a killer puzzle that logic (the cage techniques
+#: and the classic ones) does not finish and for which no solution keeping every cage sum is known to
+#: fall back on (:func:`pipeline.difficulty.grade.grade` says why in ``Grade.reason``). Deliberately
+#: *not* one of :data:`LEVELS`: it has no rank, no score limit and no HoDoKu counterpart, and configs
+#: cannot ask for it.
 UNRATED = "unrated"
 
 #: The version of the grading rules of this code (the rules of new sets): 1 for grades made before
 #: the killer cage techniques and the chains after the XY-chain, 2 since, 3 since the rows follow
-#: HoDoKu's default solver order (:data:`ORDERS`). Raised whenever any puzzle's grade can change; each
+#: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
+#: rectangles, Sue de Coq and the ALS rows. Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
 GRADER_VERSION = 3
