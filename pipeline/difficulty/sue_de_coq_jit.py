@@ -14,15 +14,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.board import board
-
-
-@nb.njit(cache=True, nogil=True)
-def _pop(x: int) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+from pipeline.difficulty.candidates_jit import _popcount
 
 
 @nb.njit(cache=True, nogil=True)
@@ -73,16 +65,16 @@ def _exists(cand: np.ndarray, units: np.ndarray, n: int) -> bool:  # pragma: no 
                 for q in range(nbx):
                     if line_cells[p] == box_cells[q]:
                         inter |= 1 << p
-            if _pop(inter) < 2:
+            if _popcount(inter) < 2:
                 continue
             for c_set in range(1, 1 << nl):
-                if c_set & ~inter or _pop(c_set) < 2 or _pop(c_set) > 3:
+                if c_set & ~inter or _popcount(c_set) < 2 or _popcount(c_set) > 3:
                     continue
                 v = 0
                 for p in range(nl):
                     if c_set >> p & 1:
                         v |= cand[line_cells[p]]
-                n_plus = _pop(v) - _pop(c_set)
+                n_plus = _popcount(v) - _popcount(c_set)
                 if n_plus < 2:
                     continue
                 for d_set in range(1, 1 << nl):
@@ -94,7 +86,7 @@ def _exists(cand: np.ndarray, units: np.ndarray, n: int) -> bool:  # pragma: no 
                         if d_set >> p & 1:
                             d_dig |= cand[line_cells[p]]
                             d_size += 1
-                    d_extra = _pop(d_dig & ~v)
+                    d_extra = _popcount(d_dig & ~v)
                     if not (d_dig & v and d_size > d_extra and d_size - d_extra < n_plus):
                         continue
                     need = n_plus - (d_size - d_extra)
@@ -125,10 +117,10 @@ def _exists(cand: np.ndarray, units: np.ndarray, n: int) -> bool:  # pragma: no 
                             if e_set >> q & 1:
                                 e_dig |= cand[box_cells[q]]
                                 size += 1
-                                if q != last and size - _pop(e_dig & ~v) > need:
+                                if q != last and size - _popcount(e_dig & ~v) > need:
                                     ok = False
                                     break
-                        if ok and e_dig & v and size - _pop(e_dig & ~v) == need and _eliminates(
+                        if ok and e_dig & v and size - _popcount(e_dig & ~v) == need and _eliminates(
                                 cand, line_cells, nl, box_cells, nbx, c_set, d_set, e_set, v, d_dig, e_dig):
                             return True
                         e_set = (e_set - 1) & src
