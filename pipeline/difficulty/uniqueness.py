@@ -108,16 +108,11 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
             r = roofs[0]
             return _step(name, cells, m, n, [(r, k + 1) for k in _bits(m)],
                          f"{cell_name(r, n)} must break the rectangle")
-        if kind == 2 and len(roofs) == 2 and extra.bit_count() == 1 and _common_units(st, roofs):
-            k = extra.bit_length() - 1
-            see = w[k]
-            for r in roofs:
-                see &= pb[r]
-            if see:
-                return _step(name, cells, m, n, [(i, k + 1) for i in _bits(see)],
-                             f"one of {_cells(roofs, n)} holds {digit_name(k + 1)}")
-        if kind == 5 and extra.bit_count() == 1 and (
-                len(roofs) == 3 or (len(roofs) == 2 and not _common_units(st, roofs))):
+        # Tests 2 and 5: the roofs add one and the same digit (two roofs in one unit: 2; three roofs, or
+        # two on a diagonal: 5), so one of them holds it and the cells seeing every roof lose it
+        if extra.bit_count() == 1 and (
+                (kind == 2 and len(roofs) == 2 and _common_units(st, roofs))
+                or (kind == 5 and (len(roofs) == 3 or (len(roofs) == 2 and not _common_units(st, roofs))))):
             k = extra.bit_length() - 1
             see = w[k]
             for r in roofs:
