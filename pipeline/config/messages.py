@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from pipeline.errors import UserError
 
@@ -80,8 +81,9 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
     (a key that cannot be shown as it is, quoted: :func:`_part`; never a line break: :func:`_one_line`).
 
     An unknown key names the nearest known key of its section (``did you mean``) or lists them; a
-    message that already names its field (``board.cages: ...``) is kept as it is; a value a literal
-    refuses is written by ``show``. List items and pydantic's own markers in the location: by default
+    required key missing beside an unknown key close to it is told as that key's misspelling
+    (:func:`_misspelt`); a message that already names its field (``board.cages: ...``) is kept as it
+    is; a value a literal refuses is written by ``show``. List items and pydantic's own markers in the location: by default
     (the run config) an item is ``grid.areas.2`` and every part that starts with ``function-``,
     ``literal[``, ``int`` or ``str`` is dropped; with ``items`` (the book config) an item is
     ``sections[1]`` and the markers dropped are ``function-*``, ``literal[*``, ``[key]`` and the
@@ -90,8 +92,27 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
     return _one_line(_error_line(err, root, items, show))
 
 
+def _misspelt(errors: list[ErrorDetails]) -> tuple[ErrorDetails, str | None]:
+    """The error to tell and the key to suggest for it: the first error, except that a required key
+    missing where an unknown key of the same section is close to it (:func:`difflib.get_close_matches`)
+    is told as that unknown key, a misspelling of the missing one (``nmae: unknown key (did you mean
+    name?)``, not ``name: required key is missing``)."""
+    first = errors[0]
+    if first["type"] != "missing":
+        return first, None
+    missing = [e["loc"] for e in errors if e["type"] == "missing" and e["loc"]]
+    for e in errors:
+        if e["type"] != "extra_forbidden" or not e["loc"]:
+            continue
+        wanted = [str(loc[-1]) for loc in missing if loc[:-1] == e["loc"][:-1]]
+        near = difflib.get_close_matches(str(e["loc"][-1]), wanted, n=1)
+        if near:
+            return e, near[0]
+    return first, None
+
+
 def _error_line(err: ValidationError, root: type[BaseModel], items: bool, show: Callable[[object], str]) -> str:
-    e = err.errors()[0]
+    e, suggest = _misspelt(err.errors())
     raw = list(e["loc"])
     # an unknown key is the user's own word, never a marker, even when spelled like one (``strict``)
     key = [raw.pop()] if e["type"] == "extra_forbidden" and raw else []
@@ -108,7 +129,7 @@ def _error_line(err: ValidationError, root: type[BaseModel], items: bool, show: 
     if e["type"] == "extra_forbidden":
         parent = _model_at(root, loc[:-1])
         fields = list(parent.model_fields) if parent is not None else []
-        near = difflib.get_close_matches(str(loc[-1]), fields, n=1)
+        near = [suggest] if suggest else difflib.get_close_matches(str(loc[-1]), fields, n=1)
         hint = f" (did you mean {near[0]}?)" if near else (f" (known keys: {', '.join(fields)})" if fields else "")
         return f"{path}: unknown key{hint}"
     if e["type"] == "missing":

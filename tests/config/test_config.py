@@ -57,6 +57,34 @@ def test_bad_config(tmp_path: Path, write_config, change: dict, message: str) ->
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"nmae": "x", "seed": 1, "count": 1}, "nmae: unknown key (did you mean name?)"),
+        ({"name": "x", "sede": 1, "count": 1}, "sede: unknown key (did you mean seed?)"),
+        ({"name": "x", "seed": 1, "count": 1, "grid": {"solution_symmetry": {"mpa": "transpose"}}},
+         "grid.solution_symmetry.mpa: unknown key (did you mean map?)"),
+        # an unknown key like no missing one: the missing key is what is wrong
+        ({"seed": 1, "count": 1, "colour": "red"}, "name: required key is missing"),
+    ],
+)
+def test_a_misspelt_required_key_is_named_with_the_right_one(data: dict, message: str) -> None:
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(data)
+    assert str(err.value) == message
+
+
+@pytest.mark.heavy
+def test_a_misspelt_required_key_is_refused_in_one_line(tmp_path: Path, write_config) -> None:
+    out = tmp_path / "out"
+    cfg = tiny(out)
+    cfg["nmae"] = cfg.pop("name")
+    res = numplace("run", str(write_config(cfg)))
+    assert res.returncode == 2, res.stderr
+    assert error_line(res.stderr) == "numplace: error: nmae: unknown key (did you mean name?)"
+    assert not out.exists()
+
+
 @pytest.mark.heavy
 def test_yaml_syntax_error_names_the_line(tmp_path: Path, write_config) -> None:
     cfg = write_config("name: x\nseed: [1, 2\ncount: 3\n")
