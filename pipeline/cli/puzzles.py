@@ -142,13 +142,10 @@ def _render_why(text: str, fmt: str, rules: Any = None) -> tuple[str, ExitCode]:
 
     grid, variant = board.parse_with_rules(text, rules)
     try:
-        core = why.explain(grid, variant=variant)
+        status, core = why.diagnose(grid, variant=variant)
     except why.Undecided as exc:
         raise fail(str(exc), ExitCode.PROBLEMS) from None
     if core is None:
-        from pipeline.solve import solver
-
-        status = solver.solve(grid, variant=variant).status
         if fmt == "json":
             return json.dumps({"status": status, "why": None}), ExitCode.OK
         return f"{status}: the puzzle has a solution; nothing to explain", ExitCode.OK

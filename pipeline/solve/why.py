@@ -6,7 +6,9 @@ grid. Anyone can check a small core by hand, and the rest of the puzzle is not t
 
 Contracts:
 
-* :func:`explain` returns ``None`` when the puzzle has a solution, else a :class:`Core`.
+* :func:`explain` returns ``None`` when the puzzle has a solution, else a :class:`Core`;
+  :func:`diagnose` also tells a puzzle with a solution as ``unique`` or ``multiple``, from the same
+  one count.
 * A core is always **minimal**: drop any one of its givens and the others have a solution (each of
   those drops is checked, not assumed).
 * ``smallest`` is True only when no smaller set of the puzzle's givens is without a solution,
@@ -96,6 +98,23 @@ def explain(puzzle: Grid, *, variant: Variant | None = None) -> Core | None:
     """A core of ``puzzle``'s givens (see the module contract), or None when it has a solution."""
     if _solvable(puzzle, variant):
         return None
+    return _core(puzzle, variant)
+
+
+def diagnose(puzzle: Grid, *, variant: Variant | None = None) -> tuple[str, Core | None]:
+    """``puzzle``'s status from one exact count up to two solutions, ``unique`` or ``multiple`` with
+    no core, or ``none`` with the core :func:`explain` finds; the first search tells both, so a puzzle
+    with a solution is counted once."""
+    status = solver.count_solutions(puzzle, 2, variant=variant).status
+    if status == "timeout":
+        raise Undecided("the solver hit its time limit; no answer")
+    if status != "none":
+        return status, None
+    return "none", _core(puzzle, variant)
+
+
+def _core(puzzle: Grid, variant: Variant | None) -> Core:
+    """The core of ``puzzle``, known to have no solution."""
     if not _solvable(_keep(puzzle, []), variant):
         return Core(puzzle, (), True)
     core = _minimal(puzzle, variant)

@@ -92,6 +92,38 @@ def test_cli_why_line_json_and_exit_codes() -> None:
     assert res.returncode == 0 and res.stdout.strip() == "unique: the puzzle has a solution; nothing to explain"
 
 
+@pytest.mark.parametrize(("text", "status"), [(UNIQUE, "unique"),
+                                             ("." * 9 + UNIQUE[9:], "multiple")])
+def test_cli_why_counts_a_puzzle_with_a_solution_once(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                     status: str) -> None:
+    """One exact count tells the status of a puzzle with a solution (it was counted twice: once to
+    find it has one, once more for ``unique`` or ``multiple``)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.solve import solver
+
+    counts: list[int] = []
+    count = solver.count_solutions
+
+    def counted(*args: object, **kwargs: object) -> object:
+        counts.append(1)
+        return count(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "count_solutions", counted)
+    res = CliRunner().invoke(app, ["solve", "--why", "--format", "json", text])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == {"status": status, "why": None}
+    assert len(counts) == 1
+
+
+def test_diagnose_tells_the_status_or_the_core() -> None:
+    assert why.diagnose(parse(UNIQUE)) == ("unique", None)
+    assert why.diagnose(parse("." * 81)) == ("multiple", None)
+    status, core = why.diagnose(parse(CLASH))
+    assert status == "none" and core == why.explain(parse(CLASH))
+
+
 def test_cli_why_refuses_a_batch_and_other_modes(tmp_path) -> None:
     batch = tmp_path / "two.txt"
     batch.write_text(f"{UNIQUE}\n{CLASH}\n", encoding="utf-8")
