@@ -42,24 +42,27 @@ def _eliminates(cand: np.ndarray, line_cells: np.ndarray, nl: int, box_cells: np
 
 
 @nb.njit(cache=True, nogil=True)
+def _unsolved(cand: np.ndarray, units: np.ndarray, u: int, n: int,
+              out: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Write the cells of unit ``u`` that still hold candidates into ``out``, in unit order; return how many."""
+    k = 0
+    for p in range(n):
+        c = units[u, p]
+        if cand[c]:
+            out[k] = c
+            k += 1
+    return k
+
+
+@nb.njit(cache=True, nogil=True)
 def _exists(cand: np.ndarray, units: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
     line_cells = np.empty(n, dtype=np.int64)
     box_cells = np.empty(n, dtype=np.int64)
     full = (1 << n) - 1
     for line in range(2 * n):
-        nl = 0
-        for p in range(n):
-            c = units[line, p]
-            if cand[c]:
-                line_cells[nl] = c
-                nl += 1
+        nl = _unsolved(cand, units, line, n, line_cells)
         for b in range(2 * n, 3 * n):
-            nbx = 0
-            for p in range(n):
-                c = units[b, p]
-                if cand[c]:
-                    box_cells[nbx] = c
-                    nbx += 1
+            nbx = _unsolved(cand, units, b, n, box_cells)
             inter = 0  # over line positions
             for p in range(nl):
                 for q in range(nbx):
