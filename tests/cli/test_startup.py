@@ -23,6 +23,13 @@ pytestmark = pytest.mark.heavy  # the CLI in subprocesses: seconds each
 UNUSED = ("numba", "polars", "joblib", "distributed")
 
 
+def _python(probe: str) -> subprocess.CompletedProcess[str]:
+    """Python code ``probe`` run in a fresh interpreter from the repository root; it must exit 0."""
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    return res
+
+
 def _generate(args: list[str], preload: str = "") -> tuple[list[str], list[str]]:
     """``numplace generate ARGS`` in a fresh interpreter (after ``preload``, Python code run first):
     its stdout lines and the modules of :data:`UNUSED` it had loaded when it exited."""
@@ -33,8 +40,7 @@ def _generate(args: list[str], preload: str = "") -> tuple[list[str], list[str]]
              "from pipeline.cli import main\n"
              f"sys.argv = ['numplace', 'generate', *{args!r}]\n"
              "main()\n")
-    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
+    res = _python(probe)
     loaded = next(ln for ln in res.stderr.splitlines() if ln.startswith("LOADED"))
     return res.stdout.splitlines(), loaded.split()[1:]
 
@@ -73,8 +79,7 @@ def test_a_one_puzzle_run_in_this_process_skips_the_kernel_warm_up() -> None:
              "for workers in (1, 2):\n"
              "    preflight(config.validate({'name': 'w', 'seed': 1, 'count': 1, 'workers': workers}))\n"
              "    print(workers, 'numba' in sys.modules)\n")
-    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
+    res = _python(probe)
     assert res.stdout.split() == ["1", "False", "2", "True"]
 
 
@@ -88,7 +93,6 @@ def test_the_console_entry_freezes_the_heap_on_its_way_out() -> None:
              "    main()\n"
              "except SystemExit as exc:\n"
              "    print('exit', exc.code, 'frozen', gc.get_freeze_count() > 0)\n")
-    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
+    res = _python(probe)
     assert res.stdout.splitlines()[-1] == "exit 0 frozen True"
     assert res.stdout.startswith("numplace ")
