@@ -83,11 +83,11 @@ def error_line(err: ValidationError, root: type[BaseModel], *, items: bool = Fal
     An unknown key names the nearest known key of its section (``did you mean``) or lists them; a
     required key missing beside an unknown key close to it is told as that key's misspelling
     (:func:`_misspelt`); a message that already names its field (``board.cages: ...``) is kept as it
-    is; a value a literal refuses is written by ``show``. List items and pydantic's own markers in the location: by default
-    (the run config) an item is ``grid.areas.2`` and every part that starts with ``function-``,
-    ``literal[``, ``int`` or ``str`` is dropped; with ``items`` (the book config) an item is
-    ``sections[1]`` and the markers dropped are ``function-*``, ``literal[*``, ``[key]`` and the
-    branch names ``int``, ``str``, ``float``, ``bool``. The last part of an unknown key's location
+    is; a value a literal refuses is written by ``show``. List items and pydantic's own markers in
+    the location: by default (the run config) an item is ``grid.areas.2`` and every part that starts
+    with ``function-``, ``literal[``, ``int`` or ``str`` is dropped; with ``items`` (the book config)
+    an item is ``sections[1]`` and the markers dropped are ``function-*``, ``literal[*``, ``[key]``
+    and the branch names ``int``, ``str``, ``float``, ``bool``. The last part of an unknown key's location
     is the key as written and is never dropped."""
     return _one_line(_error_line(err, root, items, show))
 
