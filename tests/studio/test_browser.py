@@ -190,6 +190,7 @@ def test_the_pages_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.goto(f"{studio}/solve?puzzle={EASY}&lang=ja")
     tab.get_by_text("状態: unique").wait_for(timeout=90_000)
     tab.get_by_text("初級").first.wait_for()
+    tab.get_by_text("ステップ 1: ネイキッドシングル").first.wait_for()  # the path in Japanese too
     _shot(tab, "solve-ja", tmp_path)
 
 

@@ -109,3 +109,31 @@ def test_a_variant_puzzle_from_the_url() -> None:
     assert at.subheader[0].value == "Status: none"
     at = page("solve", {"puzzle": EASY, "variant": "jigsaw", "regions": "1" * 81})
     assert at.error and "region" in at.error[0].value
+
+
+def test_every_technique_has_a_japanese_name() -> None:
+    from pipeline.difficulty.techniques import TECHNIQUES
+    from pipeline.studio import steps
+
+    missing = [name for name in TECHNIQUES if steps.title(name, "ja") == name]
+    assert not missing, missing
+    assert all(not any("a" <= ch <= "z" for ch in steps.title(name, "ja")) for name in TECHNIQUES)  # no English words
+
+
+def test_the_path_in_japanese_names_techniques_and_steps_in_japanese() -> None:
+    at = page("solve", {"puzzle": EASY, "lang": "ja"})
+    assert not at.exception
+    text = texts(at)
+    assert "ステップ 1: ネイキッドシングル — r" in text and "を入れる" in text, text
+    assert "最も難しい手筋: ネイキッドシングル" in text or "最も難しい手筋: ヒドゥンシングル" in text, text
+    assert "Naked Single" not in text and "Step 1" not in text
+
+
+def test_a_japanese_elimination_step_names_the_digit_and_cells() -> None:
+    from pipeline.difficulty.candidates import Step
+    from pipeline.studio import steps
+
+    step = Step("x_wing", (1, 2, 3, 4), eliminations=((40, 7), (80, 7), (0, 3)), digits=(7,))
+    assert steps.step_line(step, 9, 12, "ja") == ("ステップ 12: Xウィング — 候補 3 を r1c1 から消す、"
+                                                  "候補 7 を r5c5, r9c9 から消す")
+    assert steps.step_line(step, 9, 12, "en").startswith("Step 12: X-Wing")

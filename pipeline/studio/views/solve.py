@@ -3,7 +3,8 @@
 The status line is :func:`pipeline.solve.solver.count_line`'s, word for word ``numplace solve --count``;
 two solutions are drawn side by side with the cells where they differ marked; a unique puzzle's
 solution is drawn and given as a line, and its grade (:func:`pipeline.solve.rate.rate`, as ``numplace
-rate``) comes with the solving path, one step at a time, the step's cells marked on the grid.
+rate``) comes with the solving path, one step at a time, the step's cells marked on the grid; technique
+names and steps in the page's language (:mod:`pipeline.studio.steps`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import streamlit as st
 from pipeline.board import Grid, Variant, format_line
 from pipeline.difficulty import grade
 from pipeline.solve import rate, solver
-from pipeline.studio import draw, puzzle_io, widgets
+from pipeline.studio import draw, puzzle_io, steps, widgets
 from pipeline.studio.widgets import t
 
 
@@ -75,7 +76,8 @@ def _path(grid: Grid, variant: Variant) -> None:
     if isinstance(g, str):
         st.info(f"{t('no_grade')}: {g}")
         return
-    hardest = g.techniques[-1] if g.techniques else "-"
+    lang = widgets.settings().lang
+    hardest = steps.title(g.techniques[-1], lang) if g.techniques else "-"
     guesses = f" · {g.guesses} {t('guesses')}" if g.guesses else ""
     st.markdown(f"**{t(g.level)}** · {t('score')} {g.score:g} · {g.logic_steps} {t('logic_steps')}{guesses} · "
                 f"{t('hardest')}: {hardest}")
@@ -86,10 +88,10 @@ def _path(grid: Grid, variant: Variant) -> None:
     st.subheader(t("path"))
     k = st.slider(t("step"), 1, len(g.steps), 1, key="solve.step") if len(g.steps) > 1 else 1
     step = g.steps[k - 1]
-    st.markdown(grade.explain_step(step, g.n, k))
+    st.markdown(steps.step_line(step, g.n, k, lang))
     before = puzzle_io.grid_after(grid, g.steps, k - 1)
     marks = draw.marks(pattern=step.cells, removed=[c for c, _ in step.eliminations],
                        placed=[c for c, _ in step.placements])
     widgets.grid(draw.svg(grid, variant, before if before != grid else None, marks))
     with st.expander(t("path")):
-        st.text("\n".join(grade.explain(g)))
+        st.text("\n".join(steps.step_line(s, g.n, i, lang) for i, s in enumerate(g.steps, 1)))
