@@ -2,6 +2,7 @@
 """Variant puzzles/s on one core, and numplace's killer generation against pencilmark's (a PyPI peer).
 
     .venv/bin/python bench/bench_variants.py [--n 20] [--budget 60] [--grace 60] [--peer-python /tmp/peers/bin/python]
+                                             [--configs killer] [--killer-generators 2,3] [--peer-modes cage-count]
 
 numplace, per variant (classic ``configs/default.yaml`` for reference, then ``x-sudoku``, ``hyper``, ``jigsaw``,
 ``killer``): this one process, pinned to one CPU (``os.sched_setaffinity``), loads the config and builds the spec
@@ -38,6 +39,12 @@ graded and ungraded; the wall-clock rates depend on what else the machine runs. 
 is broken down by phase in CPU seconds (:func:`phase_clock`): the grid, the cage counter and the refining moves, the
 grade, the HiGHS certificate (passed, or past its node budget: that attempt is dropped and a new grid drawn) and the
 independent verification; with the share of puzzles that get a level (not ``unrated``).
+
+Before and after in one run: ``--killer-generators 2,3`` makes the same ``killer.yaml`` seeds once per generator
+version (:mod:`pipeline.generate.version`; the spec's ``generator``, as a set recorded under that version would),
+one after the other in this process, each with its own warm-up and phase table, then a side-by-side table (CPU
+seconds, graded and ungraded puzzles per CPU second, certificates past their budget, level mix, share graded) and
+how many seeds gave the same puzzle under both. The last version is the one compared with pencilmark.
 
 Budget: the child starts puzzles (seeds ``--seed`` + i) until N are made or ``--budget`` seconds have passed (a puzzle
 already started is finished); a puzzle pencilmark gives up on (its own 120 s time limit) counts as failed, its time
