@@ -253,7 +253,8 @@ class Engine(HighsModel):
         no-good grid (the IP is infeasible); False when presolve settles every column (a second
         solution exists). A model that survives presolve raises :class:`SolverTimeout`: the budget is
         presolve, no LP and no branch-and-bound, a bound on work rather than time, so the verdict is
-        the same on every machine and under any load. Past the engine's time limit it raises too.
+        the same on every machine, under any load and after any earlier work of the engine. Past the
+        engine's time limit (counted from this call's start) it raises too.
 
         Requires :meth:`set_nogood`; starts from a clean solver state and leaves one (the next solve
         presolves afresh). Presolve proves infeasibility by the model's own rows, so True is the same
@@ -264,8 +265,13 @@ class Engine(HighsModel):
         h = self._h
         h.clearSolver()
         self.solves += 1
+        # HiGHS's run clock adds up over every call on this object, and presolve alone (unlike a run)
+        # holds that sum against time_limit: the limit is moved to this call's start, so a verdict
+        # never depends on how long the engine has worked before.
+        limit = h.getRunTime() + self._time_limit if self._time_limit is not None else INF
         try:
-            h.presolve()
+            with options(h, {"time_limit": limit}):
+                h.presolve()
             status = h.getModelPresolveStatus()
         finally:
             h.clearSolver()

@@ -69,6 +69,24 @@ def test_presolve_never_certifies_a_layout_with_a_second_solution(dropped: int, 
         eng.set_nogood(None)
 
 
+def test_the_verdict_does_not_depend_on_the_engines_earlier_work() -> None:
+    """HiGHS's run clock adds up over an object's calls; presolve's time limit counts from each call's
+    start, so an engine whose earlier presolves took longer than its time limit still answers the same."""
+    from pipeline.ilp.engine import Engine
+
+    solution, cages = SURVIVOR
+    eng = Engine(9, time_limit=0.25, variant=make_variant("killer", cages=cages))
+    eng.set_cages(cages)
+    eng.set_nogood(solution)
+    for _ in range(6):  # about 0.1 s each: well past 0.25 s in all
+        with pytest.raises(SolverTimeout, match="presolve did not decide"):
+            eng.unique_by_presolve(BLANK)
+    golden, golden_cages = GOLDEN[0]
+    eng.set_cages(golden_cages)
+    eng.set_nogood(golden)
+    assert eng.unique_by_presolve(BLANK)
+
+
 def test_presolve_needs_the_no_good_row() -> None:
     _, cages = GOLDEN[0]
     eng = engine_for(9, variant=make_variant("killer", cages=cages))
