@@ -17,6 +17,9 @@ Contracts
 * :meth:`Engine.unique_without` is the removal check: with the no-good row of the grid's solution
   ``S`` installed (:meth:`Engine.set_nogood`), the puzzle has a solution other than ``S`` iff the
   IP is feasible. So one solve answers it: infeasible <=> still unique.
+* :meth:`Engine.unique_by_presolve` is the same question answered by HiGHS's presolve alone: True
+  only when presolve proves the IP infeasible; a model presolve leaves undecided raises
+  :class:`SolverTimeout` (the killer certificate of generator version 3).
 * Before a random-grid solve the solver state is cleared and the matrix is the pristine one (no
   no-good row), so the grid depends only on (weights, seed, fixed cells, design): the same on any worker.
 * An engine built with a :class:`~pipeline.ilp.model.Design` holds the designed-grid rows in its
