@@ -2,6 +2,7 @@
 """Variant puzzles/s on one core, and numplace's killer generation against pencilmark's (a PyPI peer).
 
     .venv/bin/python bench/bench_variants.py [--n 20] [--budget 60] [--grace 60] [--peer-python /tmp/peers/bin/python]
+                                             [--configs killer] [--killer-generators 2,3] [--peer-modes cage-count]
 
 numplace, per variant (classic ``configs/default.yaml`` for reference, then ``x-sudoku``, ``hyper``, ``jigsaw``,
 ``killer``): this one process, pinned to one CPU (``os.sched_setaffinity``), loads the config and builds the spec
@@ -38,6 +39,12 @@ graded and ungraded; the wall-clock rates depend on what else the machine runs. 
 is broken down by phase in CPU seconds (:func:`phase_clock`): the grid, the cage counter and the refining moves, the
 grade, the HiGHS certificate (passed, or past its node budget: that attempt is dropped and a new grid drawn) and the
 independent verification; with the share of puzzles that get a level (not ``unrated``).
+
+Before and after in one run: ``--killer-generators 2,3`` makes the same ``killer.yaml`` seeds once per generator
+version (:mod:`pipeline.generate.version`; the spec's ``generator``, as a set recorded under that version would),
+one after the other in this process, each with its own warm-up and phase table, then a side-by-side table (CPU
+seconds, graded and ungraded puzzles per CPU second, certificates past their budget, level mix, share graded) and
+how many seeds gave the same puzzle under both. The last version is the one compared with pencilmark.
 
 Budget: the child starts puzzles (seeds ``--seed`` + i) until N are made or ``--budget`` seconds have passed (a puzzle
 already started is finished); a puzzle pencilmark gives up on (its own 120 s time limit) counts as failed, its time
@@ -161,6 +168,7 @@ class Ours:
     phases: collections.Counter[str] = field(default_factory=collections.Counter)  # CPU seconds by phase
     calls: collections.Counter[str] = field(default_factory=collections.Counter)
     budget_misses: int = 0  # killer certificates past their node budget (attempt dropped)
+    keys: list[tuple[str, str]] = field(default_factory=list)  # killer: (solution, cages) of each puzzle, in order
 
     @property
     def made(self) -> int:
@@ -179,7 +187,8 @@ class Ours:
 PHASES = (("grid", "pipeline.ilp.engine", "Engine", "random_grid"),
           ("cages: uniqueness counter", "pipeline.generate.count_jit", None, "solutions"),
           ("cages: drawing and refining moves", "pipeline.generate.cages", None, "refine"),
-          ("certificate (HiGHS, passed)", "pipeline.ilp.engine", "Engine", "unique_without"))
+          ("certificate (HiGHS, passed)", "pipeline.ilp.engine", "Engine", "unique_without"),
+          ("certificate (HiGHS presolve, passed)", "pipeline.ilp.engine", "Engine", "unique_by_presolve"))
 
 
 @contextlib.contextmanager
@@ -203,7 +212,7 @@ def phase_clock(out: Ours) -> Iterator[None]:
                 return _fn(*a, **k)
             except Exception as exc:
                 if _name.startswith("certificate") and type(exc).__name__ == "SolverTimeout":
-                    _name = "certificate (HiGHS, past its node budget: attempt dropped)"
+                    _name = "certificate (HiGHS, past its budget: attempt dropped)"
                     out.budget_misses += 1
                 raise
             finally:
@@ -234,8 +243,12 @@ def machine() -> str:
     return f"{platform.node()}, {model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def ours(config: str, n: int) -> Ours:
-    """Time ``n`` puzzles of ``configs/<config>.yaml`` in this (pinned) process, each verified."""
+def ours(config: str, n: int, made_by: int | None = None) -> Ours:
+    """Time ``n`` puzzles of ``configs/<config>.yaml`` in this (pinned) process, each verified; with
+    ``made_by``, by that generator version's rules (:mod:`pipeline.generate.version`), named
+    ``<config> (generator V)``."""
+    import dataclasses
+
     from pipeline.board import format_line, variant_columns
     from pipeline.config import load
     from pipeline.generate.puzzle import MadePuzzle, make_puzzle
@@ -249,21 +262,22 @@ def ours(config: str, n: int) -> Ours:
 
     t0 = time.perf_counter()
     cfg = load(ROOT / "configs" / f"{config}.yaml")
-    spec = spec_of(cfg)
+    spec = spec_of(cfg) if made_by is None else dataclasses.replace(spec_of(cfg), generator=made_by)
     size = cfg.board.size
     t1 = time.perf_counter()
     warm = make_puzzle(spec, puzzle_seed(cfg.seed, n))
     if check(size, warm):
         raise SystemExit(f"{config}: the warm-up puzzle fails verification: {check(size, warm)}")
-    out = Ours(config, n, setup_s=t1 - t0, warm_s=time.perf_counter() - t1)
+    name = config if made_by is None else f"{config} (generator {made_by})"
+    out = Ours(name, n, setup_s=t1 - t0, warm_s=time.perf_counter() - t1)
     made: list[MadePuzzle] = []
     killer = "killer" in cfg.board.rules.kinds
     import pipeline.generate.puzzle as gen
 
     rater = gen._rater
 
-    def timed_rater(solution: Any, variant: Any) -> Callable[[Any], Any]:
-        rate = rater(solution, variant)
+    def timed_rater(solution: Any, variant: Any, *rest: Any) -> Callable[[Any], Any]:
+        rate = rater(solution, variant, *rest)
 
         def graded(puzzle: Any) -> Any:
             t = time.process_time()
@@ -306,6 +320,7 @@ def ours(config: str, n: int) -> Ours:
         out.levels[m.difficulty] += 1
         if m.variant.cages:
             out.cages.append([len(c.cells) for c in m.variant.cages])
+            out.keys.append((format_line(m.solution), repr(m.variant.cages)))
     return out
 
 
@@ -397,6 +412,32 @@ def one(x: float) -> str:
     return "-" if x != x else f"{x:.1f}"
 
 
+def killer_block(killer: Ours) -> None:
+    """The killer summary, share graded and phase table of one killer result."""
+    per = [len(c) for c in killer.cages]
+    print(f"\nnumplace {killer.name}: {mean(per):.1f} cages per puzzle ({min(per)}-{max(per)}), sizes "
+          f"{sizes(killer.cages)}, {mean(killer.givens):.1f} givens, {killer.rate:.2f} puzzles/s graded; the grader "
+          f"alone {1000 * killer.grade_s / max(1, killer.made):.0f} ms/puzzle ({killer.grade_s / killer.seconds:.0%} "
+          f"of the time); levels {dict(killer.levels.most_common())}")
+    graded = sum(v for k, v in killer.levels.items() if k != "unrated")
+    print(f"share graded (a level, not unrated): {graded}/{killer.made} = {graded / max(1, killer.made):.0%}; "
+          f"per CPU second of this process: {killer.cpu_rate:.2f} puzzles/s ({killer.cpu:.1f} s CPU, "
+          f"{killer.seconds:.1f} s wall, load average {os.getloadavg()[0]:.1f})")
+    print()
+    print("| killer phase (CPU, timed loop) | seconds | share | per puzzle ms | calls |")
+    print("|---|--:|--:|--:|--:|")
+    for name, sec in sorted(killer.phases.items(), key=lambda kv: -kv[1]):
+        if not sec and not killer.calls.get(name):
+            continue
+        print(f"| {name} | {sec:.2f} | {sec / max(killer.cpu, 1e-9):.0%} | {1000 * sec / max(1, killer.made):.0f} | "
+              f"{killer.calls.get(name, killer.made if name.startswith('verify') else 0)} |")
+    rest = killer.cpu - sum(killer.phases.values())
+    print(f"| the rest (removal bookkeeping, symmetry, records) | {rest:.2f} | {rest / max(killer.cpu, 1e-9):.0%} | "
+          f"{1000 * rest / max(1, killer.made):.0f} | |")
+    print(f"certificates past their budget: {killer.budget_misses} (each drops its attempt; attempts/puzzle "
+          f"{mean(killer.attempts):.2f})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20, help="puzzles per numplace config, and at most per pencilmark mode")
@@ -407,6 +448,9 @@ def main() -> int:
     ap.add_argument("--peer-python", default=PEER_PYTHON, help="Python of a venv with pencilmark installed")
     ap.add_argument("--peer-modes", default=",".join(PEER_MODES), help="pencilmark killer modes, comma-separated")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="numplace configs (names in configs/)")
+    ap.add_argument("--killer-generators", default="",
+                    help="generator versions to make killer.yaml by, one after the other in this process, e.g. 2,3 "
+                         "(before/after; the last is compared with pencilmark); empty: this code's")
     a = ap.parse_args()
     cpu = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})  # before numplace's imports: thread pools see one CPU
@@ -420,7 +464,9 @@ def main() -> int:
           f"{machine()}, numplace {pipeline.__version__}")
     print(f"import numplace (generator + verifier): {imported:.2f} s")
     print()
-    results = [ours(c, a.n) for c in a.configs.split(",")]
+    versions = [int(v) for v in a.killer_generators.split(",") if v.strip()]
+    results = [r for c in a.configs.split(",")
+               for r in ([ours(c, a.n, v) for v in versions] if c == "killer" and versions else [ours(c, a.n)])]
     base = next((r for r in results if r.name == "default"), None)
     print("| config | N | set-up s | warm-up s | seconds | puzzles/s | ms/puzzle | x classic | mean givens "
           "| attempts/puzzle | certified | failed | verify fail | levels |")
@@ -431,32 +477,29 @@ def main() -> int:
         print(f"| {r.name} | {r.n} | {r.setup_s:.2f} | {r.warm_s:.2f} | {r.seconds:.2f} | {r.rate:.2f} | "
               f"{1000 * r.seconds / max(1, r.made):.0f} | {vs} | {mean(r.givens):.1f} | {mean(r.attempts):.2f} | "
               f"{r.certified / max(1, r.made):.0%} | {r.failed} | {r.bad} | {lv} |")
-    killer = next((r for r in results if r.name == "killer"), None)
-    if killer is None or not killer.made:
+    killers = [r for r in results if r.name.split(" ")[0] == "killer" and r.made]
+    if not killers:
         print("\nno numplace killer puzzles (configs without killer): the pencilmark comparison is skipped")
         return 0
+    for r in killers:
+        killer_block(r)
+    killer = killers[-1]  # this code's rules, or the last version asked for: the one compared with pencilmark
+    if len(killers) > 1:
+        print()
+        print("| killer.yaml by | made | CPU s | graded puzzles/s per CPU s | ungraded | certificates past budget "
+              "| attempts/puzzle | levels | share graded |")
+        print("|---|--:|--:|--:|--:|--:|--:|---|--:|")
+        for r in killers:
+            graded = sum(v for lv, v in r.levels.items() if lv != "unrated")
+            bare = r.made / (r.cpu - r.phases["grade"]) if r.cpu > r.phases["grade"] else 0.0
+            print(f"| {r.name} | {r.made} | {r.cpu:.1f} | {r.cpu_rate:.3f} | {bare:.3f} | {r.budget_misses} | "
+                  f"{mean(r.attempts):.2f} | {' '.join(f'{lv}:{v}' for lv, v in r.levels.most_common())} | "
+                  f"{graded / r.made:.0%} |")
+        same = sum(x == y for x, y in zip(killers[0].keys, killer.keys, strict=False))
+        print(f"the same puzzle (solution and cages) for the same seed in {killers[0].name} and {killer.name}: "
+              f"{same}/{min(killers[0].made, killer.made)}; load average {os.getloadavg()[0]:.1f} (1 min)")
     per = [len(c) for c in killer.cages]
     k = a.cages or round(mean(per))
-    print(f"\nnumplace killer: {mean(per):.1f} cages per puzzle ({min(per)}-{max(per)}), sizes {sizes(killer.cages)}, "
-          f"{mean(killer.givens):.1f} givens, {killer.rate:.2f} puzzles/s graded; the grader alone "
-          f"{1000 * killer.grade_s / max(1, killer.made):.0f} ms/puzzle ({killer.grade_s / killer.seconds:.0%} of the "
-          f"time); levels {dict(killer.levels.most_common())}")
-    graded = sum(v for k, v in killer.levels.items() if k != "unrated")
-    print(f"share graded (a level, not unrated): {graded}/{killer.made} = {graded / max(1, killer.made):.0%}; "
-          f"per CPU second of this process: {killer.cpu_rate:.2f} puzzles/s ({killer.cpu:.1f} s CPU, "
-          f"{killer.seconds:.1f} s wall, load average {os.getloadavg()[0]:.1f})")
-    print()
-    print("| killer phase (CPU, timed loop) | seconds | share | per puzzle ms | calls |")
-    print("|---|--:|--:|--:|--:|")
-    for name, sec in sorted(killer.phases.items(), key=lambda kv: -kv[1]):
-        print(f"| {name} | {sec:.2f} | {sec / max(killer.cpu, 1e-9):.0%} | {1000 * sec / max(1, killer.made):.0f} | "
-              f"{killer.calls.get(name, killer.made if name.startswith('verify') else 0)} |")
-    rest = killer.cpu - sum(killer.phases.values())
-    print(f"| the rest (removal bookkeeping, symmetry, records) | {rest:.2f} | {rest / max(killer.cpu, 1e-9):.0%} | "
-          f"{1000 * rest / max(1, killer.made):.0f} | |")
-    print(f"certificates past their node budget: {killer.budget_misses} (each drops its attempt; attempts/puzzle "
-          f"{mean(killer.attempts):.2f})")
-
     print()
     if not Path(a.peer_python).exists():
         print(f"pencilmark: {a.peer_python} does not exist; no comparison (install recipe in this script's docstring)")

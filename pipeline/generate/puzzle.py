@@ -24,8 +24,9 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    ``board.cages``' sizes) and, without givens, refined until the cages alone have one solution
    (:func:`pipeline.generate.cages.refine`; a second solution is found by the compiled counter with
    the cage rules; when its node budget runs out the attempt moves on to a new grid, and with
-   ``engine: ilp`` the ILP with the cage rows finds it). The ILP certificate of a killer puzzle gets
-   :data:`KILLER_CERTIFY_NODES`; past them the puzzle is dropped and the next grid tried. The
+   ``engine: ilp`` the ILP with the cage rows finds it). The ILP certificate of a killer puzzle is
+   bounded by work (:func:`certify`: HiGHS's presolve alone from generator version 3, before it
+   :data:`KILLER_CERTIFY_NODES`); past the bound the puzzle is dropped and the next grid tried. The
    puzzle is then the empty grid plus cages and steps 2-4 are skipped; with ``board.cages.givens``
    the drawn cages are kept as they are and steps 2-4 remove givens under the cage rules. Every
    uniqueness check, the grade and the certificate of a killer puzzle use its cages.
@@ -51,8 +52,8 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    bring into the range is rejected. With a quota (``spec.steer_pool``) the search climbs toward the
    level :meth:`~pipeline.generate.spec.Spec.target` gives the seed, and its result is kept at any level:
    the run's quota takes it, or puts it in the set's stock.
-7. *Certify.* One ILP solve with the no-good row on the finished puzzle: the model of record must
-   find it infeasible (unique) in either engine mode; ``certified`` says it did.
+7. *Certify.* One ILP solve with the no-good row on the finished puzzle (:func:`certify`): the model
+   of record must find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
 *Clue pattern* (``spec.pattern``, :mod:`pipeline.generate.pattern`): steps 2-4 are replaced by one
 check: the givens are exactly the pattern's cells of the grid, and the attempt goes on only if that
@@ -97,7 +98,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import lpgrid, pattern, steer
+from pipeline.generate import lpgrid, pattern, steer, version
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -285,7 +286,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
-        certified = eng.unique_without(puzzle, KILLER_CERTIFY_NODES) if spec.killer else eng.unique_without(puzzle)
+        certified = certify(eng, spec, puzzle)
         job.phase["certify"] += time.perf_counter() - t3
         job.phase["removal"] += t3 - t2
     except SolverTimeout:
@@ -329,11 +330,26 @@ class _LooseCages(Exception):
 
 #: Refinement steps a killer grid gets before the attempt moves on to a new grid.
 CAGE_STEPS = 200
-#: Branch-and-bound nodes HiGHS gets to certify a killer puzzle; past them the attempt moves on to a
-#: new grid (the puzzle is dropped, never written uncertified). Of 30 zero-given 9x9 certificates,
+#: Branch-and-bound nodes HiGHS gets to certify a killer puzzle under generator versions 1 and 2
+#: (version 3: presolve alone, :func:`certify`); past them the attempt moves on to a new grid (the
+#: puzzle is dropped, never written uncertified). Of 30 zero-given 9x9 certificates,
 #: 28 closed at the root (0 nodes, 0.02-0.3 s) and two took 26 and 28 nodes (4 and 11 s): not worth
 #: the wait. Nodes, not seconds, so the same seed gives the same puzzles on any machine or load.
 KILLER_CERTIFY_NODES = 8
+
+
+def certify(eng: Engine, spec: Spec, puzzle: Grid) -> bool:
+    """Step 7 on ``eng`` (its no-good row and, for killer, the puzzle's cages installed): the ILP's
+    verdict that ``puzzle`` is unique. A killer puzzle's certificate is bounded by the set's generator
+    version (:mod:`pipeline.generate.version`): from version 3 HiGHS's presolve alone
+    (:meth:`~pipeline.ilp.engine.Engine.unique_by_presolve`), before it :data:`KILLER_CERTIFY_NODES`
+    branch-and-bound nodes; past either bound :class:`SolverTimeout` (the attempt is dropped). Other
+    puzzles get the unbounded proof."""
+    if not spec.killer:
+        return eng.unique_without(puzzle)
+    if spec.generator >= version.PRESOLVE_KILLER_CERTIFICATES:
+        return eng.unique_by_presolve(puzzle)
+    return eng.unique_without(puzzle, KILLER_CERTIFY_NODES)
 
 
 def _cages(job: _Puzzle, grid: Grid, rng: np.random.Generator) -> tuple[Cage, ...] | None:

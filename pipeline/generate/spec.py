@@ -13,6 +13,7 @@ import numpy as np
 from pipeline import symmetry
 from pipeline.board import Grid, Variant
 from pipeline.difficulty.techniques import GRADER_VERSION, UNRATED
+from pipeline.generate.version import GENERATOR_VERSION
 from pipeline.ilp.model import Area, AreaRule, Design
 
 
@@ -47,6 +48,8 @@ class Spec:
     logic_only: bool = False  # difficulty.logic_only: refuse a puzzle whose grade needs trial and error
     # the grader version whose rules grade the puzzles (a set keeps the one it began with; the plan settles it)
     grader: int = GRADER_VERSION
+    # the generator version whose rules make the puzzles (a set keeps the one it began with; the plan settles it)
+    generator: int = GENERATOR_VERSION
 
     @property
     def killer(self) -> bool:

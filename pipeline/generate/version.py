@@ -11,6 +11,12 @@ Versions, and what each promises:
 * 1: numplace up to the generator record: ``grid.method`` ``weighted-ilp`` (the default) or ``uniform``.
 * 2: adds ``weighted-lp`` (:mod:`pipeline.generate.lpgrid`) and the record itself. ``weighted-ilp``
   and ``uniform`` make the very puzzles of version 1 from the same config and seed.
+* 3: a killer puzzle's ILP certificate is HiGHS's presolve alone
+  (:meth:`pipeline.ilp.engine.Engine.unique_by_presolve`): a layout whose uniqueness presolve does not
+  prove is dropped and the attempt moves on, where versions 1 and 2 give HiGHS up to
+  :data:`pipeline.generate.puzzle.KILLER_CERTIFY_NODES` branch-and-bound nodes (a root node can take
+  seconds). Classic and the other variants make the very puzzles of version 2; a killer set the
+  same puzzles except where a certificate needed more than presolve (``docs/variants.md`` "Killer").
 
 New sets still default to ``weighted-ilp``: ``weighted-lp`` makes grids about four times as fast with
 as many distinct grids, but its grids are a little further from uniform ones in the statistics of
@@ -26,13 +32,16 @@ from collections.abc import Mapping
 from typing import Any
 
 #: The generator version of this code (the module docstring says what each promises).
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
+#: The first version whose killer certificates are HiGHS's presolve alone.
+PRESOLVE_KILLER_CERTIFICATES = 3
 #: ``grid.method`` of a new set whose config leaves it unset.
 NEW_SET_METHOD = "weighted-ilp"
 #: The record of a set begun before generator records existed.
 BEFORE_RECORDS: dict[str, Any] = {"version": 1, "grid_method": "weighted-ilp"}
 #: The grid methods each version knows.
-METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform")}
+METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform"),
+                                       3: ("weighted-ilp", "weighted-lp", "uniform")}
 
 
 class NewerGenerator(ValueError):

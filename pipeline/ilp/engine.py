@@ -17,6 +17,9 @@ Contracts
 * :meth:`Engine.unique_without` is the removal check: with the no-good row of the grid's solution
   ``S`` installed (:meth:`Engine.set_nogood`), the puzzle has a solution other than ``S`` iff the
   IP is feasible. So one solve answers it: infeasible <=> still unique.
+* :meth:`Engine.unique_by_presolve` is the same question answered by HiGHS's presolve alone: True
+  only when presolve proves the IP infeasible; a model presolve leaves undecided raises
+  :class:`SolverTimeout` (the killer certificate of generator version 3).
 * Before a random-grid solve the solver state is cleared and the matrix is the pristine one (no
   no-good row), so the grid depends only on (weights, seed, fixed cells, design): the same on any worker.
 * An engine built with a :class:`~pipeline.ilp.model.Design` holds the designed-grid rows in its
@@ -43,6 +46,8 @@ from pipeline.ilp import model, reduced
 from pipeline.ilp.highs import INF, MS, HighsModel, new_solver, options
 from pipeline.ilp.reduced import Reduction
 from pipeline.ilp.result import CountResult, Outcome, SolverTimeout, Status
+
+PS = highspy.HighsPresolveStatus
 
 __all__ = ["PROOF_OPTIONS", "CountResult", "Engine", "Outcome", "SolverTimeout", "engine_for"]
 
@@ -245,6 +250,41 @@ class Engine(HighsModel):
         if out.status == "error":
             raise RuntimeError("HiGHS failed on a uniqueness check")
         return out.status == "infeasible"
+
+    def unique_by_presolve(self, puzzle: Grid) -> bool:
+        """True iff HiGHS's presolve alone proves that ``puzzle`` has no solution other than the
+        no-good grid (the IP is infeasible); False when presolve settles every column (a second
+        solution exists). A model that survives presolve raises :class:`SolverTimeout`: the budget is
+        presolve, no LP and no branch-and-bound, a bound on work rather than time, so the verdict is
+        the same on every machine, under any load and after any earlier work of the engine. Past the
+        engine's time limit (counted from this call's start) it raises too.
+
+        Requires :meth:`set_nogood`; starts from a clean solver state and leaves one (the next solve
+        presolves afresh). Presolve proves infeasibility by the model's own rows, so True is the same
+        proof as :meth:`unique_without`'s, only shorter."""
+        if self._nogood is None:
+            raise RuntimeError("unique_by_presolve needs set_nogood(solution) first")
+        self._apply(puzzle)
+        h = self._h
+        h.clearSolver()
+        self.solves += 1
+        # HiGHS's run clock adds up over every call on this object, and presolve alone (unlike a run)
+        # holds that sum against time_limit: the limit is moved to this call's start, so a verdict
+        # never depends on how long the engine has worked before.
+        limit = h.getRunTime() + self._time_limit if self._time_limit is not None else INF
+        try:
+            with options(h, {"time_limit": limit}):
+                h.presolve()
+            status = h.getModelPresolveStatus()
+        finally:
+            h.clearSolver()
+        if status == PS.kInfeasible:
+            return True
+        if status == PS.kReducedToEmpty:
+            return False  # presolve fixed every column without a contradiction: a feasible point
+        if status == PS.kTimeout:
+            raise SolverTimeout("uniqueness check hit the time limit")
+        raise SolverTimeout(f"presolve did not decide the uniqueness check ({status.name})")
 
     def _reduced_unique(self, puzzle: Grid, nogood: Grid) -> Outcome:
         """The certificate on the IP reduced by ``puzzle``'s givens, with the no-good row of ``nogood``."""

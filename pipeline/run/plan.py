@@ -211,10 +211,11 @@ def _steer_pool(quota: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(level for level in LEVELS if level in shares for _ in range(shares[level]))
 
 
-def job_of(cfg: Config, grader: int = GRADER_VERSION) -> Job:
+def job_of(cfg: Config, grader: int = GRADER_VERSION, made_by: int = generator.GENERATOR_VERSION) -> Job:
     """The workers' job for ``cfg``, its puzzles graded by grader version ``grader`` (the set's:
-    :func:`set_grader`)."""
-    return Job(replace(spec_of(cfg), grader=grader), cfg.name, config_hash(cfg), cfg.seed)
+    :func:`set_grader`) and made by generator version ``made_by`` (the set's record:
+    :func:`set_generator`)."""
+    return Job(replace(spec_of(cfg), grader=grader, generator=made_by), cfg.name, config_hash(cfg), cfg.seed)
 
 
 _WARM_GRID = tuple(int(c) for c in
@@ -254,7 +255,7 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
     cfg, record = set_generator(cfg, set_dir, resume)
     grader = set_grader(set_dir, resume)
-    job = job_of(cfg, grader)
+    job = job_of(cfg, grader, record["version"])
     parts = math.ceil(cfg.count / cfg.output.shard_size)
     if parts > MAX_PARTS:
         least = math.ceil(cfg.count / MAX_PARTS)

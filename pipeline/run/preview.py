@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pipeline.config import Config, validate
 from pipeline.difficulty.techniques import GRADER_VERSION, NewerGrader, held_version
+from pipeline.generate import version as generator
 from pipeline.run.manifest import runs_of
 from pipeline.run.workers import worker_count
 
@@ -118,6 +119,10 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
         grader = held_version(earlier[0].grader_version if earlier else None)
     except NewerGrader:
         grader = GRADER_VERSION
+    try:  # the set's generator, likewise (a newer or malformed record is refused by the run itself)
+        made_by = generator.record_of(earlier[0].generator)["version"] if earlier else generator.GENERATOR_VERSION
+    except ValueError:
+        made_by = generator.GENERATOR_VERSION
     data = cfg.model_dump(mode="json")
     data.update(count=min(sample, cfg.count), workers=1)
     if cfg.difficulty is not None and cfg.difficulty.quota is not None:
@@ -131,7 +136,7 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
     from pipeline.run.work import Made
 
     first: float | None = None
-    items = iter(stream(small, chunk=1, grader=grader))
+    items = iter(stream(small, chunk=1, grader=grader, made_by=made_by))
     try:
         for item in items:
             first = time.perf_counter() - t0 if first is None else first

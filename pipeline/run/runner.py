@@ -19,6 +19,7 @@ from typing import Any
 
 from pipeline.config import Config, ConfigError, config_hash, validate
 from pipeline.difficulty.techniques import GRADER_VERSION
+from pipeline.generate.version import GENERATOR_VERSION
 from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
 from pipeline.run.manifest import Manifest, unfinished_runs
@@ -189,12 +190,14 @@ def _quiet(_msg: str, /, **_fields: Any) -> None:
     return None
 
 
-def stream(cfg: Config, chunk: int = 8, grader: int = GRADER_VERSION) -> Iterator[Item]:
+def stream(cfg: Config, chunk: int = 8, grader: int = GRADER_VERSION,
+           made_by: int = GENERATOR_VERSION) -> Iterator[Item]:
     """Make ``cfg``'s puzzles without writing anything, in index order (``numplace generate``):
     the same seeds, engine and verification as :func:`run`, no dedup; graded by grader version
-    ``grader`` (this code's unless told: ``run --dry-run`` passes the set's)."""
+    ``grader`` and made by generator version ``made_by`` (this code's unless told: ``run --dry-run``
+    passes the set's)."""
     preflight(cfg)
     chunks = [list(range(j, min(j + chunk, cfg.count))) for j in range(0, cfg.count, chunk)]
     with open_executor(cfg, _quiet) as ex:
-        for items in ex.map(job_of(cfg, grader), chunks, ordered=True):
+        for items in ex.map(job_of(cfg, grader, made_by), chunks, ordered=True):
             yield from items

@@ -498,6 +498,19 @@ def test_replay_finds_puzzles_swapped_for_another_seeds(run_dir: Path) -> None:
     assert 0 < len(sampled.problems) <= 4  # four rows of eight drawn (a fixed draw)
 
 
+def test_replay_makes_the_rows_by_the_runs_generator_record(run_dir: Path) -> None:
+    """Replay re-makes rows by the generator version the run recorded: a record this code cannot
+    honour (a newer version) is one finding, never a replay by other rules."""
+    from pipeline.generate import version
+
+    data = _manifest(run_dir)
+    data["generator"] = {"version": version.GENERATOR_VERSION + 1, "grid_method": "weighted-ilp"}
+    _save_manifest(run_dir, data)
+    problems = _problems(run_dir, replay="all")
+    _one(problems, "cannot replay", f"generator version {version.GENERATOR_VERSION + 1}, newer")
+    assert not any("makes another puzzle" in p for p in problems)
+
+
 @pytest.mark.heavy
 def test_check_replay_flag(run_dir: Path) -> None:
     res = numplace("check", str(run_dir), "--fast", "--replay", "2")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -103,3 +104,46 @@ def test_a_malformed_generator_record_is_named(tmp_path: Path, record: dict) -> 
     with pytest.raises((RunError, StoreError), match="generator") as err:  # the schema, or the record's meaning
         runner.run(cfg)
     assert "\n" not in str(err.value)
+
+
+def test_a_killer_set_keeps_the_certificate_rule_of_its_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new killer set is made by this version (certificates by HiGHS's presolve alone); a killer set
+    whose record says version 2 keeps 8 branch-and-bound nodes per certificate and makes the puzzles
+    version 2 makes for its seeds."""
+    import dataclasses
+
+    from pipeline.generate.puzzle import KILLER_CERTIFY_NODES, make_puzzle
+    from pipeline.generate.spec import puzzle_seed
+    from pipeline.ilp.engine import Engine
+    from pipeline.run.plan import spec_of
+
+    seen: list[str] = []
+    nodes, presolve = Engine.unique_without, Engine.unique_by_presolve
+
+    def by_nodes(self: Engine, puzzle: Any, node_limit: int | None = None) -> bool:
+        seen.append(f"nodes {node_limit}")
+        return nodes(self, puzzle, node_limit)
+
+    def by_presolve(self: Engine, puzzle: Any) -> bool:
+        seen.append("presolve")
+        return presolve(self, puzzle)
+
+    monkeypatch.setattr(Engine, "unique_without", by_nodes)
+    monkeypatch.setattr(Engine, "unique_by_presolve", by_presolve)
+    cfg = config.validate(tiny(tmp_path / "out", name="k6", count=2, board={"size": 6, "variant": "killer"}))
+    one = runner.run(cfg)  # workers: 1, so the puzzles are made in this process
+    assert one.ok and read_manifest(one.run_dir)["generator"]["version"] == version.GENERATOR_VERSION
+    assert "presolve" in seen and not any(s.startswith("nodes 8") for s in seen)
+    path = one.run_dir / "_manifest.json"
+    data = json.loads(path.read_text())
+    data["generator"] = {"version": 2, "grid_method": "weighted-ilp"}
+    path.write_text(json.dumps(data))
+    seen.clear()
+    two = runner.run(cfg)
+    assert two.ok and read_manifest(two.run_dir)["generator"] == {"version": 2, "grid_method": "weighted-ilp"}
+    assert f"nodes {KILLER_CERTIFY_NODES}" in seen and "presolve" not in seen
+    spec = dataclasses.replace(spec_of(cfg.model_copy(update={"grid": cfg.grid.model_copy(
+        update={"method": "weighted-ilp"})})), generator=2)
+    rows = _rows(two.run_dir)
+    want = [make_puzzle(spec, puzzle_seed(cfg.seed, int(i))) for i in rows["index"]]
+    assert rows["solution"].to_list() == ["".join(map(str, m.solution)) for m in want]

@@ -55,3 +55,31 @@ def test_cli_dry_run(tmp_path: Path, write_config: Any) -> None:
     assert not (tmp_path / "out").exists()
     resumed = numplace("run", str(cfg), "--dry-run", "--resume", str(tmp_path))
     assert resumed.returncode == 2 and "--dry-run: previews a new run, not --resume" in resumed.stderr
+
+
+def test_a_preview_makes_its_sample_by_the_sets_generator_and_grader(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dry run samples puzzles as the set's next run would: by the generator version of the set's record
+    (a killer set recorded under version 2 keeps its node-budget certificates), this code's for a new set."""
+    import json
+
+    from pipeline.generate import version
+
+    root = tmp_path / "out"
+    asked: list[int] = []
+    real = runner.stream
+
+    def spy(cfg: Any, chunk: int = 8, grader: int = 0, made_by: int = 0) -> Any:
+        asked.append(made_by)
+        return real(cfg, chunk, grader, made_by)
+
+    monkeypatch.setattr(runner, "stream", spy)
+    preview(config.validate(_cfg(root, count=2)), sample=2, min_s=0.0)
+    assert asked == [version.GENERATOR_VERSION]
+    first = runner.run(config.validate(_cfg(root, count=2)))
+    path = first.run_dir / "_manifest.json"
+    data = json.loads(path.read_text())
+    data["generator"] = {"version": 2, "grid_method": "weighted-ilp"}
+    path.write_text(json.dumps(data))
+    preview(config.validate(_cfg(root, count=2)), sample=2, min_s=0.0)
+    assert asked[-1] == 2

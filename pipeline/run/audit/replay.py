@@ -19,6 +19,7 @@ from typing import Any
 
 from pipeline.config import ConfigError, config_hash, validate
 from pipeline.difficulty.techniques import NewerGrader, held_version
+from pipeline.generate import version as generator
 from pipeline.generate.spec import puzzle_seed
 from pipeline.run.audit.ids import Expect
 from pipeline.run.audit.manifests import Run
@@ -67,8 +68,8 @@ def _job(run: Run) -> Job | str:
         return (f"{run.label}: cannot replay, the config saved in its manifest has hash {config_hash(cfg)}, "
                 f"the manifest says {m.config_hash}")
     try:
-        return job_of(cfg, held_version(m.grader_version))
-    except NewerGrader as exc:
+        return job_of(cfg, held_version(m.grader_version), generator.record_of(m.generator)["version"])
+    except (NewerGrader, ValueError) as exc:  # ValueError: a newer or malformed generator record
         return f"{run.label}: cannot replay, {exc}"
     except ConfigError as exc:
         return f"{run.label}: cannot replay, its saved config makes no puzzles here ({exc})"
