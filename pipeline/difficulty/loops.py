@@ -457,21 +457,27 @@ def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _layers(gr: _Graph, a: int, on: bool, own: int) -> list[tuple[int, bool]]:
+def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> list[tuple[int, bool]]:
     """The states first reached from premise "``a`` is ``on``", one layer per link: ``(nodes, on)``
-    for distances 1, 2, ...; the first link leaves ``a``'s cell (``own``: that cell's nodes)."""
-    seen = {True: 1 << a if on else 0, False: 0 if on else 1 << a}
+    for distances 1, 2, ...; the first link leaves ``a``'s cell (``own``: that cell's nodes).
+    ``weak`` and ``strong`` are :class:`_Graph`'s links as lists by node."""
+    seen_on, seen_off = (1 << a, 0) if on else (0, 1 << a)
     front, out = 1 << a, list[tuple[int, bool]]()
     while front:
-        links = gr.weak if on else gr.strong
-        nxt = 0
-        for x in _bits(front):
-            nxt |= links[x]
+        links = weak if on else strong
+        nxt, m = 0, front
+        while m:  # inlined _bits: this loop is the search's hot spot
+            low = m & -m
+            nxt |= links[low.bit_length() - 1]
+            m ^= low
         on = not on
-        nxt &= ~seen[on]
+        nxt &= ~(seen_on if on else seen_off)
         if not out:
             nxt &= ~own
-        seen[on] |= nxt
+        if on:
+            seen_on |= nxt
+        else:
+            seen_off |= nxt
         if nxt:
             out.append((nxt, on))
         front = nxt
@@ -501,7 +507,10 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
         found.append(((-len(elims), _index_sum(elims), dist, len(found)), elims, kind, a, on, b, dist))
 
     cell_nodes = {c: sum(1 << (k * big + c) for k in _bits(cand[c])) for c in {gr.cell(x) for x in gr.nodes}}
-    layers = {(a, on): _layers(gr, a, on, cell_nodes[gr.cell(a)]) for on in (True, False) for a in gr.nodes}
+    weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
+    for x in gr.nodes:
+        weak[x], strong[x] = gr.weak[x], gr.strong[x]
+    layers = {(a, on): _layers(weak, strong, a, on, cell_nodes[gr.cell(a)]) for on in (True, False) for a in gr.nodes}
     for on in (True, False):
         for a in gr.nodes:
             ca, ka = gr.cell(a), a // big
@@ -522,17 +531,22 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
                         offer(((ca, e // big + 1),), "discontinuous_nice_loop", a, on, e, dist)
     for a in gr.nodes:
         ca, ka = gr.cell(a), a // big
+        # the ends an AIC from a can have: a's digit outside its cell, or another digit kb of a's cell in a
+        # peer cell that still has a's digit
+        ends = (where[ka] & ~(1 << ca)) << (ka * big)
+        for kb in _bits(cand[ca] & ~(1 << ka)):
+            ends |= (g.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
         for i, (nodes, is_on) in enumerate(layers[(a, False)]):
             dist = i + 1
             if dist <= 2 or not is_on:
                 continue
-            for b in _bits(nodes & ~cell_nodes[ca]):
+            for b in _bits(nodes & ends):
                 kb, cb = divmod(b, big)
                 if kb == ka:
                     common = g.peer_bits[ca] & g.peer_bits[cb] & where[ka]
                     if common.bit_count() >= 2:
                         offer(_elims_of((c, ka + 1) for c in _bits(common)), "aic", a, False, b, dist)
-                elif g.peer_bits[ca] >> cb & 1 and cand[cb] >> ka & 1 and cand[ca] >> kb & 1:
+                else:
                     offer(_elims_of(((ca, kb + 1), (cb, ka + 1))), "aic", a, False, b, dist)
     step = None
     for _key, elims, kind, a, on, b, dist in sorted(found):
