@@ -74,11 +74,10 @@ from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loops import (
     _aic,
-    _aic_v4,
     _discontinuous_nice_loop,
-    _discontinuous_nice_loop_v4,
     _forcing_chain,
     _forcing_net,
+    _hodoku_loop,
 )
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
@@ -229,7 +228,9 @@ class _Unique:
 #: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
 #: (:func:`~pipeline.difficulty.loops._hodoku_loop`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
-    4: {"discontinuous_nice_loop": _discontinuous_nice_loop_v4, "aic": _aic_v4}}
+    4: {"discontinuous_nice_loop":
+        lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _discontinuous_nice_loop(st, ctx),
+        "aic": lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _aic(st, ctx)}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

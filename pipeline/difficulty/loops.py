@@ -562,16 +562,6 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     return step
 
 
-def _discontinuous_nice_loop_v4(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 4's nice-loop row: :func:`_hodoku_loop` on boards up to 9x9 (HoDoKu's), else grader 3's."""
-    return _hodoku_loop(st, ctx) if st.n <= 9 else _discontinuous_nice_loop(st, ctx)
-
-
-def _aic_v4(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 4's AIC row: :func:`_hodoku_loop` on boards up to 9x9 (HoDoKu's), else grader 3's."""
-    return _hodoku_loop(st, ctx) if st.n <= 9 else _aic(st, ctx)
-
-
 def _lasso(gr: _Graph, path: list[tuple[int, bool]], aic: bool) -> bool:
     """Whether the chain comes back to a cell it has left (HoDoKu drops such chains); a nice loop may
     end in its start cell."""
