@@ -72,7 +72,13 @@ from pipeline.difficulty.chains import _multi_colors, _remote_pair, _simple_colo
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
-from pipeline.difficulty.loops import _aic, _discontinuous_nice_loop, _forcing_chain, _forcing_net
+from pipeline.difficulty.loops import (
+    _aic,
+    _discontinuous_nice_loop,
+    _forcing_chain,
+    _forcing_net,
+    _hodoku_loop,
+)
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
@@ -218,9 +224,26 @@ class _Unique:
         return gated
 
 
-def _finder_list(names: Sequence[str], guess: _Guesser, unique: _Unique) -> list[tuple[str, Finder]]:
-    return [(t, guess if t == "trial_and_error" else unique.gate(_FINDERS[t]) if t in UNIQUENESS else _FINDERS[t])
-            for t in names]
+#: The rows whose finder a grader version replaces: from version 4 the nice-loop and AIC rows both make
+#: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
+#: (:func:`~pipeline.difficulty.loops._hodoku_loop`).
+_FINDERS_FROM: dict[int, dict[str, Finder]] = {
+    4: {"discontinuous_nice_loop":
+        lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _discontinuous_nice_loop(st, ctx),
+        "aic": lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _aic(st, ctx)}}
+
+
+def _finder_of(t: str, grader: int) -> Finder:
+    for version in sorted(_FINDERS_FROM, reverse=True):
+        if grader >= version and t in _FINDERS_FROM[version]:
+            return _FINDERS_FROM[version][t]
+    return _FINDERS[t]
+
+
+def _finder_list(names: Sequence[str], guess: _Guesser, unique: _Unique,
+                 grader: int = GRADER_VERSION) -> list[tuple[str, Finder]]:
+    return [(t, guess if t == "trial_and_error" else unique.gate(_finder_of(t, grader)) if t in UNIQUENESS
+             else _finder_of(t, grader)) for t in names]
 
 
 def _unique_for(st: Candidates, unique: bool | None) -> _Unique:
@@ -244,7 +267,7 @@ def next_step(st: Candidates, max_technique: str | None = None, unique: bool | N
     ``max_technique``) that makes progress in ``st``; None if none does. ``st`` is not modified.
     ``unique`` as for :func:`find_step`."""
     allowed = _allowed(max_technique, bool(st.variant.cages), grader)
-    return _next(st, _finder_list(allowed, _Guesser(), _unique_for(st, unique)))
+    return _next(st, _finder_list(allowed, _Guesser(), _unique_for(st, unique), grader))
 
 
 def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
@@ -378,7 +401,7 @@ def solve_logically(
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
     guess = _Guesser(solution, st.n, st.geo)
-    finders = _finder_list(allowed, guess, _unique_for(st, unique))
+    finders = _finder_list(allowed, guess, _unique_for(st, unique), grader)
     steps: list[Step] = []
     kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled, st.n) else None
     while not st.is_solved():

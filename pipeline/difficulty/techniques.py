@@ -105,6 +105,9 @@ with one of those is finished here with the forcing chains or nets (or trial and
 can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
 tried at HoDoKu's place in the order.
 
+Grader version 3 (``ORDERS[3]``, the same order as 4) took the shortest nice loop or AIC where version 4
+takes HoDoKu's choice among all of them (the most candidates removed first).
+
 Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
 Test 5, avoidable rectangles, Sue de Coq or ALS rows, tried Simple Colors before the Unfair finned
 swordfish/jellyfish, and
@@ -135,10 +138,12 @@ UNRATED = "unrated"
 #: The version of the grading rules of this code (the rules of new sets): 1 for grades made before
 #: the killer cage techniques and the chains after the XY-chain, 2 since, 3 since the rows follow
 #: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
-#: rectangles, Sue de Coq and the ALS rows. Raised whenever any puzzle's grade can change; each
+#: rectangles, Sue de Coq and the ALS rows, 4 since the nice-loop and AIC rows make HoDoKu's choice among
+#: every nice loop and AIC (:func:`pipeline.difficulty.loops._hodoku_loop`; ``ORDERS[4]`` is version 3's
+#: order). Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
-GRADER_VERSION = 3
+GRADER_VERSION = 4
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 
@@ -254,7 +259,7 @@ _ORDER_2: tuple[str, ...] = (
 #: grader version -> the order in which its solver tries the techniques (trial and error last). Every
 #: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
 #: order leaves out the rows added after it (version 2 has no Multi-Colors).
-ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES)}
+ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES), 4: tuple(TECHNIQUES)}
 
 #: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]

@@ -25,6 +25,7 @@ from pipeline.difficulty.logic import (
     search_solution,
     solve_logically,
 )
+from pipeline.difficulty.techniques import held_version
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import engine_for
@@ -168,13 +169,13 @@ def test_every_technique_has_a_position() -> None:
     """Classic positions; the killer rows (cage sums) have theirs in tests/difficulty/test_killer.py."""
     classic = set(TECHNIQUE_ORDER) - set(KILLER_TECHNIQUES)
     assert {p.technique for p in positions()} == classic
-    assert {p.technique for p in positions() if p.mode in ("next", "next2")} == classic - {
+    assert {p.technique for p in positions() if p.mode in ("next", "next2", "next3")} == classic - {
         "bug_plus_1", "uniqueness_5", "avoidable_rectangle_1", "avoidable_rectangle_2",
         "death_blossom"}  # death blossom is never a solve step (NOT_IN_SOLVER, as in HoDoKu's defaults)
     assert {p.technique for p in positions() if p.mode == "find"} == {
         "hidden_quad", "sashimi_jellyfish", "bug_plus_1", "uniqueness_1", "uniqueness_2", "uniqueness_4",
         "uniqueness_5", "uniqueness_6", "hidden_rectangle", "multi_colors", "avoidable_rectangle_1",
-        "avoidable_rectangle_2", "als_xz", "death_blossom"}
+        "avoidable_rectangle_2", "als_xz", "death_blossom", "discontinuous_nice_loop", "aic"}
 
 
 @pytest.mark.parametrize("pos", positions(), ids=lambda p: f"{p.technique}-{p.n}x{p.n}-line{p.line}")
@@ -183,7 +184,7 @@ def test_position(pos: Position) -> None:
     st.given &= ~pos.placed
     before = (list(st.values), list(st.cand))
     step = (next_step(st) if pos.mode == "next" else next_step(st, grader=2) if pos.mode == "next2"
-            else find_step(st, pos.technique))
+            else next_step(st, grader=3) if pos.mode == "next3" else find_step(st, pos.technique))
     assert (list(st.values), list(st.cand)) == before, "finding a step must not change the state"
     assert step is not None
     assert step.technique == pos.technique
@@ -224,6 +225,20 @@ def test_the_order_is_the_grader_versions() -> None:
     assert (v3.technique, v2.technique) == ("uniqueness_1", "xy_chain")
     with pytest.raises(ValueError, match="grader version 1 is not held"):
         next_step(st, grader=1)
+
+
+def test_the_nice_loop_choice_is_the_grader_versions() -> None:
+    """Version 4 makes HoDoKu's choice among every nice loop and AIC (here an AIC removing three
+    candidates, HoDoKu's step); version 3 the shortest chain (a nice loop removing one): a set begun
+    under version 3 keeps its steps."""
+    pos = next(p for p in positions() if p.mode == "find" and p.technique == "aic")
+    st = Candidates.from_grid(pos.grid, pos.removed)
+    st.given &= ~pos.placed
+    v4, v3 = next_step(st, grader=4), next_step(st, grader=3)
+    assert v4 is not None and v3 is not None
+    assert (v4.technique, set(v4.eliminations)) == ("aic", pos.eliminations)
+    assert (v3.technique, v3.eliminations) == ("discontinuous_nice_loop", ((31, 4),))
+    assert held_version(3) == 3 and held_version(None) == 4  # a set begun under 3 keeps 3's rows
 
 
 def test_hodoku_examples_are_next_steps() -> None:
