@@ -452,9 +452,7 @@ def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
     return None
 
 
-# ---------------------------------------------------------------------------------------------
-# Grader 4: HoDoKu's choice among every nice loop and AIC
-# ---------------------------------------------------------------------------------------------
+# --- Grader 4: HoDoKu's choice among every nice loop and AIC ---------------------------------
 
 
 def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> list[tuple[int, bool]]:
@@ -494,17 +492,13 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     every premise, as HoDoKu's tables find them), the one HoDoKu's comparator puts first: the most
     candidates removed, then the lowest index sum, then the shortest chain, then the first found
     (nice loops before AICs, premises by cell then digit, "on" premises first); lassos are dropped
-    (:func:`_lasso`). Each removes only
-    candidates (a loop that places its start removes the cell's other candidates). Continuous nice
-    loops are found as the discontinuous loops and AICs their eliminations follow from. The search
-    runs only where grader 3's shortest-chain search (:func:`_discontinuous_nice_loop`, :func:`_aic`,
-    compiled) finds a chain: every elimination of these chains also follows from such a chain, so
-    where it finds none there is no step.
-    """
+    (:func:`_lasso`). Each removes only candidates (a loop that places its start removes the cell's
+    other candidates); continuous loops are found as the loops and AICs their eliminations follow from.
+    Runs only where grader 3's compiled search sees a chain (every elimination here follows from one)."""
     if "loops4" in ctx.cache:
         return ctx.cache["loops4"]  # type: ignore[return-value]
     if _discontinuous_nice_loop(st, ctx) is None and _aic(st, ctx) is None:
-        ctx.cache["loops4"] = None  # grader 3's search (compiled) sees no chain that removes anything
+        ctx.cache["loops4"] = None
         return None
     gr = _graph(st, ctx)
     big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
