@@ -72,12 +72,12 @@ from pipeline.difficulty.chains import _multi_colors, _remote_pair, _simple_colo
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
+from pipeline.difficulty.loop_choice import aic_4, nice_loop_4
 from pipeline.difficulty.loops import (
     _aic,
     _discontinuous_nice_loop,
     _forcing_chain,
     _forcing_net,
-    _hodoku_loop,
 )
 from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
@@ -226,11 +226,9 @@ class _Unique:
 
 #: The rows whose finder a grader version replaces: from version 4 the nice-loop and AIC rows both make
 #: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
-#: (:func:`~pipeline.difficulty.loops._hodoku_loop`).
+#: (:mod:`~pipeline.difficulty.loop_choice`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
-    4: {"discontinuous_nice_loop":
-        lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _discontinuous_nice_loop(st, ctx),
-        "aic": lambda st, ctx: _hodoku_loop(st, ctx) if st.n <= 9 else _aic(st, ctx)}}
+    4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

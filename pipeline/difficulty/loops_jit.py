@@ -67,7 +67,7 @@ def _links(cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
                         sdeg[x] += 1
             for j in range(peers.shape[1]):
                 p = peers[c, j]
-                if cand[p] >> k & 1:
+                if p >= 0 and cand[p] >> k & 1:  # rows padded with -1 on boards of uneven peers
                     wadj[x, wdeg[x]] = k * ncells + p
                     wdeg[x] += 1
     for u in range(units.shape[0]):

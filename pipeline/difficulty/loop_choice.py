@@ -1,0 +1,211 @@
+"""Grader 4's nice loop / AIC step: HoDoKu's choice among every discontinuous nice loop and AIC.
+
+HoDoKu does not take the shortest chain (:mod:`.loops`' search, grader 3): its tables follow every
+premise to its end and its comparator picks one step among all the chains found. From grader
+version 4 on boards up to 9x9 (variants included), both rows (``discontinuous_nice_loop``, ``aic``)
+make that choice here (:func:`_hodoku_loop`).
+
+Contracts
+---------
+* **Chains.** The links are :class:`.loops._Graph`'s. Every premise (a node on, or off; the first link
+  leaves its cell) is followed layer by layer to its closure (:func:`_layers`; one layer per link,
+  a node counted at the first distance it is reached in each state). A premise reaching its own cell
+  after more than two links is a discontinuous nice loop, HoDoKu's four cases: "on ... off" or
+  "on ... another digit on" remove the start, "off ... on" removes the cell's other candidates,
+  "off ... another digit off" removes that digit. An "off" premise reaching a node on in another cell
+  is an AIC: one digit, its candidates seeing both ends (when there are at least two); two digits in
+  peer cells, each end's candidate of the other's digit.
+* **Choice.** Of all of them the one HoDoKu's comparator (``SolutionStep.compareTo``) puts first: the
+  most candidates removed, then the lowest HoDoKu index sum (:func:`_index_sum`), then the fewest
+  links, then the first found (nice loops before AICs; premises "on" before "off", by cell then digit;
+  ends by node). A chain (the breadth-first one, first parent kept, links by node) that comes back to
+  a cell it has left (a *lasso*, :func:`_lasso`) is dropped, as HoDoKu drops it. The step only removes
+  candidates, as HoDoKu's.
+* **Cost.** The search runs only where grader 3's search sees a chain (every elimination found here
+  follows from one); in the compiled solver (the context's ``cache["jit"]``) it runs in
+  :mod:`.loop_choice_jit`, its compiled twin, which picks the same chain
+  (``tests/difficulty/test_loop_choice.py`` compares the two along solve paths).
+
+Roads not taken: continuous nice loops are found as the loops and AICs their eliminations follow
+from (same weight), not as one step; grouped and ALS nodes are not in the graph.
+"""
+
+from __future__ import annotations
+
+from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
+from pipeline.difficulty.loops import _aic, _chain_text, _discontinuous_nice_loop, _Graph, _graph, _node_name
+
+#: The largest board side grader 4's choice covers (HoDoKu's index sum is defined for 9x9 boards);
+#: larger boards keep grader 3's finders.
+MAX_N = 9
+
+#: One chain found: ``(kind, premise node, premise on, end node, links)``.
+Chain = tuple[str, int, bool, int, int]
+
+
+def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> list[tuple[int, bool]]:
+    """The states first reached from premise "``a`` is ``on``", one layer per link: ``(nodes, on)``
+    for distances 1, 2, ...; the first link leaves ``a``'s cell (``own``: that cell's nodes).
+    ``weak`` and ``strong`` are :class:`.loops._Graph`'s links as lists by node."""
+    seen_on, seen_off = (1 << a, 0) if on else (0, 1 << a)
+    front, out = 1 << a, list[tuple[int, bool]]()
+    while front:
+        links = weak if on else strong
+        nxt, m = 0, front
+        while m:  # inlined _bits: this loop is the Python search's hot spot
+            low = m & -m
+            nxt |= links[low.bit_length() - 1]
+            m ^= low
+        on = not on
+        nxt &= ~(seen_on if on else seen_off)
+        if not out:
+            nxt &= ~own
+        if on:
+            seen_on |= nxt
+        else:
+            seen_off |= nxt
+        if nxt:
+            out.append((nxt, on))
+        front = nxt
+    return out
+
+
+def _index_sum(elims: tuple[tuple[int, int], ...]) -> int:
+    """HoDoKu's tie-break of two steps that remove as many candidates (lower first)."""
+    return sum(c * (1 + 80 * i) + d for i, (c, d) in enumerate(sorted(elims, key=lambda e: (e[1], e[0]))))
+
+
+def _elims(st: Candidates, ctx: _Ctx, chain: Chain) -> tuple[tuple[int, int], ...]:
+    """What ``chain`` removes, as ``(cell, digit)`` pairs (see the contracts); empty if nothing."""
+    kind, a, on, b, dist = chain
+    big = st.n * st.n
+    (ka, ca), (kb, cb) = divmod(a, big), divmod(b, big)
+    if kind == "aic":
+        if kb == ka:
+            common = st.geo.peer_bits[ca] & st.geo.peer_bits[cb] & ctx.where[ka]
+            return _elims_of((c, ka + 1) for c in _bits(common)) if common.bit_count() >= 2 else ()
+        return _elims_of(((ca, kb + 1), (cb, ka + 1)))
+    end_on = on != (dist % 2 == 1)
+    if on and end_on != (b == a):  # a on ... a off, or a on ... another digit of its cell on
+        return ((ca, ka + 1),)
+    if not on and end_on and b == a:  # a off ... a on: a is true
+        return _elims_of((ca, k + 1) for k in _bits(st.cand[ca] & ~(1 << ka)))
+    if not on and not end_on and b != a:  # a off ... b off: b is false
+        return ((ca, kb + 1),)
+    return ()
+
+
+def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
+    """The chain HoDoKu's comparator puts first (see the contracts), searched in Python."""
+    big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
+    found: list[tuple[tuple[int, int, int, int], Chain]] = []
+
+    def offer(chain: Chain) -> None:
+        elims = _elims(st, ctx, chain)
+        if elims:
+            found.append(((-len(elims), _index_sum(elims), chain[4], len(found)), chain))
+
+    cell_nodes = {c: sum(1 << (k * big + c) for k in _bits(cand[c])) for c in {gr.cell(x) for x in gr.nodes}}
+    weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
+    for x in gr.nodes:
+        weak[x], strong[x] = gr.weak[x], gr.strong[x]
+    layers = {(a, on): _layers(weak, strong, a, on, cell_nodes[gr.cell(a)]) for on in (True, False) for a in gr.nodes}
+    for on in (True, False):
+        for a in gr.nodes:
+            own = cell_nodes[gr.cell(a)]
+            for dist, (nodes, _is_on) in enumerate(layers[(a, on)], start=1):
+                if dist > 2:
+                    for e in _bits(nodes & own):
+                        offer(("discontinuous_nice_loop", a, on, e, dist))
+    for a in gr.nodes:
+        ca, ka = gr.cell(a), a // big
+        # the ends an AIC from a can have: a's digit outside its cell, or another digit kb of a's cell in a
+        # peer cell that still has a's digit
+        ends = (where[ka] & ~(1 << ca)) << (ka * big)
+        for kb in _bits(cand[ca] & ~(1 << ka)):
+            ends |= (g.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
+        for dist, (nodes, is_on) in enumerate(layers[(a, False)], start=1):
+            if dist > 2 and is_on:
+                for b in _bits(nodes & ends):
+                    offer(("aic", a, False, b, dist))
+    for _key, chain in sorted(found):
+        kind, a, on, b, dist = chain
+        if not _lasso(gr, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
+            return chain
+    return None
+
+
+def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 4's nice-loop / AIC step (both rows; see the contracts), or None; cached in the context."""
+    if "loops4" in ctx.cache:
+        return ctx.cache["loops4"]  # type: ignore[return-value]
+    if _discontinuous_nice_loop(st, ctx) is None and _aic(st, ctx) is None:
+        ctx.cache["loops4"] = None
+        return None
+    gr = _graph(st, ctx)
+    if ctx.cache.get("jit"):
+        from pipeline.difficulty import loop_choice_jit  # lazy: numba loads only with the compiled solver
+
+        chain = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
+    else:
+        chain = _choose_py(st, ctx, gr)
+    step = None
+    if chain is not None:
+        kind, a, on, b, dist = chain
+        big = gr.big
+        cell_nodes = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
+        path = _premise_path(gr, a, on, b, dist, cell_nodes)
+        elims = _elims(st, ctx, chain)
+        step = Step(kind, tuple(dict.fromkeys(gr.cell(x) for x, _ in path)), eliminations=elims,
+                    digits=tuple(sorted({gr.pair(x)[1] for x, _ in path})),
+                    detail=f"{_chain_text(gr, path)}: "
+                    + ", ".join(_node_name((d - 1) * big + c, gr.n) for c, d in elims) + " false")
+    ctx.cache["loops4"] = step
+    return step
+
+
+def nice_loop_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 4's ``discontinuous_nice_loop`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
+
+
+def aic_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 4's ``aic`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else _aic(st, ctx)
+
+
+def _lasso(gr: _Graph, path: list[tuple[int, bool]], aic: bool) -> bool:
+    """Whether the chain comes back to a cell it has left (HoDoKu drops such chains); a nice loop may
+    end in its start cell."""
+    left, last = 0, -1
+    start = gr.cell(path[0][0])
+    for x, _on in path:
+        c = gr.cell(x)
+        if left >> c & 1:
+            return True
+        if last not in (-1, c) and (aic or last != start):
+            left |= 1 << last
+        last = c
+    return False
+
+
+def _premise_path(gr: _Graph, a: int, on: bool, b: int, dist: int, own: int) -> list[tuple[int, bool]]:
+    """A chain of ``dist`` links from premise ``(a, on)`` to node ``b`` (the state :func:`_layers` reached it
+    in): breadth first, links by node, the first parent kept."""
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(a, on): None}
+    front = [(a, on)]
+    for depth in range(dist):
+        nxt = []
+        for x, s in front:
+            for y in _bits((gr.weak if s else gr.strong)[x] & (~own if depth == 0 else -1)):
+                t = (y, not s)
+                if t not in parent:
+                    parent[t] = (x, s)
+                    nxt.append(t)
+        front = nxt
+    goal: tuple[int, bool] | None = next(t for t in front if t[0] == b)
+    out: list[tuple[int, bool]] = []
+    while goal is not None:
+        out.append(goal)
+        goal = parent[goal]
+    return out[::-1]

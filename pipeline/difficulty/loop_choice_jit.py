@@ -1,0 +1,235 @@
+"""Compiled twin of :mod:`.loop_choice`'s search: grader 4's choice among every nice loop and AIC.
+
+Contracts
+---------
+* :func:`choose` answers what :func:`pipeline.difficulty.loop_choice._choose_py` answers for a state of
+  a board up to 9x9 of any geometry (its peers and units passed in): the chain HoDoKu's comparator
+  puts first, as ``(kind, premise node, premise on, end node, links)``, or None. The same links
+  (:func:`pipeline.difficulty.loops_jit._links`), the same layers (one per link, a node counted at
+  the first distance it is reached in each state, the first link leaving the premise's cell), the same
+  chains and eliminations, the same order (most eliminations, index sum, links, then the order found)
+  and the same lasso test on the same breadth-first path (links by node, first parent kept), so the
+  Python finder builds the very step it would have found.
+* ``tests/difficulty/test_loop_choice.py`` compares the two along solve paths, classic and variant.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from pipeline.difficulty.loops_jit import _links, _peer_table, _unit_table
+
+_KINDS = ("discontinuous_nice_loop", "aic")
+
+
+@nb.njit(cache=True, nogil=True)
+def _bfs(a: int, on: bool, dist_max: int, ncells: int, wdeg: np.ndarray, wadj: np.ndarray, sdeg: np.ndarray,
+         sadj: np.ndarray, stamp_on: np.ndarray, stamp_off: np.ndarray, stamp: int, queue: np.ndarray,
+         parent: np.ndarray, starts: np.ndarray, depth_on: np.ndarray,
+         depth_off: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Layers of premise ``(a, on)`` up to ``dist_max`` links: ``queue[starts[d - 1]:starts[d]]`` holds the
+    nodes first reached at distance ``d`` (in the state ``on`` flipped ``d`` times), in the order found,
+    each with its ``parent`` (index into ``queue``; the premise is ``queue[0]``); ``depth_on`` and
+    ``depth_off`` hold the distance of each state reached; ``stamp_on``/``stamp_off`` mark the states seen
+    under ``stamp``. Returns the number of layers."""
+    ca = a % ncells
+    queue[0] = a
+    parent[0] = -1
+    if on:
+        stamp_on[a] = stamp
+    else:
+        stamp_off[a] = stamp
+    starts[0] = 0
+    lo, hi, d = 0, 1, 0
+    state = on
+    while lo < hi and d < dist_max:
+        end = hi
+        for i in range(lo, hi):
+            x = queue[i]
+            deg = wdeg[x] if state else sdeg[x]
+            for j in range(deg):
+                y = wadj[x, j] if state else sadj[x, j]
+                if d == 0 and y % ncells == ca:
+                    continue
+                if state:  # y is reached off
+                    if stamp_off[y] == stamp:
+                        continue
+                    stamp_off[y] = stamp
+                    depth_off[y] = d + 1
+                else:
+                    if stamp_on[y] == stamp:
+                        continue
+                    stamp_on[y] = stamp
+                    depth_on[y] = d + 1
+                queue[end] = y
+                parent[end] = i
+                end += 1
+        if end == hi:
+            break
+        d += 1
+        starts[d - 1] = hi
+        starts[d] = end
+        lo, hi = hi, end
+        state = not state
+    return d
+
+
+@nb.njit(cache=True, nogil=True)
+def _index_sum(cells: np.ndarray, digits: np.ndarray, m: int) -> int:  # pragma: no cover - compiled
+    """HoDoKu's index sum of ``m`` eliminations already sorted by digit, then cell."""
+    s = 0
+    for i in range(m):
+        s += cells[i] * (1 + 80 * i) + digits[i]
+    return s
+
+
+@nb.njit(cache=True, nogil=True)
+def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> np.ndarray:  # pragma: no cover
+    """``[found, kind, a, on, b, dist]`` of the chosen chain (see the module contracts)."""
+    ncells = n * n
+    big = ncells * n
+    wdeg, wadj, sdeg, sadj = _links(cand, peers, units, n)
+    for x in range(big):  # links by node, as the Python search walks them
+        wadj[x, : wdeg[x]] = np.sort(wadj[x, : wdeg[x]])
+        sadj[x, : sdeg[x]] = np.sort(sadj[x, : sdeg[x]])
+    pm = np.zeros((ncells, ncells), dtype=np.bool_)
+    for c in range(ncells):
+        for j in range(peers.shape[1]):
+            if peers[c, j] >= 0:
+                pm[c, peers[c, j]] = True
+    nodes = np.empty(big, dtype=np.int64)
+    nn = 0
+    for c in range(ncells):
+        for k in range(n):
+            if cand[c] >> k & 1:
+                nodes[nn] = k * ncells + c
+                nn += 1
+    stamp_on = np.zeros(big, dtype=np.int64)
+    stamp_off = np.zeros(big, dtype=np.int64)
+    queue = np.empty(2 * big + 1, dtype=np.int64)
+    parent = np.empty(2 * big + 1, dtype=np.int64)
+    starts = np.empty(2 * big + 2, dtype=np.int64)
+    depth_on = np.zeros(big, dtype=np.int64)
+    depth_off = np.zeros(big, dtype=np.int64)
+    # offers: key, kind, a, on, b, dist (nice loops first, then AICs: the order found)
+    cap = 1024
+    offers = np.empty((cap, 6), dtype=np.int64)
+    aics = np.empty((cap, 6), dtype=np.int64)
+    no, na = 0, 0
+    ec = np.empty(ncells, dtype=np.int64)
+    ed = np.empty(ncells, dtype=np.int64)
+    stamp = 0
+    for pass_on in range(2):
+        on = pass_on == 0
+        for ia in range(nn):
+            a = nodes[ia]
+            ka, ca = a // ncells, a % ncells
+            stamp += 1
+            nl = _bfs(a, on, big * 2, ncells, wdeg, wadj, sdeg, sadj, stamp_on, stamp_off, stamp, queue, parent, starts,
+                  depth_on, depth_off)
+            for d in range(3, nl + 1):
+                lo, hi = starts[d - 1], starts[d]
+                end_on = on != (d % 2 == 1)
+                # nice loops: the layer's nodes in a's cell, by node
+                for k in range(n):
+                    if not cand[ca] >> k & 1:
+                        continue
+                    e = k * ncells + ca
+                    if end_on:
+                        if stamp_on[e] != stamp or depth_on[e] != d:
+                            continue
+                    elif stamp_off[e] != stamp or depth_off[e] != d:
+                        continue
+                    m = 0
+                    if on and end_on != (e == a):
+                        ec[0], ed[0], m = ca, ka + 1, 1
+                    elif not on and end_on and e == a:
+                        for k2 in range(n):
+                            if k2 != ka and cand[ca] >> k2 & 1:
+                                ec[m], ed[m] = ca, k2 + 1
+                                m += 1
+                    elif not on and not end_on and e != a:
+                        ec[0], ed[0], m = ca, k + 1, 1
+                    if m == 0:
+                        continue
+                    if no == offers.shape[0]:
+                        offers = np.concatenate((offers, np.empty_like(offers)))
+                    offers[no, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d
+                    offers[no, 1], offers[no, 2], offers[no, 3], offers[no, 4], offers[no, 5] = 0, a, 1 - pass_on, e, d
+                    no += 1
+                if on or not end_on:
+                    continue
+                # AICs from an "off" premise: the layer's ends, by node
+                layer = np.sort(queue[lo:hi])
+                for b in layer:
+                    kb, cb = b // ncells, b % ncells
+                    m = 0
+                    if kb == ka:
+                        if cb == ca:
+                            continue
+                        for c in range(ncells):
+                            if pm[ca, c] and pm[cb, c] and cand[c] >> ka & 1:
+                                ec[m], ed[m] = c, ka + 1
+                                m += 1
+                        if m < 2:
+                            continue
+                    else:
+                        if not (cand[ca] >> kb & 1 and pm[ca, cb] and cand[cb] >> ka & 1):
+                            continue
+                        if kb < ka:  # sorted by digit, then cell
+                            ec[0], ed[0], ec[1], ed[1] = ca, kb + 1, cb, ka + 1
+                        else:
+                            ec[0], ed[0], ec[1], ed[1] = cb, ka + 1, ca, kb + 1
+                        m = 2
+                    if na == aics.shape[0]:
+                        aics = np.concatenate((aics, np.empty_like(aics)))
+                    aics[na, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d
+                    aics[na, 1], aics[na, 2], aics[na, 3], aics[na, 4], aics[na, 5] = 1, a, 0, b, d
+                    na += 1
+    alls = np.concatenate((offers[:no], aics[:na]))
+    order = np.argsort(alls[:, 0], kind="mergesort")  # stable: ties keep the order found
+    left = np.zeros(ncells, dtype=np.bool_)
+    path = np.empty(2 * big + 2, dtype=np.int64)
+    out = np.zeros(6, dtype=np.int64)
+    for r in order:
+        kind, a, on, b, d = alls[r, 1], alls[r, 2], alls[r, 3] == 1, alls[r, 4], alls[r, 5]
+        stamp += 1
+        _bfs(a, on, d, ncells, wdeg, wadj, sdeg, sadj, stamp_on, stamp_off, stamp, queue, parent, starts,
+                  depth_on, depth_off)
+        i = -1
+        for j in range(starts[d - 1], starts[d]):
+            if queue[j] == b:
+                i = j
+                break
+        m = 0
+        while i >= 0:
+            path[m] = queue[i]
+            m += 1
+            i = parent[i]
+        # the lasso test of loop_choice._lasso, walking the path from the premise
+        left[:] = False
+        last = -1
+        start = a % ncells
+        lasso = False
+        for j in range(m - 1, -1, -1):
+            c = path[j] % ncells
+            if left[c]:
+                lasso = True
+                break
+            if last != -1 and last != c and (kind == 1 or last != start):
+                left[last] = True
+            last = c
+        if not lasso:
+            out[0], out[1], out[2], out[3], out[4], out[5] = 1, kind, a, on, b, d
+            break
+    return out
+
+
+def choose(cand: list[int], n: int, peers: tuple[tuple[int, ...], ...],
+           units: tuple[tuple[int, ...], ...]) -> tuple[str, int, bool, int, int] | None:
+    """The chosen chain of this state (see the module contracts), or None."""
+    out = _choose(np.array(cand, dtype=np.int64), _peer_table(peers), _unit_table(units), n)
+    if not out[0]:
+        return None
+    return _KINDS[int(out[1])], int(out[2]), bool(out[3]), int(out[4]), int(out[5])

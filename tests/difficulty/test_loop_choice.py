@@ -1,0 +1,97 @@
+"""Grader 4's nice loop / AIC choice (:mod:`pipeline.difficulty.loop_choice`) and its compiled twin.
+
+The twin must pick the very chain the Python search picks, on every state where the search runs:
+states along the solve paths of hard classic puzzles (where the choice decides the path), and states
+of X and jigsaw boards (the twin takes any geometry's peers and units).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.board import Grid, parse
+from pipeline.difficulty import loop_choice, loop_choice_jit
+from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.grade import grade
+from pipeline.difficulty.logic import Candidates, solve_logically
+from pipeline.difficulty.loops import _graph
+from tests.difficulty.test_logic import tdoku_rows
+from tests.difficulty.test_variants import VARIANTS, make
+
+
+def _states(puzzle: Grid, **kw: object) -> list[Candidates]:
+    """The states of the pure-Python grader-4 solve path at which a technique past the singles was taken."""
+    res = solve_logically(puzzle, compiled=False, **kw)  # type: ignore[arg-type]
+    st = Candidates.from_grid(puzzle, variant=kw.get("variant"))  # type: ignore[arg-type]
+    out = []
+    for step in res.steps:
+        if step.technique not in ("naked_single", "hidden_single"):
+            out.append(st.copy())
+        st.apply(step)
+    return out
+
+
+def _compare(states: list[Candidates]) -> tuple[int, int]:
+    """(states compared, states where a chain was chosen); asserts the twins agree on each."""
+    chosen = 0
+    for st in states:
+        ctx = _Ctx(st)
+        py = loop_choice._choose_py(st, ctx, _graph(st, ctx))
+        jit = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
+        assert jit == py, st.cand
+        chosen += py is not None
+    return len(states), chosen
+
+
+def test_compiled_choice_agrees_with_python_on_classic_paths() -> None:
+    from tests.golden import TOP95
+
+    puzzles = [p for p, c, _ in tdoku_rows() if c == 1 and not solve_logically(p, max_technique="xy_chain").solved]
+    puzzles += [parse(p) for p in TOP95[:4]]
+    n, chosen = _compare([st for p in puzzles for st in _states(p)])
+    assert n > 100 and chosen > 20  # the comparison saw many real choices, not only "no chain"
+
+
+@pytest.mark.parametrize("kind", ["x", "jigsaw"])
+def test_compiled_choice_agrees_with_python_on_variant_boards(kind: str) -> None:
+    states = []
+    for seed in range(6):
+        puzzle, _sol = make(kind, seed, givens=24)
+        states += _states(puzzle, variant=VARIANTS[kind])
+    n, chosen = _compare(states)
+    assert n > 10 and chosen > 10
+
+
+def test_the_compiled_grader_runs_the_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled solver asks the twin (and grades as the Python solver does)."""
+    from tests.golden import TOP95
+
+    calls = {"n": 0}
+    real = loop_choice_jit.choose
+
+    def counted(*args: object) -> object:
+        calls["n"] += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loop_choice_jit, "choose", counted)
+    for line in TOP95[:12]:
+        puzzle = parse(line)
+        compiled = grade(puzzle, compiled=True, grader=4)
+        assert compiled == grade(puzzle, compiled=False, grader=4)
+        if {"aic", "discontinuous_nice_loop"} & set(compiled.techniques):
+            break
+    assert calls["n"] > 0
+
+
+def test_elims_of_the_four_nice_loop_cases() -> None:
+    """HoDoKu's four discontinuous nice loop cases, on a cell with candidates 1, 2, 5 (r1c1)."""
+    st = Candidates.from_grid(parse("." * 81))
+    st.cand[0] = 0b10011
+    ctx = _Ctx(st)
+    a, e = 0, 81  # 1 and 2 in r1c1
+    loop = "discontinuous_nice_loop"
+    assert loop_choice._elims(st, ctx, (loop, a, True, a, 3)) == ((0, 1),)  # a on ... a off
+    assert loop_choice._elims(st, ctx, (loop, a, True, e, 4)) == ((0, 1),)  # a on ... 2 on
+    assert loop_choice._elims(st, ctx, (loop, a, False, a, 3)) == ((0, 2), (0, 5))  # a off ... a on
+    assert loop_choice._elims(st, ctx, (loop, a, False, e, 4)) == ((0, 2),)  # a off ... 2 off
+    assert loop_choice._elims(st, ctx, (loop, a, True, e, 3)) == ()  # a on ... 2 off: nothing follows
