@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.config import Config, validate
-from pipeline.difficulty.techniques import GRADER_VERSION, NewerGrader, held_version
+from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.generate import version as generator
 from pipeline.run.manifest import runs_of
+from pipeline.run.plan import RunError, set_generator, set_grader
 from pipeline.run.workers import worker_count
 
 #: The sample: at most SAMPLE puzzles; it stops once MIN_PUZZLES are made and MIN_S seconds have
@@ -115,13 +116,14 @@ def preview(cfg: Config, sample: int = SAMPLE, budget_s: float = BUDGET_S, min_s
     set_dir = Path(cfg.output.dir) / cfg.name
     earlier = runs_of(set_dir)
     start = max((m.start + m.count for m in earlier), default=0)
-    try:  # the set's grading rules, as the run would take them (a newer set's is refused by the run itself)
-        grader = held_version(earlier[0].grader_version if earlier else None)
-    except NewerGrader:
+    try:  # the set's grading rules and generator, as the run takes them (a newer or malformed record is
+        grader = set_grader(set_dir, None)  # refused by the run itself)
+    except RunError:
         grader = GRADER_VERSION
-    try:  # the set's generator, likewise (a newer or malformed record is refused by the run itself)
-        made_by = generator.record_of(earlier[0].generator)["version"] if earlier else generator.GENERATOR_VERSION
-    except ValueError:
+    try:
+        cfg, record = set_generator(cfg, set_dir, None)
+        made_by = record["version"]
+    except RunError:
         made_by = generator.GENERATOR_VERSION
     data = cfg.model_dump(mode="json")
     data.update(count=min(sample, cfg.count), workers=1)
