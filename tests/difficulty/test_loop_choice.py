@@ -9,26 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.board import Grid, parse
+from pipeline.board import parse
 from pipeline.difficulty import loop_choice, loop_choice_jit
 from pipeline.difficulty.candidates import _Ctx
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, solve_logically
 from pipeline.difficulty.loops import _graph
 from tests.difficulty.test_logic import tdoku_rows
+from tests.difficulty.test_loops import _path_states
 from tests.difficulty.test_variants import VARIANTS, make
-
-
-def _states(puzzle: Grid, **kw: object) -> list[Candidates]:
-    """The states of the pure-Python grader-4 solve path at which a technique past the singles was taken."""
-    res = solve_logically(puzzle, compiled=False, **kw)  # type: ignore[arg-type]
-    st = Candidates.from_grid(puzzle, variant=kw.get("variant"))  # type: ignore[arg-type]
-    out = []
-    for step in res.steps:
-        if step.technique not in ("naked_single", "hidden_single"):
-            out.append(st.copy())
-        st.apply(step)
-    return out
 
 
 def _compare(states: list[Candidates]) -> tuple[int, int]:
@@ -48,7 +37,7 @@ def test_compiled_choice_agrees_with_python_on_classic_paths() -> None:
 
     puzzles = [p for p, c, _ in tdoku_rows() if c == 1 and not solve_logically(p, max_technique="xy_chain").solved]
     puzzles += [parse(p) for p in TOP95[:4]]
-    n, chosen = _compare([st for p in puzzles for st in _states(p)])
+    n, chosen = _compare([st for p in puzzles for st in _path_states(p)])
     assert n > 100 and chosen > 20  # the comparison saw many real choices, not only "no chain"
 
 
@@ -57,7 +46,7 @@ def test_compiled_choice_agrees_with_python_on_variant_boards(kind: str) -> None
     states = []
     for seed in range(6):
         puzzle, _sol = make(kind, seed, givens=24)
-        states += _states(puzzle, variant=VARIANTS[kind])
+        states += _path_states(puzzle, VARIANTS[kind])
     n, chosen = _compare(states)
     assert n > 10 and chosen > 10
 

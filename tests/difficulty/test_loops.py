@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.board import Grid, parse
+from pipeline.board import Grid, Variant, parse
 from pipeline.difficulty.candidates import _Ctx
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
@@ -177,9 +177,10 @@ def test_top95_needs_no_guessing() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _path_states(puzzle: Grid) -> list[Candidates]:
-    res = solve_logically(puzzle, compiled=False)
-    st = Candidates.from_grid(puzzle)
+def _path_states(puzzle: Grid, variant: Variant | None = None) -> list[Candidates]:
+    """The states of the pure-Python solve path at which a technique past the singles was taken."""
+    res = solve_logically(puzzle, compiled=False, variant=variant)
+    st = Candidates.from_grid(puzzle, variant=variant)
     out = []
     for step in res.steps:
         if step.technique not in ("naked_single", "hidden_single"):
