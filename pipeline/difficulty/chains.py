@@ -223,25 +223,32 @@ def _unwind(parent: dict[tuple[int, int], tuple[int, int] | None], s: tuple[int,
     return tuple(reversed(out))
 
 
-#: A chain found: (its length, minus its number of eliminations, its cells, the digit, the eliminated cells as bits).
-_Chain = tuple[int, int, tuple[int, ...], int, int]
+#: A chain found: (its sort key, its cells, the digit, the eliminated cells as bits).
+_Chain = tuple[tuple[int, ...], tuple[int, ...], int, int]
+
+
+def _index_sum(el: int, d: int) -> int:
+    """HoDoKu's index sum of removing ``d`` from the cells ``el`` (:func:`.loop_choice._index_sum`)."""
+    return sum(c * (1 + 80 * i) + d for i, c in enumerate(_bits(el)))
 
 
 def _better(best: _Chain | None, parent: dict[tuple[int, int], tuple[int, int] | None], s: tuple[int, int],
-            d: int, el: int, least: int) -> _Chain | None:
+            d: int, el: int, least: int, hodoku: bool) -> _Chain | None:
     """``best``, or the chain unwound from state ``s`` (eliminating ``d`` from the cells ``el``) if it
-    is shorter, or as short with more eliminations; a chain that repeats a cell or has fewer than
-    ``least`` cells never is."""
+    comes first: the shorter, then the one with more eliminations; or with ``hodoku`` (grader 5),
+    HoDoKu's comparator: the most eliminations, then the lowest index sum, then the shorter. A chain
+    that repeats a cell or has fewer than ``least`` cells never does."""
     chain = _unwind(parent, s)
     if len(set(chain)) != len(chain) or len(chain) < least:
         return best
-    key = (len(chain), -el.bit_count())
-    return (key[0], key[1], chain, d, el) if best is None or key < best[:2] else best
+    key = (-el.bit_count(), _index_sum(el, d), len(chain)) if hodoku else (len(chain), -el.bit_count())
+    return (key, chain, d, el) if best is None or key < best[0] else best
 
 
-def _x_chain(st: Candidates, ctx: _Ctx) -> Step | None:
+def _x_chain(st: Candidates, ctx: _Ctx, hodoku: bool = False) -> Step | None:
     """Alternating single-digit chain ``A = . - . = ... = E`` (starting and ending with a strong link):
-    ``A`` or ``E`` holds the digit. Shortest chain wins, then most eliminations."""
+    ``A`` or ``E`` holds the digit. Shortest chain wins, then most eliminations; with ``hodoku``,
+    HoDoKu's choice (:func:`_better`) among the breadth-first chains to every end."""
     g, n = st.geo, st.n
     pb = g.peer_bits
     best: _Chain | None = None
@@ -260,7 +267,7 @@ def _x_chain(st: Candidates, ctx: _Ctx) -> Step | None:
             length = 1
             while frontier:
                 length += 1
-                if best is not None and length > best[0]:
+                if best is not None and not hodoku and length > best[0][0]:
                     break
                 nxt = []
                 for c, p in frontier:
@@ -274,19 +281,20 @@ def _x_chain(st: Candidates, ctx: _Ctx) -> Step | None:
                         if p == 0 and e != start:
                             el = pb[start] & pb[e] & wd
                             if el:
-                                best = _better(best, parent, s, k + 1, el, 1)
+                                best = _better(best, parent, s, k + 1, el, 1, hodoku)
                 frontier = nxt
     if best is None:
         return None
-    _, _, chain, d, el = best
+    _, chain, d, el = best
     return Step("x_chain", chain, eliminations=tuple((i, d) for i in _bits(el)), digits=(d,),
                 detail=f"on {digit_name(d)}: {_x_chain_text(chain, n)}")
 
 
 # _x_chain's breadth-first walk over bivalue cells, kept inline: the chains are the hottest Python finders
-def _xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
+def _xy_chain(st: Candidates, ctx: _Ctx, hodoku: bool = False) -> Step | None:
     """Chain of bivalue cells, each linked to the next by a shared digit: if the first cell is not
-    ``x`` the last one is, so cells seeing both ends lose ``x``. Shortest first, then most eliminations."""
+    ``x`` the last one is, so cells seeing both ends lose ``x``. Shortest first, then most eliminations;
+    with ``hodoku``, HoDoKu's choice (:func:`_better`) among the breadth-first chains to every end."""
     g, n, cand, w = st.geo, st.n, st.cand, ctx.where
     pb = g.peer_bits
     bb = ctx.bivalue_bits
@@ -301,7 +309,7 @@ def _xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
             length = 1
             while frontier:
                 length += 1
-                if best is not None and length > best[0]:
+                if best is not None and not hodoku and length > best[0][0]:
                     break
                 nxt = []
                 for c, kv in frontier:
@@ -315,12 +323,22 @@ def _xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
                         if ko == kx and e != start:
                             el = pb[start] & pb[e] & w[kx]
                             if el:
-                                best = _better(best, parent, s, kx + 1, el, 3)
+                                best = _better(best, parent, s, kx + 1, el, 3, hodoku)
                 frontier = nxt
     if best is None:
         return None
-    _, _, chain, d, el = best
+    _, chain, d, el = best
     text = " - ".join(f"{cell_name(c, n)} {_cand(cand[c])}" for c in chain)
     return Step("xy_chain", chain, eliminations=tuple((i, d) for i in _bits(el)), digits=(d,),
                 detail=f"on {digit_name(d)}: {text}")
 
+
+
+def _x_chain_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``x_chain`` row: HoDoKu's choice among the X-chains (:func:`_x_chain`)."""
+    return _x_chain(st, ctx, hodoku=True)
+
+
+def _xy_chain_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``xy_chain`` row: HoDoKu's choice among the XY-chains (:func:`_xy_chain`)."""
+    return _xy_chain(st, ctx, hodoku=True)

@@ -68,7 +68,15 @@ from pipeline.difficulty.candidates import (
     digit_name,
     unit_name,
 )
-from pipeline.difficulty.chains import _multi_colors, _remote_pair, _simple_colors, _x_chain, _xy_chain
+from pipeline.difficulty.chains import (
+    _multi_colors,
+    _remote_pair,
+    _simple_colors,
+    _x_chain,
+    _x_chain_5,
+    _xy_chain,
+    _xy_chain_5,
+)
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
@@ -228,7 +236,8 @@ class _Unique:
 #: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
 #: (:mod:`~pipeline.difficulty.loop_choice`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
-    4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4}}
+    4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
+    5: {"x_chain": _x_chain_5, "xy_chain": _xy_chain_5}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

@@ -143,7 +143,7 @@ UNRATED = "unrated"
 #: order). Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 
@@ -259,7 +259,7 @@ _ORDER_2: tuple[str, ...] = (
 #: grader version -> the order in which its solver tries the techniques (trial and error last). Every
 #: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
 #: order leaves out the rows added after it (version 2 has no Multi-Colors).
-ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES), 4: tuple(TECHNIQUES)}
+ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES), 4: tuple(TECHNIQUES), 5: tuple(TECHNIQUES)}
 
 #: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]
