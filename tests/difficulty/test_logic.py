@@ -238,7 +238,27 @@ def test_the_nice_loop_choice_is_the_grader_versions() -> None:
     assert v4 is not None and v3 is not None
     assert (v4.technique, set(v4.eliminations)) == ("aic", pos.eliminations)
     assert (v3.technique, v3.eliminations) == ("discontinuous_nice_loop", ((31, 4),))
-    assert held_version(3) == 3 and held_version(None) == 4  # a set begun under 3 keeps 3's rows
+    assert held_version(3) == 3 and held_version(4) == 4  # a set begun under 3 keeps 3's rows
+
+
+#: A puzzle of the development set HoDoKu made (hodoku-py 0.2.1's generator, seed 1003, the 265th puzzle
+#: of ``bench/heldout_hodoku.py --seed 1003``): HoDoKu rates it Unfair 1342. Its first XY-chain in
+#: HoDoKu's path (hodoku-py ``Solver().solve``) removes 5 from r4c4 and r4c9 at once.
+XY_HODOKU = ".....8......9...5487.....23.....2.1.48....9....6.........1..6..36287......1.....7"
+
+
+def test_the_xy_chain_choice_is_the_grader_versions() -> None:
+    """Version 5 takes HoDoKu's XY-chain (the most candidates removed, then its index sum): two removals
+    where version 4's shortest chain removes one; a set begun under version 4 keeps its step."""
+    st = Candidates.from_grid(parse(XY_HODOKU))
+    while (step := next_step(st, grader=4)) is not None and step.technique != "xy_chain":
+        st.apply(step)
+    assert step is not None
+    v5 = next_step(st, grader=5)
+    assert v5 is not None and v5.technique == "xy_chain"
+    assert set(v5.eliminations) == {(30, 5), (35, 5)}  # r4c4, r4c9: HoDoKu's step
+    assert len(step.eliminations) == 1 and set(step.eliminations) != set(v5.eliminations)
+    assert held_version(4) == 4 and held_version(None) == 5
 
 
 def test_hodoku_examples_are_next_steps() -> None:
