@@ -87,7 +87,7 @@ from pipeline.difficulty.loops import (
     _forcing_chain,
     _forcing_net,
 )
-from pipeline.difficulty.single_digit import _empty_rectangle, _turbot
+from pipeline.difficulty.single_digit import _empty_rectangle, _turbot, _turbot_fish_5
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
@@ -237,7 +237,7 @@ class _Unique:
 #: (:mod:`~pipeline.difficulty.loop_choice`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
-    5: {"x_chain": _x_chain_5, "xy_chain": _xy_chain_5}}
+    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

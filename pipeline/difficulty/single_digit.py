@@ -33,11 +33,14 @@ def _turbot_kind(g: _Geo, k1: frozenset[str], k2: frozenset[str], b: int, c: int
     return "turbot_fish"
 
 
-def _turbot(st: Candidates, ctx: _Ctx, kind: str) -> Step | None:
+def _turbot(st: Candidates, ctx: _Ctx, kind: str, hodoku: bool = False) -> Step | None:
     """Two strong links ``A = B`` and ``C = E`` joined by a weak link ``B - C``: one of ``A``, ``E`` holds
-    the digit, so cells seeing both lose it."""
+    the digit, so cells seeing both lose it. The first found (digits, then pairs of links in order);
+    with ``hodoku`` (grader 5's turbot fish, HoDoKu's X-chain of four nodes), HoDoKu's choice: the most
+    candidates removed, then the lowest index sum, then the first found."""
     g, n = st.geo, st.n
     pb = g.peer_bits
+    best: tuple[tuple[int, int], tuple[int, ...], int, int] | None = None
     for k in range(n):
         links = ctx.strong(k)
         wd = ctx.where[k]
@@ -51,11 +54,27 @@ def _turbot(st: Candidates, ctx: _Ctx, kind: str) -> Step | None:
                     el = pb[aa] & pb[ee] & wd & ~((1 << bb) | (1 << cc))
                     if not el or _turbot_kind(g, k1, k2, bb, cc) != kind:
                         continue
-                    d = k + 1
-                    chain = (aa, bb, cc, ee)
-                    return Step(kind, chain, eliminations=tuple((i, d) for i in _bits(el)), digits=(d,),
-                                detail=f"on {digit_name(d)}: {_x_chain_text(chain, n)}")
-    return None
+                    key = (-el.bit_count(), sum(c * (1 + 80 * i) + k + 1 for i, c in enumerate(_bits(el))))
+                    if best is None or key < best[0]:
+                        best = (key, (aa, bb, cc, ee), k + 1, el)
+                    if not hodoku:
+                        break
+                if best is not None and not hodoku:
+                    break
+            if best is not None and not hodoku:
+                break
+        if best is not None and not hodoku:
+            break
+    if best is None:
+        return None
+    _, chain, d, el = best
+    return Step(kind, chain, eliminations=tuple((i, d) for i in _bits(el)), digits=(d,),
+                detail=f"on {digit_name(d)}: {_x_chain_text(chain, n)}")
+
+
+def _turbot_fish_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``turbot_fish`` row: HoDoKu's choice among the turbot fish (:func:`_turbot`)."""
+    return _turbot(st, ctx, "turbot_fish", hodoku=True)
 
 
 def _empty_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:

@@ -261,6 +261,21 @@ def test_the_xy_chain_choice_is_the_grader_versions() -> None:
     assert held_version(4) == 4 and held_version(None) == 5
 
 
+#: Another puzzle of that development set (seed 1003, the 166th): HoDoKu rates it Hard 1296; its turbot
+#: fish (hodoku-py ``Solver().solve``) removes 6 from r2c1.
+TURBOT_HODOKU = "....932.....5..7.8.......3926..1....43..2..75....8..6215.......3.9..7.....483...."
+
+
+def test_the_turbot_fish_choice_is_the_grader_versions() -> None:
+    """Version 5 takes HoDoKu's turbot fish (the lowest index sum of equal removals); version 4 the first found."""
+    st = Candidates.from_grid(parse(TURBOT_HODOKU))
+    while (step := next_step(st, grader=4)) is not None and step.technique != "turbot_fish":
+        st.apply(step)
+    assert step is not None and step.eliminations == ((18, 6),)
+    v5 = next_step(st, grader=5)
+    assert v5 is not None and (v5.technique, v5.eliminations) == ("turbot_fish", ((9, 6),))  # r2c1: HoDoKu's
+
+
 def test_hodoku_examples_are_next_steps() -> None:
     """HoDoKu's published examples (X-Wing, Swordfish, XY-Wing, W-Wing, Simple Colors, Remote Pair,
     Skyscraper) are found as the next step with HoDoKu's exact eliminations."""
