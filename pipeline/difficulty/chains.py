@@ -8,7 +8,10 @@ Contracts
 ---------
 * Chains (:func:`_x_chain`, :func:`_xy_chain`) are searched breadth first from each start, keeping
   the first parent of each state and dropping chains that repeat a cell; the shortest chain wins,
-  then the one with most eliminations. :mod:`.logic_jit` probes them with the same search, so this
+  then the one with most eliminations. Grader 5's rows (:func:`_x_chain_5`, :func:`_xy_chain_5`) make
+  HoDoKu's choice among the chains to every end instead (its ``ChainSolver``: the most eliminations,
+  then the lowest index sum, then the shortest); a chain exists for one exactly when it does for the
+  other, so the compiled probes serve both. :mod:`.logic_jit` probes them with the same search, so this
   order is part of the compiled kernels' contract.
 * Remote pairs, simple colours and multi-colours work on 2-coloured components (:func:`_components`).
 """

@@ -105,8 +105,11 @@ with one of those is finished here with the forcing chains or nets (or trial and
 can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
 tried at HoDoKu's place in the order.
 
-Grader version 3 (``ORDERS[3]``, the same order as 4) took the shortest nice loop or AIC where version 4
-takes HoDoKu's choice among all of them (the most candidates removed first).
+Grader version 4 (``ORDERS[4]``, the same order as 5) took the shortest X-chain and XY-chain and the first
+turbot fish found where version 5 takes HoDoKu's choice among all of them (the most candidates removed
+first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`). Grader version 3
+(the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's choice among all
+of them (:mod:`pipeline.difficulty.loop_choice`).
 
 Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
 Test 5, avoidable rectangles, Sue de Coq or ALS rows, tried Simple Colors before the Unfair finned
@@ -139,8 +142,9 @@ UNRATED = "unrated"
 #: the killer cage techniques and the chains after the XY-chain, 2 since, 3 since the rows follow
 #: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
 #: rectangles, Sue de Coq and the ALS rows, 4 since the nice-loop and AIC rows make HoDoKu's choice among
-#: every nice loop and AIC (:func:`pipeline.difficulty.loops._hodoku_loop`; ``ORDERS[4]`` is version 3's
-#: order). Raised whenever any puzzle's grade can change; each
+#: every nice loop and AIC (:mod:`pipeline.difficulty.loop_choice`; ``ORDERS[4]`` is version 3's order),
+#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs (same order).
+#: Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
 GRADER_VERSION = 5
