@@ -80,7 +80,7 @@ from pipeline.difficulty.chains import (
 from pipeline.difficulty.fish import _finned_fish, _fish
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
-from pipeline.difficulty.loop_choice import aic_4, nice_loop_4
+from pipeline.difficulty.loop_choice import aic_4, aic_5, nice_loop_4, nice_loop_5
 from pipeline.difficulty.loops import (
     _aic,
     _discontinuous_nice_loop,
@@ -237,7 +237,8 @@ class _Unique:
 #: (:mod:`~pipeline.difficulty.loop_choice`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
-    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5}}
+    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5,
+        "discontinuous_nice_loop": nice_loop_5, "aic": aic_5}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

@@ -3,13 +3,15 @@
 HoDoKu does not take the shortest chain (:mod:`.loops`' search, grader 3): its tables follow every
 premise to its end and its comparator picks one step among all the chains found. From grader
 version 4 on boards up to 9x9 (variants included), both rows (``discontinuous_nice_loop``, ``aic``)
-make that choice here (:func:`_hodoku_loop`).
+make that choice here (:func:`_hodoku_loop`; grader 5's rows :func:`nice_loop_5`, :func:`aic_5`).
 
 Contracts
 ---------
-* **Chains.** The links are :class:`.loops._Graph`'s. Every premise (a node on, or off; the first link
-  leaves its cell) is followed layer by layer to its closure (:func:`_layers`; one layer per link,
-  a node counted at the first distance it is reached in each state). A premise reaching its own cell
+* **Chains.** The links are :class:`.loops._Graph`'s. Every premise (a node on, or off) is followed
+  layer by layer to its closure (:func:`_layers`; one layer per link, a node counted at the first
+  distance it is reached in each state). Grader 4 keeps the first link out of the premise's cell;
+  grader 5 follows HoDoKu's tables, where it may stay in (the other digit of a bivalue cell), and
+  drops a nice loop whose chain does so (:func:`_own_mask`). A premise reaching its own cell
   after more than two links is a discontinuous nice loop, HoDoKu's four cases: "on ... off" or
   "on ... another digit on" remove the start, "off ... on" removes the cell's other candidates,
   "off ... another digit off" removes that digit. An "off" premise reaching a node on in another cell
@@ -95,8 +97,9 @@ def _elims(st: Candidates, ctx: _Ctx, chain: Chain) -> tuple[tuple[int, int], ..
     return ()
 
 
-def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
-    """The chain HoDoKu's comparator puts first (see the contracts), searched in Python."""
+def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph, tables: bool = False) -> Chain | None:
+    """The chain HoDoKu's comparator puts first (see the contracts), searched in Python; ``tables``:
+    grader 5's layers (:func:`_own_mask`)."""
     big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
     found: list[tuple[tuple[int, int, int, int], Chain]] = []
 
@@ -109,7 +112,8 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
     weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
     for x in gr.nodes:
         weak[x], strong[x] = gr.weak[x], gr.strong[x]
-    layers = {(a, on): _layers(weak, strong, a, on, cell_nodes[gr.cell(a)]) for on in (True, False) for a in gr.nodes}
+    layers = {(a, on): _layers(weak, strong, a, on, _own_mask(cell_nodes[gr.cell(a)], tables))
+              for on in (True, False) for a in gr.nodes}
     for on in (True, False):
         for a in gr.nodes:
             own = cell_nodes[gr.cell(a)]
@@ -130,37 +134,50 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
                     offer(("aic", a, False, b, dist))
     for _key, chain in sorted(found):
         kind, a, on, b, dist = chain
-        if not _lasso(gr, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
+        path = _premise_path(gr, a, on, b, dist, _own_mask(cell_nodes[gr.cell(a)], tables))
+        if tables and kind != "aic" and gr.cell(path[1][0]) == gr.cell(a):
+            continue  # HoDoKu: a nice loop's first link leaves its cell
+        if not _lasso(gr, path, kind == "aic"):
             return chain
     return None
 
 
-def _hodoku_loop(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 4's nice-loop / AIC step (both rows; see the contracts), or None; cached in the context."""
-    if "loops4" in ctx.cache:
-        return ctx.cache["loops4"]  # type: ignore[return-value]
+def _own_mask(own: int, tables: bool) -> int:
+    """The nodes a premise's first link may not reach: grader 4 keeps it out of the premise's cell
+    (``own``); grader 5 (``tables``) follows HoDoKu's tables, which do not (a premise's table holds the
+    other digit of a bivalue cell at distance 1), and drops a nice loop whose chain stays in its
+    cell at the first link, as HoDoKu does (an AIC may begin inside its cell)."""
+    return 0 if tables else own
+
+
+def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
+    """Grader 4's nice-loop / AIC step (both rows; see the contracts), or None; with ``tables``, grader
+    5's (:func:`_own_mask`). Cached in the context."""
+    key = "loops5" if tables else "loops4"
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
     if _discontinuous_nice_loop(st, ctx) is None and _aic(st, ctx) is None:
-        ctx.cache["loops4"] = None
+        ctx.cache[key] = None
         return None
     gr = _graph(st, ctx)
     if ctx.cache.get("jit"):
         from pipeline.difficulty import loop_choice_jit  # lazy: numba loads only with the compiled solver
 
-        chain = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
+        chain = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     else:
-        chain = _choose_py(st, ctx, gr)
+        chain = _choose_py(st, ctx, gr, tables)
     step = None
     if chain is not None:
         kind, a, on, b, dist = chain
         big = gr.big
-        cell_nodes = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
-        path = _premise_path(gr, a, on, b, dist, cell_nodes)
+        own = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
+        path = _premise_path(gr, a, on, b, dist, _own_mask(own, tables))
         elims = _elims(st, ctx, chain)
         step = Step(kind, tuple(dict.fromkeys(gr.cell(x) for x, _ in path)), eliminations=elims,
                     digits=tuple(sorted({gr.pair(x)[1] for x, _ in path})),
                     detail=f"{_chain_text(gr, path)}: "
                     + ", ".join(_node_name((d - 1) * big + c, gr.n) for c, d in elims) + " false")
-    ctx.cache["loops4"] = step
+    ctx.cache[key] = step
     return step
 
 
@@ -172,6 +189,16 @@ def nice_loop_4(st: Candidates, ctx: _Ctx) -> Step | None:
 def aic_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``aic`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
     return _hodoku_loop(st, ctx) if st.n <= MAX_N else _aic(st, ctx)
+
+
+def nice_loop_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`_own_mask`) up to :data:`MAX_N`."""
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
+
+
+def aic_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``aic`` row: HoDoKu's tables (:func:`_own_mask`) up to :data:`MAX_N`."""
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _aic(st, ctx)
 
 
 def _lasso(gr: _Graph, path: list[tuple[int, bool]], aic: bool) -> bool:

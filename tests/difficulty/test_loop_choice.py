@@ -25,10 +25,11 @@ def _compare(states: list[Candidates]) -> tuple[int, int]:
     chosen = 0
     for st in states:
         ctx = _Ctx(st)
-        py = loop_choice._choose_py(st, ctx, _graph(st, ctx))
-        jit = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
-        assert jit == py, st.cand
-        chosen += py is not None
+        for tables in (False, True):  # grader 4's search, grader 5's
+            py = loop_choice._choose_py(st, ctx, _graph(st, ctx), tables)
+            jit = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
+            assert jit == py, (tables, st.cand)
+            chosen += py is not None
     return len(states), chosen
 
 
