@@ -183,6 +183,7 @@ def _finders() -> dict[str, Finder]:
         "x_chain": _x_chain,
         "xy_chain": _xy_chain,
         "discontinuous_nice_loop": _discontinuous_nice_loop,
+        "continuous_nice_loop": nice_loop_5,  # only in grader 5's order
         "aic": _aic,
         "als_xz": _als_xz,
         "als_xy_wing": _als_xy_wing,
@@ -238,7 +239,7 @@ class _Unique:
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
     5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5,
-        "discontinuous_nice_loop": nice_loop_5, "aic": aic_5}}
+        "discontinuous_nice_loop": nice_loop_5, "continuous_nice_loop": nice_loop_5, "aic": aic_5}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

@@ -11,7 +11,7 @@ Contracts
   layer by layer to its closure (:func:`_layers`; one layer per link, a node counted at the first
   distance it is reached in each state). Grader 4 keeps the first link out of the premise's cell;
   grader 5 follows HoDoKu's tables, where it may stay in (the other digit of a bivalue cell), and
-  drops a nice loop whose chain does so (:func:`_own_mask`). A premise reaching its own cell
+  drops a nice loop whose chain does so (:func:`_choose_tables`). A premise reaching its own cell
   after more than two links is a discontinuous nice loop, HoDoKu's four cases: "on ... off" or
   "on ... another digit on" remove the start, "off ... on" removes the cell's other candidates,
   "off ... another digit off" removes that digit. An "off" premise reaching a node on in another cell
@@ -97,9 +97,8 @@ def _elims(st: Candidates, ctx: _Ctx, chain: Chain) -> tuple[tuple[int, int], ..
     return ()
 
 
-def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph, tables: bool = False) -> Chain | None:
-    """The chain HoDoKu's comparator puts first (see the contracts), searched in Python; ``tables``:
-    grader 5's layers (:func:`_own_mask`)."""
+def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
+    """Grader 4's chain: the one HoDoKu's comparator puts first (see the contracts), searched in Python."""
     big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
     found: list[tuple[tuple[int, int, int, int], Chain]] = []
 
@@ -112,8 +111,7 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph, tables: bool = False) -> C
     weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
     for x in gr.nodes:
         weak[x], strong[x] = gr.weak[x], gr.strong[x]
-    layers = {(a, on): _layers(weak, strong, a, on, _own_mask(cell_nodes[gr.cell(a)], tables))
-              for on in (True, False) for a in gr.nodes}
+    layers = {(a, on): _layers(weak, strong, a, on, cell_nodes[gr.cell(a)]) for on in (True, False) for a in gr.nodes}
     for on in (True, False):
         for a in gr.nodes:
             own = cell_nodes[gr.cell(a)]
@@ -134,25 +132,109 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph, tables: bool = False) -> C
                     offer(("aic", a, False, b, dist))
     for _key, chain in sorted(found):
         kind, a, on, b, dist = chain
-        path = _premise_path(gr, a, on, b, dist, _own_mask(cell_nodes[gr.cell(a)], tables))
-        if tables and kind != "aic" and gr.cell(path[1][0]) == gr.cell(a):
-            continue  # HoDoKu: a nice loop's first link leaves its cell
-        if not _lasso(gr, path, kind == "aic"):
+        if not _lasso(gr, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
             return chain
     return None
 
 
-def _own_mask(own: int, tables: bool) -> int:
-    """The nodes a premise's first link may not reach: grader 4 keeps it out of the premise's cell
-    (``own``); grader 5 (``tables``) follows HoDoKu's tables, which do not (a premise's table holds the
-    other digit of a bivalue cell at distance 1), and drops a nice loop whose chain stays in its
-    cell at the first link, as HoDoKu does (an AIC may begin inside its cell)."""
-    return 0 if tables else own
+def _layer_path(weak: list[int], strong: list[int], a: int, on: bool, layers: list[tuple[int, bool]], b: int,
+                dist: int) -> list[tuple[int, bool]]:
+    """Grader 5's chain from premise ``(a, on)`` to node ``b`` first reached at ``dist`` links: each node's
+    parent is the lowest node of the layer before that links to it (links are symmetric)."""
+    path = [(b, layers[dist - 1][1])]
+    y = b
+    for d in range(dist - 1, 0, -1):
+        nodes, s = layers[d - 1]
+        m = nodes & (weak if s else strong)[y]
+        y = (m & -m).bit_length() - 1
+        path.append((y, s))
+    path.append((a, on))
+    return path[::-1]
+
+
+def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Grader 5's nice loop along ``path`` (premise first, an end in the premise's cell): its kind and
+    what it removes, by HoDoKu's cases (``TablingSolver.checkNiceLoop``): the three discontinuous ones
+    of the contracts, or a continuous loop (an "on" premise ending off on the other digit of a bivalue
+    cell, or an "off" premise ending on another digit of its cell), which removes the digit of every
+    weak link between two cells from the cells seeing both of its ends (off the chain), and from each
+    cell entered and left by strong links (the premise's cell included) its other digits."""
+    big, g, cand = st.n * st.n, st.geo, st.cand
+    (a, on), (e, end_on) = path[0], path[-1]
+    ca, ka, ke = a % big, a // big, e // big
+    first_on, m = path[1][1], len(path) - 1
+    if on and not end_on and e == a:
+        return "discontinuous_nice_loop", ((ca, ka + 1),)
+    if not on and end_on and e == a:
+        return "discontinuous_nice_loop", _elims_of((ca, k + 1) for k in _bits(cand[ca] & ~(1 << ka)))
+    if on and end_on and e != a:
+        return "discontinuous_nice_loop", ((ca, ka + 1),)
+    if not on and not end_on and e != a:
+        return "discontinuous_nice_loop", ((ca, ke + 1),)
+    if not ((on and not end_on and e != a and cand[ca].bit_count() == 2) or (not on and end_on and e != a)):
+        return "", ()
+    cells = [x % big for x, _ in path]
+    on_chain = sum(1 << c for c in set(cells))  # a cell appears twice in the chain (entered and left)
+    out: set[tuple[int, int]] = set()
+    for i, (x, x_on) in enumerate(path):
+        c, k = cells[i], x // big
+        two_strong = i == 0 and first_on and end_on
+        if not two_strong and i > 0 and x_on and i <= m - 2 and cells[i - 1] != c:  # entered by a strong link
+            two_strong = cells[i + 1] == c and cells[i + 2] != c  # and left by one (states alternate)
+        if two_strong:
+            keep = (1 << ka | 1 << ke) if i == 0 else (1 << k | 1 << path[i + 2][0] // big)
+            out.update((c, k2 + 1) for k2 in _bits(cand[c] & ~keep))
+        if i > 0 and not x_on and cells[i - 1] != c:
+            common = g.peer_bits[cells[i - 1]] & g.peer_bits[c] & ctx.where[k] & ~on_chain & ~(1 << ca)
+            out.update((c2, k + 1) for c2 in _bits(common))
+    return "continuous_nice_loop", _elims_of(out)
+
+
+def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
+    """Grader 5's chain (see the contracts) and what it removes, searched in Python: HoDoKu's tables
+    (the first link may stay in the premise's cell), nice loops whose first and last links leave the
+    cell (continuous ones included, :func:`_loop_elims`), paths by :func:`_layer_path`."""
+    big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
+    found: list[tuple[tuple[int, int, int, int], Chain, tuple[tuple[int, int], ...]]] = []
+    weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
+    for x in gr.nodes:
+        weak[x], strong[x] = gr.weak[x], gr.strong[x]
+    layers = {(a, on): _layers(weak, strong, a, on, 0) for on in (True, False) for a in gr.nodes}
+    for on in (True, False):
+        for a in gr.nodes:
+            ca = gr.cell(a)
+            own = sum(1 << (k * big + ca) for k in _bits(cand[ca]))
+            lay = layers[(a, on)]
+            for dist, (nodes, _is_on) in enumerate(lay, start=1):
+                for e in _bits(nodes & own) if dist > 2 else ():
+                    path = _layer_path(weak, strong, a, on, lay, e, dist)
+                    if gr.cell(path[1][0]) == ca or gr.cell(path[-2][0]) == ca:
+                        continue  # HoDoKu: a nice loop's first and last links leave its cell
+                    kind, elims = _loop_elims(st, ctx, path)
+                    if elims:
+                        key = (-len(elims), _index_sum(elims), dist, len(found))
+                        found.append((key, (kind, a, on, e, dist), elims))
+    for a in gr.nodes:
+        ca, ka = gr.cell(a), a // big
+        ends = (where[ka] & ~(1 << ca)) << (ka * big)
+        for kb in _bits(cand[ca] & ~(1 << ka)):
+            ends |= (g.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
+        for dist, (nodes, is_on) in enumerate(layers[(a, False)], start=1):
+            for b in _bits(nodes & ends) if dist > 2 and is_on else ():
+                elims = _elims(st, ctx, ("aic", a, False, b, dist))
+                if elims:
+                    key = (-len(elims), _index_sum(elims), dist, len(found))
+                    found.append((key, ("aic", a, False, b, dist), elims))
+    for _key, chain, elims in sorted(found):
+        kind, a, on, b, dist = chain
+        if not _lasso(gr, _layer_path(weak, strong, a, on, layers[(a, on)], b, dist), kind == "aic"):
+            return chain, elims
+    return None
 
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
     """Grader 4's nice-loop / AIC step (both rows; see the contracts), or None; with ``tables``, grader
-    5's (:func:`_own_mask`). Cached in the context."""
+    5's (:func:`_choose_tables`). Cached in the context."""
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
@@ -164,15 +246,25 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
         from pipeline.difficulty import loop_choice_jit  # lazy: numba loads only with the compiled solver
 
         chain = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
+    elif tables:
+        got = _choose_tables(st, ctx, gr)
+        chain = got[0] if got is not None else None
     else:
-        chain = _choose_py(st, ctx, gr, tables)
+        chain = _choose_py(st, ctx, gr)
     step = None
     if chain is not None:
         kind, a, on, b, dist = chain
         big = gr.big
-        own = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
-        path = _premise_path(gr, a, on, b, dist, _own_mask(own, tables))
-        elims = _elims(st, ctx, chain)
+        if tables:
+            weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
+            for x in gr.nodes:
+                weak[x], strong[x] = gr.weak[x], gr.strong[x]
+            path = _layer_path(weak, strong, a, on, _layers(weak, strong, a, on, 0), b, dist)
+            kind, elims = ("aic", _elims(st, ctx, chain)) if kind == "aic" else _loop_elims(st, ctx, path)
+        else:
+            own = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
+            path = _premise_path(gr, a, on, b, dist, own)
+            elims = _elims(st, ctx, chain)
         step = Step(kind, tuple(dict.fromkeys(gr.cell(x) for x, _ in path)), eliminations=elims,
                     digits=tuple(sorted({gr.pair(x)[1] for x, _ in path})),
                     detail=f"{_chain_text(gr, path)}: "
@@ -192,12 +284,12 @@ def aic_4(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def nice_loop_5(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`_own_mask`) up to :data:`MAX_N`."""
+    """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`_choose_tables`) up to :data:`MAX_N`."""
     return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
 
 
 def aic_5(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 5's ``aic`` row: HoDoKu's tables (:func:`_own_mask`) up to :data:`MAX_N`."""
+    """Grader 5's ``aic`` row: HoDoKu's tables (:func:`_choose_tables`) up to :data:`MAX_N`."""
     return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _aic(st, ctx)
 
 

@@ -20,26 +20,30 @@ import numpy as np
 
 from pipeline.difficulty.loops_jit import _links, _peer_table, _unit_table
 
-_KINDS = ("discontinuous_nice_loop", "aic")
+_KINDS = ("discontinuous_nice_loop", "aic", "continuous_nice_loop")
 
 
 @nb.njit(cache=True, nogil=True)
 def _bfs(a: int, on: bool, dist_max: int, ncells: int, wdeg: np.ndarray, wadj: np.ndarray, sdeg: np.ndarray,
          sadj: np.ndarray, stamp_on: np.ndarray, stamp_off: np.ndarray, stamp: int, queue: np.ndarray,
-         parent: np.ndarray, starts: np.ndarray, depth_on: np.ndarray,
-         depth_off: np.ndarray, own: bool) -> int:  # pragma: no cover - compiled
+         parent: np.ndarray, starts: np.ndarray, depth_on: np.ndarray, depth_off: np.ndarray,
+         qidx_on: np.ndarray, qidx_off: np.ndarray, tables: bool) -> int:  # pragma: no cover - compiled
     """Layers of premise ``(a, on)`` up to ``dist_max`` links: ``queue[starts[d - 1]:starts[d]]`` holds the
     nodes first reached at distance ``d`` (in the state ``on`` flipped ``d`` times), in the order found,
     each with its ``parent`` (index into ``queue``; the premise is ``queue[0]``); ``depth_on`` and
     ``depth_off`` hold the distance of each state reached; ``stamp_on``/``stamp_off`` mark the states seen
-    under ``stamp``. ``own``: the first link leaves ``a``'s cell. Returns the number of layers."""
+    under ``stamp``; ``qidx_on``/``qidx_off`` the queue index of each state reached. Grader 4 (not
+    ``tables``): the first link leaves ``a``'s cell and a node's parent is the first that reached it;
+    grader 5 (``tables``): the first link may stay in the cell and a node's parent is the lowest node of
+    the layer before linked to it (:func:`pipeline.difficulty.loop_choice._layer_path`). Returns the number
+    of layers."""
     ca = a % ncells
     queue[0] = a
     parent[0] = -1
-    if on:
-        stamp_on[a] = stamp
+    if on:  # the premise, at distance 0 (so the parent rule never mistakes it for a node of a layer)
+        stamp_on[a], depth_on[a], qidx_on[a] = stamp, 0, 0
     else:
-        stamp_off[a] = stamp
+        stamp_off[a], depth_off[a], qidx_off[a] = stamp, 0, 0
     starts[0] = 0
     lo, hi, d = 0, 1, 0
     state = on
@@ -50,18 +54,24 @@ def _bfs(a: int, on: bool, dist_max: int, ncells: int, wdeg: np.ndarray, wadj: n
             deg = wdeg[x] if state else sdeg[x]
             for j in range(deg):
                 y = wadj[x, j] if state else sadj[x, j]
-                if d == 0 and own and y % ncells == ca:
+                if d == 0 and not tables and y % ncells == ca:
                     continue
                 if state:  # y is reached off
                     if stamp_off[y] == stamp:
+                        if tables and depth_off[y] == d + 1 and x < queue[parent[qidx_off[y]]]:
+                            parent[qidx_off[y]] = i
                         continue
                     stamp_off[y] = stamp
                     depth_off[y] = d + 1
+                    qidx_off[y] = end
                 else:
                     if stamp_on[y] == stamp:
+                        if tables and depth_on[y] == d + 1 and x < queue[parent[qidx_on[y]]]:
+                            parent[qidx_on[y]] = i
                         continue
                     stamp_on[y] = stamp
                     depth_on[y] = d + 1
+                    qidx_on[y] = end
                 queue[end] = y
                 parent[end] = i
                 end += 1
@@ -82,6 +92,62 @@ def _index_sum(cells: np.ndarray, digits: np.ndarray, m: int) -> int:  # pragma:
     for i in range(m):
         s += cells[i] * (1 + 80 * i) + digits[i]
     return s
+
+
+@nb.njit(cache=True, nogil=True)
+def _count(m: int, n: int) -> int:  # pragma: no cover - compiled
+    """The number of digits in candidate mask ``m``."""
+    c = 0
+    for k in range(n):
+        c += m >> k & 1
+    return c
+
+
+@nb.njit(cache=True, nogil=True)
+def _continuous(path: np.ndarray, d: int, on: bool, end_on: bool, cand: np.ndarray, pm: np.ndarray, n: int,
+                ncells: int, mark: np.ndarray, mstamp: int, els: np.ndarray) -> int:  # pragma: no cover - compiled
+    """The eliminations of the continuous nice loop ``path[0..d]`` (premise first, its state ``on``; the
+    end's ``end_on``) as nodes in ``els`` (unsorted, each once: ``mark`` stamped ``mstamp``); returns their
+    number. :func:`pipeline.difficulty.loop_choice._loop_elims`, step for step."""
+    ca, ka, ke = path[0] % ncells, path[0] // ncells, path[d] // ncells
+    first_on = not on
+    m = 0
+    for j in range(d + 1):
+        x = path[j]
+        c, kx = x % ncells, x // ncells
+        x_on = on != (j % 2 == 1)
+        two = j == 0 and first_on and end_on
+        if not two and j > 0 and x_on and j <= d - 2 and path[j - 1] % ncells != c:
+            # entered by a strong link, left by one (states alternate: path[j + 1] is off, path[j + 2] on)
+            two = path[j + 1] % ncells == c and path[j + 2] % ncells != c
+        if two:
+            k1 = ka if j == 0 else kx
+            k2 = ke if j == 0 else path[j + 2] // ncells
+            for k in range(n):
+                if cand[c] >> k & 1 and k != k1 and k != k2:
+                    y = k * ncells + c
+                    if mark[y] != mstamp:
+                        mark[y] = mstamp
+                        els[m] = y
+                        m += 1
+        if j > 0 and not x_on and path[j - 1] % ncells != c:
+            cp = path[j - 1] % ncells
+            for c2 in range(ncells):
+                if c2 == ca or not (pm[cp, c2] and pm[c, c2] and cand[c2] >> kx & 1):
+                    continue
+                on_chain = False
+                for t in range(d + 1):
+                    if path[t] % ncells == c2:
+                        on_chain = True
+                        break
+                if on_chain:
+                    continue
+                y = kx * ncells + c2
+                if mark[y] != mstamp:
+                    mark[y] = mstamp
+                    els[m] = y
+                    m += 1
+    return m
 
 
 @nb.njit(cache=True, nogil=True)
@@ -114,13 +180,19 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
     starts = np.empty(2 * big + 2, dtype=np.int64)
     depth_on = np.zeros(big, dtype=np.int64)
     depth_off = np.zeros(big, dtype=np.int64)
+    qidx_on = np.zeros(big, dtype=np.int64)
+    qidx_off = np.zeros(big, dtype=np.int64)
+    path = np.empty(2 * big + 2, dtype=np.int64)
+    mark = np.zeros(big, dtype=np.int64)  # eliminations of one offer, by node (stamped)
     # offers: key, kind, a, on, b, dist (nice loops first, then AICs: the order found)
     cap = 1024
     offers = np.empty((cap, 6), dtype=np.int64)
     aics = np.empty((cap, 6), dtype=np.int64)
     no, na = 0, 0
-    ec = np.empty(ncells, dtype=np.int64)
-    ed = np.empty(ncells, dtype=np.int64)
+    ec = np.empty(big, dtype=np.int64)
+    ed = np.empty(big, dtype=np.int64)
+    els = np.empty(big, dtype=np.int64)
+    mstamp = 0
     stamp = 0
     for pass_on in range(2):
         on = pass_on == 0
@@ -129,7 +201,7 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
             ka, ca = a // ncells, a % ncells
             stamp += 1
             nl = _bfs(a, on, big * 2, ncells, wdeg, wadj, sdeg, sadj, stamp_on, stamp_off, stamp, queue, parent, starts,
-                  depth_on, depth_off, not tables)
+                  depth_on, depth_off, qidx_on, qidx_off, tables)
             for d in range(3, nl + 1):
                 lo, hi = starts[d - 1], starts[d]
                 end_on = on != (d % 2 == 1)
@@ -144,21 +216,40 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                     elif stamp_off[e] != stamp or depth_off[e] != d:
                         continue
                     m = 0
-                    if on and end_on != (e == a):
-                        ec[0], ed[0], m = ca, ka + 1, 1
-                    elif not on and end_on and e == a:
-                        for k2 in range(n):
-                            if k2 != ka and cand[ca] >> k2 & 1:
-                                ec[m], ed[m] = ca, k2 + 1
-                                m += 1
-                    elif not on and not end_on and e != a:
-                        ec[0], ed[0], m = ca, k + 1, 1
+                    kind = 0
+                    if tables:  # grader 5: the chain's first and last links leave the cell; continuous loops too
+                        j = d
+                        i = qidx_on[e] if end_on else qidx_off[e]
+                        while i >= 0:
+                            path[j] = queue[i]
+                            j -= 1
+                            i = parent[i]
+                        if path[1] % ncells == ca or path[d - 1] % ncells == ca:
+                            continue
+                        if e != a and ((on and not end_on and _count(cand[ca], n) == 2) or (not on and end_on)):
+                            kind = 2
+                            mstamp += 1
+                            m = _continuous(path, d, on, end_on, cand, pm, n, ncells, mark, mstamp, els)
+                            els[:m] = np.sort(els[:m])
+                            for i in range(m):
+                                ec[i], ed[i] = els[i] % ncells, els[i] // ncells + 1
+                    if kind == 0:
+                        if on and end_on != (e == a):
+                            ec[0], ed[0], m = ca, ka + 1, 1
+                        elif not on and end_on and e == a:
+                            for k2 in range(n):
+                                if k2 != ka and cand[ca] >> k2 & 1:
+                                    ec[m], ed[m] = ca, k2 + 1
+                                    m += 1
+                        elif not on and not end_on and e != a:
+                            ec[0], ed[0], m = ca, k + 1, 1
                     if m == 0:
                         continue
                     if no == offers.shape[0]:
                         offers = np.concatenate((offers, np.empty_like(offers)))
                     offers[no, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d
-                    offers[no, 1], offers[no, 2], offers[no, 3], offers[no, 4], offers[no, 5] = 0, a, 1 - pass_on, e, d
+                    offers[no, 1], offers[no, 2], offers[no, 3] = kind, a, 1 - pass_on
+                    offers[no, 4], offers[no, 5] = e, d
                     no += 1
                 if on or not end_on:
                     continue
@@ -198,7 +289,7 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
         kind, a, on, b, d = alls[r, 1], alls[r, 2], alls[r, 3] == 1, alls[r, 4], alls[r, 5]
         stamp += 1
         _bfs(a, on, d, ncells, wdeg, wadj, sdeg, sadj, stamp_on, stamp_off, stamp, queue, parent, starts,
-                  depth_on, depth_off, not tables)
+                  depth_on, depth_off, qidx_on, qidx_off, tables)
         i = -1
         for j in range(starts[d - 1], starts[d]):
             if queue[j] == b:
@@ -209,8 +300,6 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
             path[m] = queue[i]
             m += 1
             i = parent[i]
-        if tables and kind == 0 and path[m - 2] % ncells == a % ncells:
-            continue  # HoDoKu: a nice loop's first link leaves its cell
         # the lasso test of loop_choice._lasso, walking the path from the premise
         left[:] = False
         last = -1

@@ -85,8 +85,10 @@ multi_colors       MULTI_COLORS_1 / _2             hard     200     one row, bot
 x_chain            X_CHAIN                         expert   260
 xy_chain           XY_CHAIN                        expert   260
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
-aic                AIC                             expert   280     with the AIC (:mod:`.loops`); HoDoKu's
-                                                                    one NICE_LOOP step
+continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC (:mod:`.loops`,
+aic                AIC                             expert   280     :mod:`.loop_choice`); HoDoKu's one
+                                                                    NICE_LOOP step; the continuous row
+                                                                    from grader 5
 als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
 als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
 als_xy_chain       ALS_XY_CHAIN                    expert   340
@@ -143,7 +145,8 @@ UNRATED = "unrated"
 #: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
 #: rectangles, Sue de Coq and the ALS rows, 4 since the nice-loop and AIC rows make HoDoKu's choice among
 #: every nice loop and AIC (:mod:`pipeline.difficulty.loop_choice`; ``ORDERS[4]`` is version 3's order),
-#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs (same order).
+#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs and the nice
+#: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row).
 #: Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
@@ -224,6 +227,7 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
         Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
         Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
+        Technique("continuous_nice_loop", "Continuous Nice Loop", "expert", 280, "CONTINUOUS_NICE_LOOP"),
         Technique("aic", "AIC", "expert", 280, "AIC"),
         Technique("als_xz", "ALS-XZ", "expert", 300, "ALS_XZ"),
         Technique("als_xy_wing", "ALS-XY-Wing", "expert", 320, "ALS_XY_WING"),
@@ -263,7 +267,8 @@ _ORDER_2: tuple[str, ...] = (
 #: grader version -> the order in which its solver tries the techniques (trial and error last). Every
 #: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
 #: order leaves out the rows added after it (version 2 has no Multi-Colors).
-ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: tuple(TECHNIQUES), 4: tuple(TECHNIQUES), 5: tuple(TECHNIQUES)}
+_ORDER_3 = tuple(t for t in TECHNIQUES if t != "continuous_nice_loop")  # no continuous row before version 5
+ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: _ORDER_3, 4: _ORDER_3, 5: tuple(TECHNIQUES)}
 
 #: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]
