@@ -28,8 +28,14 @@ Contracts
   :mod:`.loop_choice_jit`, its compiled twin, which picks the same chain
   (``tests/difficulty/test_loop_choice.py`` compares the two along solve paths).
 
-Roads not taken: continuous nice loops are found as the loops and AICs their eliminations follow
-from (same weight), not as one step; grouped and ALS nodes are not in the graph.
+* **Grader 5** (:func:`_choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
+  (an AIC may begin with the other digit of a bivalue cell); a node's chain runs through the lowest
+  node of the layer before (:func:`_layer_path`); a nice loop whose first or last link stays in its
+  cell is dropped; continuous nice loops are one step (:func:`_loop_elims`, HoDoKu's
+  ``checkNiceLoop``), in the same comparison.
+
+Roads not taken: grouped and ALS nodes are not in the graph; grader 4 finds continuous nice loops as
+the loops and AICs their eliminations follow from (same weight), not as one step.
 """
 
 from __future__ import annotations
