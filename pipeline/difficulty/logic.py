@@ -87,7 +87,7 @@ from pipeline.difficulty.loops import (
     _forcing_chain,
     _forcing_net,
 )
-from pipeline.difficulty.single_digit import _empty_rectangle, _turbot, _turbot_fish_5
+from pipeline.difficulty.single_digit import _empty_rectangle, _skyscraper_5, _turbot, _turbot_fish_5
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
@@ -236,11 +236,12 @@ class _Unique:
 #: The rows whose finder a grader version replaces: from version 4 the nice-loop and AIC rows both make
 #: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
 #: (:mod:`~pipeline.difficulty.loop_choice`); from version 5 the X-chain, XY-chain and turbot fish rows
-#: make HoDoKu's choice too, and a pair or triple inside a box and a line is locked only when it removes
-#: candidates from both (:func:`~pipeline.difficulty.basic._naked_subset`).
+#: make HoDoKu's choice too, a pair or triple inside a box and a line is locked only when it removes
+#: candidates from both (:func:`~pipeline.difficulty.basic._naked_subset`), and the skyscraper is searched
+#: in HoDoKu's order.
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
-    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5,
+    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5, "skyscraper": _skyscraper_5,
         "discontinuous_nice_loop": nice_loop_5, "continuous_nice_loop": nice_loop_5, "aic": aic_5,
         "locked_pair": lambda st, ctx: _naked_subset(st, 2, True, hodoku=True),
         "locked_triple": lambda st, ctx: _naked_subset(st, 3, True, hodoku=True),
