@@ -140,10 +140,15 @@ def _shared_units(g: _Geo, cells: Sequence[int]) -> list[int]:
     return [u for u in g.containing[cells[0]] if not bits & ~g.unit_mask[u]]
 
 
-def _naked_subset(st: Candidates, k: int, locked: bool) -> Step | None:
+def _naked_subset(st: Candidates, k: int, locked: bool, hodoku: bool = False) -> Step | None:
     """Naked subset of size ``k``. ``locked``: only subsets inside a box *and* a line (k <= 3),
     eliminating from both (HoDoKu's Locked Pair/Triple; on a variant board any two shared units, e.g.
-    a region and a row, or a box and a diagonal); otherwise only the others."""
+    a region and a row, or a box and a diagonal); otherwise only the others.
+
+    ``hodoku`` (grader 5's rows): a subset is locked only when its eliminations reach two of its shared
+    units, as HoDoKu's ``createSubsetStep`` decides (:func:`_locked_by_elims`); one inside a box and a
+    line that removes candidates from only one of them is a naked subset (HoDoKu's Naked Pair/Triple).
+    """
     g, n, cand = st.geo, st.n, st.cand
     for u in g.scan_order:
         cells = [i for i in g.units[u] if 2 <= cand[i].bit_count() <= k]
@@ -157,19 +162,37 @@ def _naked_subset(st: Candidates, k: int, locked: bool) -> Step | None:
                 continue
             shared = _shared_units(g, combo)
             is_locked = len(shared) >= 2 and k <= 3
-            if is_locked != locked:
+            if not hodoku and is_locked != locked:
                 continue
             els: list[tuple[int, int]] = []
             for s in shared:
                 for j in g.units[s]:
                     if j not in combo and cand[j] & m:
                         els.extend((j, d) for d in _digits(cand[j] & m))
+            if hodoku:
+                is_locked = is_locked and _locked_by_elims(g, shared, els)
+                if is_locked != locked:
+                    continue
             if els:
                 name = ("locked_" if locked else "naked_") + _SUBSET[k]
                 where = " and ".join(g.names[s] for s in shared)
                 return Step(name, combo, eliminations=_elims_of(els), digits=tuple(_digits(m)), units=tuple(shared),
                             detail=f"{_slash(m)} in {_cells(combo, n)} ({where})")
     return None
+
+
+def _locked_by_elims(g: _Geo, shared: Sequence[int], els: Sequence[tuple[int, int]]) -> bool:
+    """HoDoKu's test of a locked subset: of the units the subset shares, at least two lose a candidate,
+    a box (or region) by any elimination in it, any other unit only by one outside the shared box."""
+    n = g.n
+    boxes = [s for s in shared if 2 * n <= s < 3 * n]
+    box_mask = g.unit_mask[boxes[0]] if boxes else 0
+    hit = 0
+    for s in shared:
+        um = g.unit_mask[s] if s in boxes else g.unit_mask[s] & ~box_mask
+        if any(um >> j & 1 for j, _d in els):
+            hit += 1
+    return hit >= 2
 
 
 def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:

@@ -12,8 +12,9 @@ from pipeline.difficulty.candidates_jit import _first_combo, _next_combo, _popco
 
 @nb.njit(cache=True, nogil=True)
 def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
-                  box_of: np.ndarray, n: int, k: int, locked: bool) -> bool:  # pragma: no cover - compiled
-    """``basic._naked_subset(st, k, locked) is not None``."""
+                  box_of: np.ndarray, n: int, k: int, locked: bool,
+                  hodoku: bool = False) -> bool:  # pragma: no cover - compiled
+    """``basic._naked_subset(st, k, locked, hodoku) is not None``."""
     cells = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     shared = np.empty(3, dtype=np.int64)
@@ -52,8 +53,12 @@ def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_o
                 if same_b:
                     shared[ns] = 2 * n + box_of[c0]
                     ns += 1
-                if (ns >= 2 and k <= 3) == locked:
+                is_locked = ns >= 2 and k <= 3
+                if hodoku or is_locked == locked:
+                    found = False
+                    hits = 0
                     for s in range(ns):
+                        hit = False
                         for p in range(n):
                             j = units[shared[s], p]
                             inside = False
@@ -61,7 +66,15 @@ def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_o
                                 if cells[idx[q]] == j:
                                     inside = True
                             if not inside and cand[j] & m:
-                                return True
+                                found = True
+                                if shared[s] >= 2 * n or box_of[j] != box_of[c0]:
+                                    hit = True
+                        if hit:
+                            hits += 1
+                    if hodoku:
+                        is_locked = is_locked and hits >= 2
+                    if found and is_locked == locked:
+                        return True
             if not _next_combo(idx, k, cnt):
                 break
     return False

@@ -87,7 +87,7 @@ from pipeline.difficulty.loops import (
     _forcing_chain,
     _forcing_net,
 )
-from pipeline.difficulty.single_digit import _empty_rectangle, _turbot, _turbot_fish_5
+from pipeline.difficulty.single_digit import _empty_rectangle, _skyscraper_5, _turbot, _turbot_fish_5
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
@@ -235,11 +235,18 @@ class _Unique:
 
 #: The rows whose finder a grader version replaces: from version 4 the nice-loop and AIC rows both make
 #: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
-#: (:mod:`~pipeline.difficulty.loop_choice`).
+#: (:mod:`~pipeline.difficulty.loop_choice`); from version 5 the X-chain, XY-chain and turbot fish rows
+#: make HoDoKu's choice too, a pair or triple inside a box and a line is locked only when it removes
+#: candidates from both (:func:`~pipeline.difficulty.basic._naked_subset`), and the skyscraper is searched
+#: in HoDoKu's order.
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
-    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5,
-        "discontinuous_nice_loop": nice_loop_5, "continuous_nice_loop": nice_loop_5, "aic": aic_5}}
+    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5, "skyscraper": _skyscraper_5,
+        "discontinuous_nice_loop": nice_loop_5, "continuous_nice_loop": nice_loop_5, "aic": aic_5,
+        "locked_pair": lambda st, ctx: _naked_subset(st, 2, True, hodoku=True),
+        "locked_triple": lambda st, ctx: _naked_subset(st, 3, True, hodoku=True),
+        "naked_pair": lambda st, ctx: _naked_subset(st, 2, False, hodoku=True),
+        "naked_triple": lambda st, ctx: _naked_subset(st, 3, False, hodoku=True)}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:
@@ -304,6 +311,19 @@ def _use_kernels(compiled: bool | None, n: int = 9) -> bool:
         return compiled
     _solves += 1
     return _solves > AUTO_COMPILE_AFTER or n >= AUTO_COMPILE_SIDE
+
+
+#: The rows whose compiled probe a grader version replaces, by version: the probe of row ``t`` is then
+#: ``f"{t}_{version}"`` in :data:`pipeline.difficulty.logic_jit.PROBED`.
+_PROBES_FROM: dict[int, tuple[str, ...]] = {5: ("locked_pair", "locked_triple", "naked_pair", "naked_triple")}
+
+
+def _probe_name(t: str, grader: int) -> str:
+    """The name of the compiled probe for row ``t`` under grader ``grader``."""
+    for version in sorted(_PROBES_FROM, reverse=True):
+        if grader >= version and t in _PROBES_FROM[version]:
+            return f"{t}_{version}"
+    return t
 
 
 def _kernel(n: int, after_singles: tuple[str, ...]) -> Kernel:
@@ -412,7 +432,8 @@ def solve_logically(
     guess = _Guesser(solution, st.n, st.geo)
     finders = _finder_list(allowed, guess, _unique_for(st, unique), grader)
     steps: list[Step] = []
-    kernel = _kernel(st.n, tuple(allowed[2:])) if classic and _use_kernels(compiled, st.n) else None
+    probes = tuple(_probe_name(t, grader) for t in allowed[2:])
+    kernel = _kernel(st.n, probes) if classic and _use_kernels(compiled, st.n) else None
     while not st.is_solved():
         step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
         if st.is_solved():

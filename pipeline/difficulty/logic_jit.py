@@ -62,7 +62,8 @@ PROBED: tuple[str, ...] = (
     "hidden_triple", "naked_quad", "hidden_quad", "x_wing", "swordfish", "jellyfish", "skyscraper",
     "two_string_kite", "turbot_fish", "empty_rectangle", "w_wing", "xy_wing", "xyz_wing", "finned_x_wing",
     "sashimi_x_wing", "simple_colors", "finned_swordfish", "sashimi_swordfish", "finned_jellyfish",
-    "sashimi_jellyfish", "x_chain", "xy_chain",
+    "sashimi_jellyfish", "x_chain", "xy_chain", "locked_pair_5", "locked_triple_5", "naked_pair_5",
+    "naked_triple_5",
 )
 
 
@@ -111,7 +112,9 @@ def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nd
         return _fish(cand, row_band, col_band, width, n, 3 + (t - 23) // 2, True, (t - 23) % 2 == 1)
     if t == 27:
         return _x_chain(cand, units, is_peer, n)
-    return _xy_chain(cand, is_peer, n)
+    if t == 28:
+        return _xy_chain(cand, is_peer, n)
+    return _naked_subset(cand, units, row_of, col_of, box_of, n, 2 + (t - 29) % 2, t < 31, True)
 
 
 @nb.njit(cache=True, nogil=True)

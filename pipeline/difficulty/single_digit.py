@@ -77,6 +77,40 @@ def _turbot_fish_5(st: Candidates, ctx: _Ctx) -> Step | None:
     return _turbot(st, ctx, "turbot_fish", hodoku=True)
 
 
+def _skyscraper_5(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``skyscraper`` row, in HoDoKu's search order (its ``findSkyscraper``): every digit's
+    pairs of conjugate rows first, then of columns (lines in order, each line's two cells in order); the
+    first pair whose ends meet in one column (row), whose other ends do not, and whose other ends see a
+    common candidate. The pattern's own cells are never eliminated (as :func:`_turbot`)."""
+    g, n = st.geo, st.n
+    pb = g.peer_bits
+    for lines, across in ((range(n), g.col_of), (range(n, 2 * n), g.row_of)):
+        for k in range(n):
+            wd = ctx.where[k]
+            pairs = []
+            for u in lines:
+                cells = [i for i in g.units[u] if wd >> i & 1]
+                if len(cells) == 2:
+                    pairs.append((cells[0], cells[1]))
+            for x, (a0, a1) in enumerate(pairs):
+                for b0, b1 in pairs[x + 1:]:
+                    if across[a0] == across[b0]:
+                        fi, li, lj, fj = a1, a0, b0, b1
+                    elif across[a1] == across[b1]:
+                        fi, li, lj, fj = a0, a1, b1, b0
+                    else:
+                        continue
+                    if across[fi] == across[fj]:
+                        continue  # an X-Wing
+                    el = pb[fi] & pb[fj] & wd & ~((1 << li) | (1 << lj))
+                    if el:
+                        d = k + 1
+                        chain = (fi, li, lj, fj)
+                        return Step("skyscraper", chain, eliminations=tuple((i, d) for i in _bits(el)), digits=(d,),
+                                    detail=f"on {digit_name(d)}: {_x_chain_text(chain, n)}")
+    return None
+
+
 def _empty_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
     g, n = st.geo, st.n
     um = g.unit_mask

@@ -109,7 +109,10 @@ tried at HoDoKu's place in the order.
 
 Grader version 4 (``ORDERS[4]``, the same order as 5) took the shortest X-chain and XY-chain and the first
 turbot fish found where version 5 takes HoDoKu's choice among all of them (the most candidates removed
-first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`). Grader version 3
+first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and called every pair
+or triple inside a box and a line locked where version 5 does so only when it removes candidates from
+both, as HoDoKu does (:func:`pipeline.difficulty.basic._naked_subset`), and took the first skyscraper
+found where version 5 searches in HoDoKu's order (:func:`pipeline.difficulty.single_digit._skyscraper_5`). Grader version 3
 (the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's choice among all
 of them (:mod:`pipeline.difficulty.loop_choice`).
 
@@ -145,8 +148,9 @@ UNRATED = "unrated"
 #: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
 #: rectangles, Sue de Coq and the ALS rows, 4 since the nice-loop and AIC rows make HoDoKu's choice among
 #: every nice loop and AIC (:mod:`pipeline.difficulty.loop_choice`; ``ORDERS[4]`` is version 3's order),
-#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs and the nice
-#: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row).
+#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs, the nice
+#: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row), and a locked
+#: pair or triple is locked by HoDoKu's rule.
 #: Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
