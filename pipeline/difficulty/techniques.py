@@ -112,9 +112,9 @@ turbot fish found where version 5 takes HoDoKu's choice among all of them (the m
 first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and called every pair
 or triple inside a box and a line locked where version 5 does so only when it removes candidates from
 both, as HoDoKu does (:func:`pipeline.difficulty.basic._naked_subset`), and took the first skyscraper
-found where version 5 searches in HoDoKu's order (:func:`pipeline.difficulty.single_digit._skyscraper_5`). Grader version 3
-(the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's choice among all
-of them (:mod:`pipeline.difficulty.loop_choice`).
+found where version 5 searches in HoDoKu's order (:func:`pipeline.difficulty.single_digit._skyscraper_5`).
+Grader version 3 (the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's
+choice among all of them (:mod:`pipeline.difficulty.loop_choice`).
 
 Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
 Test 5, avoidable rectangles, Sue de Coq or ALS rows, tried Simple Colors before the Unfair finned
