@@ -103,9 +103,20 @@ def _elims(st: Candidates, ctx: _Ctx, chain: Chain) -> tuple[tuple[int, int], ..
     return ()
 
 
+def _aic_ends(st: Candidates, ctx: _Ctx, a: int) -> int:
+    """The nodes an AIC from node ``a`` may end on: ``a``'s digit outside its cell, or another digit of
+    ``a``'s cell in a peer cell that still has ``a``'s digit."""
+    big = st.n * st.n
+    ca, ka, where = a % big, a // big, ctx.where
+    ends = (where[ka] & ~(1 << ca)) << (ka * big)
+    for kb in _bits(st.cand[ca] & ~(1 << ka)):
+        ends |= (st.geo.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
+    return ends
+
+
 def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
     """Grader 4's chain: the one HoDoKu's comparator puts first (see the contracts), searched in Python."""
-    big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
+    big, cand = gr.big, st.cand
     found: list[tuple[tuple[int, int, int, int], Chain]] = []
 
     def offer(chain: Chain) -> None:
@@ -126,12 +137,7 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
                     for e in _bits(nodes & own):
                         offer(("discontinuous_nice_loop", a, on, e, dist))
     for a in gr.nodes:
-        ca, ka = gr.cell(a), a // big
-        # the ends an AIC from a can have: a's digit outside its cell, or another digit kb of a's cell in a
-        # peer cell that still has a's digit
-        ends = (where[ka] & ~(1 << ca)) << (ka * big)
-        for kb in _bits(cand[ca] & ~(1 << ka)):
-            ends |= (g.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
+        ends = _aic_ends(st, ctx, a)
         for dist, (nodes, is_on) in enumerate(layers[(a, False)], start=1):
             if dist > 2 and is_on:
                 for b in _bits(nodes & ends):
@@ -200,7 +206,7 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[
     """Grader 5's chain (see the contracts) and what it removes, searched in Python: HoDoKu's tables
     (the first link may stay in the premise's cell), nice loops whose first and last links leave the
     cell (continuous ones included, :func:`_loop_elims`), paths by :func:`_layer_path`."""
-    big, g, cand, where = gr.big, st.geo, st.cand, ctx.where
+    big, cand = gr.big, st.cand
     found: list[tuple[tuple[int, int, int, int], Chain, tuple[tuple[int, int], ...]]] = []
     weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
     for x in gr.nodes:
@@ -221,10 +227,7 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[
                         key = (-len(elims), _index_sum(elims), dist, len(found))
                         found.append((key, (kind, a, on, e, dist), elims))
     for a in gr.nodes:
-        ca, ka = gr.cell(a), a // big
-        ends = (where[ka] & ~(1 << ca)) << (ka * big)
-        for kb in _bits(cand[ca] & ~(1 << ka)):
-            ends |= (g.peer_bits[ca] & where[ka] & where[kb]) << (kb * big)
+        ends = _aic_ends(st, ctx, a)
         for dist, (nodes, is_on) in enumerate(layers[(a, False)], start=1):
             for b in _bits(nodes & ends) if dist > 2 and is_on else ():
                 elims = _elims(st, ctx, ("aic", a, False, b, dist))
