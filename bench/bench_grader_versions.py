@@ -5,7 +5,7 @@ ratio to grader 2 (the issue's budget: a new grader costs at most 2x grader 2 on
 Input: JSON lines from ``numplace generate --format json`` (``puzzle`` and ``solution``), e.g. the
 default mix ``numplace generate --count 4000 --seed 1 --format json > /tmp/mix.jsonl``.
 
-    .venv/bin/python bench/bench_grader_versions.py /tmp/mix.jsonl [--versions 2,4,5] [--repeats 3]
+    .venv/bin/python bench/bench_grader_versions.py /tmp/mix.jsonl [--versions 2,5,6] [--repeats 3]
 
 Every puzzle is graded once by every version untimed (numba compiles or loads every kernel a path
 reaches), then ``--repeats`` passes in which each puzzle is graded by every version in turn
@@ -30,7 +30,7 @@ from pipeline.difficulty.grade import grade
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("puzzles", type=Path, help="JSON lines with puzzle and solution")
-    ap.add_argument("--versions", default="2,4,5", help="grader versions, comma-separated (first = baseline)")
+    ap.add_argument("--versions", default="2,5,6", help="grader versions, comma-separated (first = baseline)")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     versions = [int(v) for v in args.versions.split(",")]

@@ -78,6 +78,7 @@ from pipeline.difficulty.chains import (
     _xy_chain_5,
 )
 from pipeline.difficulty.fish import _finned_fish, _fish
+from pipeline.difficulty.grouped import grouped_loop
 from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
 from pipeline.difficulty.killer import KILLER_TECHNIQUES
 from pipeline.difficulty.loop_choice import aic_4, aic_5, nice_loop_4, nice_loop_5
@@ -185,6 +186,8 @@ def _finders() -> dict[str, Finder]:
         "discontinuous_nice_loop": _discontinuous_nice_loop,
         "continuous_nice_loop": nice_loop_5,  # only in grader 5's order
         "aic": _aic,
+        **dict.fromkeys(("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic"),
+                        grouped_loop),  # only in grader 6's order
         "als_xz": _als_xz,
         "als_xy_wing": _als_xy_wing,
         "als_xy_chain": _als_xy_chain,

@@ -51,6 +51,43 @@ MAX_N = 9
 Chain = tuple[str, int, bool, int, int]
 
 
+class _Links:
+    """The links grader 5's tables follow, as lists by node (``weak[x]``: the nodes "``x`` on" turns off;
+    ``strong[x]``: the nodes "``x`` off" turns on), with what the loop code reads of a node: its cell (a
+    group node's first cell), digit index, cells and the cells seeing all of them. Here the nodes are
+    :class:`.loops._Graph`'s (``k * N + c``) and every link is symmetric, so ``weak_in``/``strong_in`` (the
+    nodes linking *to* a node) are the same lists; :class:`.grouped.GroupLinks` adds group nodes."""
+
+    def __init__(self, st: Candidates, gr: _Graph | None = None) -> None:
+        """The links of ``gr`` (none without it: node facts only)."""
+        self.n, self.big = st.n, st.n * st.n
+        self.peer_bits = st.geo.peer_bits
+        size = st.n * self.big if gr is not None else 0
+        self.weak, self.strong = [0] * size, [0] * size
+        if gr is not None:
+            for x in gr.nodes:
+                self.weak[x], self.strong[x] = gr.weak[x], gr.strong[x]
+        self.weak_in, self.strong_in = self.weak, self.strong
+
+    def cell(self, x: int) -> int:
+        return x % self.big
+
+    def digit(self, x: int) -> int:
+        return x // self.big
+
+    def cells(self, x: int) -> int:
+        return 1 << (x % self.big)
+
+    def buddies(self, x: int) -> int:
+        return self.peer_bits[x % self.big]
+
+    def grouped(self, x: int) -> bool:
+        return False
+
+    def name(self, x: int) -> str:
+        return _node_name(x, self.n)
+
+
 def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> list[tuple[int, bool]]:
     """The states first reached from premise "``a`` is ``on``", one layer per link: ``(nodes, on)``
     for distances 1, 2, ...; the first link leaves ``a``'s cell (``own``: that cell's nodes).
@@ -144,7 +181,7 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
                     offer(("aic", a, False, b, dist))
     for _key, chain in sorted(found):
         kind, a, on, b, dist = chain
-        if not _lasso(gr, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
+        if not _lasso(_Links(st), _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
             return chain
     return None
 
@@ -152,7 +189,8 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
 def _layer_path(weak: list[int], strong: list[int], a: int, on: bool, layers: list[tuple[int, bool]], b: int,
                 dist: int) -> list[tuple[int, bool]]:
     """Grader 5's chain from premise ``(a, on)`` to node ``b`` first reached at ``dist`` links: each node's
-    parent is the lowest node of the layer before that links to it (links are symmetric)."""
+    parent is the lowest node of the layer before that links to it. ``weak`` and ``strong`` are the links
+    *into* each node (:attr:`_Links.weak_in`; the same as the links out where they are symmetric)."""
     path = [(b, layers[dist - 1][1])]
     y = b
     for d in range(dist - 1, 0, -1):
@@ -164,16 +202,20 @@ def _layer_path(weak: list[int], strong: list[int], a: int, on: bool, layers: li
     return path[::-1]
 
 
-def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]]) -> tuple[str, tuple[tuple[int, int], ...]]:
+def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]],
+                links: _Links | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
     """Grader 5's nice loop along ``path`` (premise first, an end in the premise's cell): its kind and
     what it removes, by HoDoKu's cases (``TablingSolver.checkNiceLoop``): the three discontinuous ones
     of the contracts, or a continuous loop (an "on" premise ending off on the other digit of a bivalue
     cell, or an "off" premise ending on another digit of its cell), which removes the digit of every
     weak link between two cells from the cells seeing both of its ends (off the chain), and from each
-    cell entered and left by strong links (the premise's cell included) its other digits."""
-    big, g, cand = st.n * st.n, st.geo, st.cand
+    cell entered and left by strong links (the premise's cell included) its other digits. ``links``
+    (default: plain nodes) says what a node is: a group node's cells are all on the chain, and the
+    cells seeing it are those seeing all of its cells (HoDoKu's ``getSNodeBuddies``)."""
+    nd = links if links is not None else _Links(st)
+    cand = st.cand
     (a, on), (e, end_on) = path[0], path[-1]
-    ca, ka, ke = a % big, a // big, e // big
+    ca, ka, ke = nd.cell(a), nd.digit(a), nd.digit(e)
     first_on, m = path[1][1], len(path) - 1
     if on and not end_on and e == a:
         return "discontinuous_nice_loop", ((ca, ka + 1),)
@@ -185,32 +227,34 @@ def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]]) -> tupl
         return "discontinuous_nice_loop", ((ca, ke + 1),)
     if not ((on and not end_on and e != a and cand[ca].bit_count() == 2) or (not on and end_on and e != a)):
         return "", ()
-    cells = [x % big for x, _ in path]
-    on_chain = sum(1 << c for c in set(cells))  # a cell appears twice in the chain (entered and left)
+    cells = [nd.cell(x) for x, _ in path]
+    on_chain = 0  # a cell appears twice in the chain (entered and left)
+    for x, _ in path:
+        on_chain |= nd.cells(x)
     out: set[tuple[int, int]] = set()
     for i, (x, x_on) in enumerate(path):
-        c, k = cells[i], x // big
+        c, k = cells[i], nd.digit(x)
         two_strong = i == 0 and first_on and end_on
         if not two_strong and i > 0 and x_on and i <= m - 2 and cells[i - 1] != c:  # entered by a strong link
             two_strong = cells[i + 1] == c and cells[i + 2] != c  # and left by one (states alternate)
         if two_strong:
-            keep = (1 << ka | 1 << ke) if i == 0 else (1 << k | 1 << path[i + 2][0] // big)
+            keep = (1 << ka | 1 << ke) if i == 0 else (1 << k | 1 << nd.digit(path[i + 2][0]))
             out.update((c, k2 + 1) for k2 in _bits(cand[c] & ~keep))
         if i > 0 and not x_on and cells[i - 1] != c:
-            common = g.peer_bits[cells[i - 1]] & g.peer_bits[c] & ctx.where[k] & ~on_chain & ~(1 << ca)
+            common = nd.buddies(path[i - 1][0]) & nd.buddies(x) & ctx.where[k] & ~on_chain & ~(1 << ca)
             out.update((c2, k + 1) for c2 in _bits(common))
     return "continuous_nice_loop", _elims_of(out)
 
 
-def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
+def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
+                   links: _Links | None = None) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
     """Grader 5's chain (see the contracts) and what it removes, searched in Python: HoDoKu's tables
     (the first link may stay in the premise's cell), nice loops whose first and last links leave the
-    cell (continuous ones included, :func:`_loop_elims`), paths by :func:`_layer_path`."""
-    big, cand = gr.big, st.cand
+    cell (continuous ones included, :func:`_loop_elims`), paths by :func:`_layer_path`. ``links``
+    (default: ``gr``'s, :class:`_Links`) may add group nodes; premises and ends are ``gr``'s nodes."""
+    lk = links if links is not None else _Links(st, gr)
+    big, cand, weak, strong = gr.big, st.cand, lk.weak, lk.strong
     found: list[tuple[tuple[int, int, int, int], Chain, tuple[tuple[int, int], ...]]] = []
-    weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
-    for x in gr.nodes:
-        weak[x], strong[x] = gr.weak[x], gr.strong[x]
     layers = {(a, on): _layers(weak, strong, a, on, 0) for on in (True, False) for a in gr.nodes}
     for on in (True, False):
         for a in gr.nodes:
@@ -219,10 +263,10 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[
             lay = layers[(a, on)]
             for dist, (nodes, _is_on) in enumerate(lay, start=1):
                 for e in _bits(nodes & own) if dist > 2 else ():
-                    path = _layer_path(weak, strong, a, on, lay, e, dist)
-                    if gr.cell(path[1][0]) == ca or gr.cell(path[-2][0]) == ca:
+                    path = _layer_path(lk.weak_in, lk.strong_in, a, on, lay, e, dist)
+                    if lk.cell(path[1][0]) == ca or lk.cell(path[-2][0]) == ca:
                         continue  # HoDoKu: a nice loop's first and last links leave its cell
-                    kind, elims = _loop_elims(st, ctx, path)
+                    kind, elims = _loop_elims(st, ctx, path, lk)
                     if elims:
                         key = (-len(elims), _index_sum(elims), dist, len(found))
                         found.append((key, (kind, a, on, e, dist), elims))
@@ -236,9 +280,27 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph) -> tuple[Chain, tuple[
                     found.append((key, ("aic", a, False, b, dist), elims))
     for _key, chain, elims in sorted(found):
         kind, a, on, b, dist = chain
-        if not _lasso(gr, _layer_path(weak, strong, a, on, layers[(a, on)], b, dist), kind == "aic"):
+        if not _lasso(lk, _layer_path(lk.weak_in, lk.strong_in, a, on, layers[(a, on)], b, dist), kind == "aic"):
             return chain, elims
     return None
+
+
+def _tables_path(lk: _Links, chain: Chain) -> list[tuple[int, bool]]:
+    """The path grader 5 gives ``chain`` (:func:`_layer_path` on the links ``lk``)."""
+    _kind, a, on, b, dist = chain
+    return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
+
+
+def _loop_step(st: Candidates, gr: _Graph, lk: _Links, kind: str, path: list[tuple[int, bool]],
+               elims: tuple[tuple[int, int], ...]) -> Step:
+    """The step of a nice loop or AIC along ``path``: its cells in chain order (a group node's all), its
+    digits and the chain in words; ``grouped_`` before the kind when a group node is on the chain."""
+    if any(lk.grouped(x) for x, _ in path):
+        kind = "grouped_" + kind
+    cells = tuple(dict.fromkeys(c for x, _ in path for c in _bits(lk.cells(x))))
+    return Step(kind, cells, eliminations=elims, digits=tuple(sorted({lk.digit(x) + 1 for x, _ in path})),
+                detail=f"{_chain_text(lk, path)}: "
+                + ", ".join(_node_name((d - 1) * gr.big + c, gr.n) for c, d in elims) + " false")
 
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
@@ -263,21 +325,15 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     step = None
     if chain is not None:
         kind, a, on, b, dist = chain
-        big = gr.big
+        lk = _Links(st, gr)
         if tables:
-            weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
-            for x in gr.nodes:
-                weak[x], strong[x] = gr.weak[x], gr.strong[x]
-            path = _layer_path(weak, strong, a, on, _layers(weak, strong, a, on, 0), b, dist)
+            path = _tables_path(lk, chain)
             kind, elims = ("aic", _elims(st, ctx, chain)) if kind == "aic" else _loop_elims(st, ctx, path)
         else:
-            own = sum(1 << (k * big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
+            own = sum(1 << (k * gr.big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
             path = _premise_path(gr, a, on, b, dist, own)
             elims = _elims(st, ctx, chain)
-        step = Step(kind, tuple(dict.fromkeys(gr.cell(x) for x, _ in path)), eliminations=elims,
-                    digits=tuple(sorted({gr.pair(x)[1] for x, _ in path})),
-                    detail=f"{_chain_text(gr, path)}: "
-                    + ", ".join(_node_name((d - 1) * big + c, gr.n) for c, d in elims) + " false")
+        step = _loop_step(st, gr, lk, kind, path, elims)
     ctx.cache[key] = step
     return step
 
@@ -302,18 +358,19 @@ def aic_5(st: Candidates, ctx: _Ctx) -> Step | None:
     return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _aic(st, ctx)
 
 
-def _lasso(gr: _Graph, path: list[tuple[int, bool]], aic: bool) -> bool:
+def _lasso(lk: _Links, path: list[tuple[int, bool]], aic: bool) -> bool:
     """Whether the chain comes back to a cell it has left (HoDoKu drops such chains); a nice loop may
-    end in its start cell."""
-    left, last = 0, -1
-    start = gr.cell(path[0][0])
+    end in its start cell. A node is seen by its (first) cell; a group node left marks all its cells
+    (HoDoKu's ``addChain``)."""
+    left, last, last_x = 0, -1, -1
+    start = lk.cell(path[0][0])
     for x, _on in path:
-        c = gr.cell(x)
+        c = lk.cell(x)
         if left >> c & 1:
             return True
         if last not in (-1, c) and (aic or last != start):
-            left |= 1 << last
-        last = c
+            left |= lk.cells(last_x)
+        last, last_x = c, x
     return False
 
 

@@ -48,6 +48,8 @@ eliminations also follows from (same weight), not as one step; grader 5 finds th
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of, cell_name, digit_name
 from pipeline.difficulty.trial import settle
 
@@ -133,7 +135,11 @@ def _chain_path(gr: _Graph, a: int, b: int, depth: int) -> list[tuple[int, bool]
     return out[::-1]
 
 
-def _chain_text(gr: _Graph, path: list[tuple[int, bool]]) -> str:
+class _Named(Protocol):
+    def name(self, x: int) -> str: ...
+
+
+def _chain_text(gr: _Named, path: list[tuple[int, bool]]) -> str:
     """``r1c2(5) = r1c7(5) - r1c7(3) = r4c7(3)``: ``=`` a strong link, ``-`` a weak one."""
     out = gr.name(path[0][0])
     for x, on in path[1:]:

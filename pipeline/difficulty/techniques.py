@@ -89,6 +89,10 @@ continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC
 aic                AIC                             expert   280     :mod:`.loop_choice`); HoDoKu's one
                                                                     NICE_LOOP step; the continuous row
                                                                     from grader 5
+grouped_disc...    GROUPED_DISCONTINUOUS_NICE_LOOP expert   300     the same with group nodes (a digit in
+grouped_cont...    GROUPED_CONTINUOUS_NICE_LOOP    expert   300     a box-line intersection), one search
+grouped_aic        GROUPED_AIC                     expert   300     (:mod:`.grouped`); HoDoKu's
+                                                                    GROUPED_NICE_LOOP step; grader 6
 als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
 als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
 als_xy_chain       ALS_XY_CHAIN                    expert   340
@@ -102,17 +106,20 @@ trial_and_error    BRUTE_FORCE                     extreme  10000   places the s
 =================  ==============================  =======  ======  =====================================
 
 Not implemented (HoDoKu has them): Franken/mutant and kraken fish, squirmbag and
-larger fish, grouped nice loops / AICs, templates. A puzzle HoDoKu solves
+larger fish, ALS nodes in chains (off in HoDoKu's default solver too), templates. A puzzle HoDoKu solves
 with one of those is finished here with the forcing chains or nets (or trial and error), so its grade
 can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
 tried at HoDoKu's place in the order.
 
-Grader version 4 (``ORDERS[4]``, the same order as 5) took the shortest X-chain and XY-chain and the first
-turbot fish found where version 5 takes HoDoKu's choice among all of them (the most candidates removed
-first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and called every pair
-or triple inside a box and a line locked where version 5 does so only when it removes candidates from
-both, as HoDoKu does (:func:`pipeline.difficulty.basic._naked_subset`), and took the first skyscraper
-found where version 5 searches in HoDoKu's order (:func:`pipeline.difficulty.single_digit._skyscraper_5`).
+Grader version 5 (``ORDERS[5]``) had no grouped rows: a puzzle HoDoKu solves with a grouped nice loop
+or AIC went on to the ALS rows and the forcing chains.
+Grader version 4 (``ORDERS[4]``, version 5's order without the continuous row) took the shortest X-chain and
+XY-chain and the first turbot fish found where version 5 takes HoDoKu's choice among all of them (the most
+candidates removed first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and
+called every pair or triple inside a box and a line locked where version 5 does so only when it removes
+candidates from both, as HoDoKu does (:func:`pipeline.difficulty.basic._naked_subset`), and took the first
+skyscraper found where version 5 searches in HoDoKu's order
+(:func:`pipeline.difficulty.single_digit._skyscraper_5`).
 Grader version 3 (the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's
 choice among all of them (:mod:`pipeline.difficulty.loop_choice`).
 
@@ -150,11 +157,12 @@ UNRATED = "unrated"
 #: every nice loop and AIC (:mod:`pipeline.difficulty.loop_choice`; ``ORDERS[4]`` is version 3's order),
 #: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs, the nice
 #: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row), and a locked
-#: pair or triple is locked by HoDoKu's rule.
+#: pair or triple is locked by HoDoKu's rule, 6 since grouped nice loops and AICs (group nodes in a
+#: box-line intersection, :mod:`pipeline.difficulty.grouped`) come after the plain ones.
 #: Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
-GRADER_VERSION = 5
+GRADER_VERSION = 6
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 
@@ -233,6 +241,11 @@ TECHNIQUES: dict[str, Technique] = {
         Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
         Technique("continuous_nice_loop", "Continuous Nice Loop", "expert", 280, "CONTINUOUS_NICE_LOOP"),
         Technique("aic", "AIC", "expert", 280, "AIC"),
+        Technique("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "expert", 300,
+                  "GROUPED_DISCONTINUOUS_NICE_LOOP"),
+        Technique("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "expert", 300,
+                  "GROUPED_CONTINUOUS_NICE_LOOP"),
+        Technique("grouped_aic", "Grouped AIC", "expert", 300, "GROUPED_AIC"),
         Technique("als_xz", "ALS-XZ", "expert", 300, "ALS_XZ"),
         Technique("als_xy_wing", "ALS-XY-Wing", "expert", 320, "ALS_XY_WING"),
         Technique("als_xy_chain", "ALS-XY-Chain", "expert", 340, "ALS_XY_CHAIN"),
@@ -271,8 +284,10 @@ _ORDER_2: tuple[str, ...] = (
 #: grader version -> the order in which its solver tries the techniques (trial and error last). Every
 #: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
 #: order leaves out the rows added after it (version 2 has no Multi-Colors).
-_ORDER_3 = tuple(t for t in TECHNIQUES if t != "continuous_nice_loop")  # no continuous row before version 5
-ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: _ORDER_3, 4: _ORDER_3, 5: tuple(TECHNIQUES)}
+_GROUPED = ("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic")
+_ORDER_5 = tuple(t for t in TECHNIQUES if t not in _GROUPED)  # no grouped rows before version 6
+_ORDER_3 = tuple(t for t in _ORDER_5 if t != "continuous_nice_loop")  # no continuous row before version 5
+ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: _ORDER_3, 4: _ORDER_3, 5: _ORDER_5, 6: tuple(TECHNIQUES)}
 
 #: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]

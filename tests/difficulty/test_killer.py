@@ -219,14 +219,30 @@ def _path_digest(g: object) -> str:
 def test_killer_yaml_grades_and_paths_are_those_of_the_grader_before_the_memo(index: int) -> None:
     """Level, score, techniques and the whole path (every step's cells, eliminations and wording) of
     configs/killer.yaml's puzzles, pinned from the grader before constraint states were remembered
-    (tests/data/killer/killer-yaml-grades.jsonl)."""
+    (tests/data/killer/killer-yaml-grades.jsonl), under grader 5's rules, which that grader had (grader
+    6's grouped loops change puzzle 1's path: the next test)."""
     puzzle, solution, variant = _row(KILLER_YAML[index])
     want = KILLER_YAML_GRADES[index]
     assert want["puzzle_id"] == KILLER_YAML[index]["puzzle_id"]
-    g = grade(puzzle, solution, variant=variant)
+    g = grade(puzzle, solution, variant=variant, grader=5)
     assert (g.level, g.score, list(g.techniques), len(g.steps)) == (
         want["level"], want["score"], want["techniques"], want["steps"])
     assert _path_digest(g) == want["path_sha256"]
+
+
+def test_grader_6_takes_grouped_loops_where_grader_5_took_forcing_chains_on_a_killer_board() -> None:
+    """configs/killer.yaml's second puzzle: three forcing-chain verities of grader 5 are grouped
+    discontinuous nice loops under grader 6 (a cage makes r2c7 see r3c5: r2c7(2) on turns the group
+    r23c5(2) off, so r2c6 is box 2's 2, and r2c7(2) is off again); the rest of the path is the same."""
+    puzzle, solution, variant = _row(KILLER_YAML[1])
+    five, six = (grade(puzzle, solution, variant=variant, grader=v) for v in (5, 6))
+    assert "forcing_chain" in five.techniques and "grouped_discontinuous_nice_loop" not in five.techniques
+    assert "forcing_chain" not in six.techniques and "grouped_discontinuous_nice_loop" in six.techniques
+    loops = [s for s in six.steps if s.technique == "grouped_discontinuous_nice_loop"]
+    assert loops[0].detail == "r2c7(2) - r23c5(2) = r2c6(2) - r2c7(2): r2c7(2) false"
+    assert loops[0].eliminations == ((15, 2),)
+    assert six.score == five.score - 3 * (500 - 300)  # three forcing chains (500) became grouped loops (300)
+    assert len(six.steps) == len(five.steps)
 
 
 def test_a_constraint_state_met_before_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -67,7 +67,7 @@ def test_the_same_set_graded_by_version_3_makes_other_puzzles(tmp_path: Path) ->
 def test_a_new_set_is_graded_by_this_codes_version_and_keeps_it(tmp_path: Path) -> None:
     cfg = config.validate(tiny(tmp_path / "out", count=2))
     one = runner.run(cfg)
-    assert GRADER_VERSION == 5
+    assert GRADER_VERSION == 6
     assert read_manifest(one.run_dir)["grader_version"] == GRADER_VERSION
     two = runner.run(cfg)
     assert read_manifest(two.run_dir)["grader_version"] == GRADER_VERSION
