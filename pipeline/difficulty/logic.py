@@ -92,7 +92,13 @@ from pipeline.difficulty.single_digit import _empty_rectangle, _skyscraper_5, _t
 from pipeline.difficulty.sue_de_coq import _sue_de_coq
 from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
 from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
-from pipeline.difficulty.uniqueness import _avoidable_finder, _bug_plus_1, _hidden_rectangle, _uniqueness_finder
+from pipeline.difficulty.uniqueness import (
+    _avoidable_finder,
+    _bug_plus_1,
+    _hidden_rectangle,
+    _uniqueness_finder,
+    hidden_rectangle_6,
+)
 from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
 
 if TYPE_CHECKING:
@@ -241,7 +247,8 @@ class _Unique:
 #: (:mod:`~pipeline.difficulty.loop_choice`); from version 5 the X-chain, XY-chain and turbot fish rows
 #: make HoDoKu's choice too, a pair or triple inside a box and a line is locked only when it removes
 #: candidates from both (:func:`~pipeline.difficulty.basic._naked_subset`), and the skyscraper is searched
-#: in HoDoKu's order.
+#: in HoDoKu's order; from version 6 the unique rectangles and the hidden rectangle take HoDoKu's
+#: rectangles with missing candidates and its Test 4 rule (:mod:`~pipeline.difficulty.uniqueness`).
 _FINDERS_FROM: dict[int, dict[str, Finder]] = {
     4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
     5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5, "skyscraper": _skyscraper_5,
@@ -249,7 +256,9 @@ _FINDERS_FROM: dict[int, dict[str, Finder]] = {
         "locked_pair": lambda st, ctx: _naked_subset(st, 2, True, hodoku=True),
         "locked_triple": lambda st, ctx: _naked_subset(st, 3, True, hodoku=True),
         "naked_pair": lambda st, ctx: _naked_subset(st, 2, False, hodoku=True),
-        "naked_triple": lambda st, ctx: _naked_subset(st, 3, False, hodoku=True)}}
+        "naked_triple": lambda st, ctx: _naked_subset(st, 3, False, hodoku=True)},
+    6: {**{f"uniqueness_{k}": _uniqueness_finder(k, hodoku=True) for k in (1, 2, 3, 4, 5, 6)},
+        "hidden_rectangle": hidden_rectangle_6}}
 
 
 def _finder_of(t: str, grader: int) -> Finder:

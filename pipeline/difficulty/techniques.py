@@ -112,7 +112,8 @@ can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's leve
 tried at HoDoKu's place in the order.
 
 Grader version 5 (``ORDERS[5]``) had no grouped rows: a puzzle HoDoKu solves with a grouped nice loop
-or AIC went on to the ALS rows and the forcing chains.
+or AIC went on to the ALS rows and the forcing chains; and its unique rectangles needed every corner to
+hold both digits.
 Grader version 4 (``ORDERS[4]``, version 5's order without the continuous row) took the shortest X-chain and
 XY-chain and the first turbot fish found where version 5 takes HoDoKu's choice among all of them (the most
 candidates removed first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and
@@ -158,7 +159,8 @@ UNRATED = "unrated"
 #: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs, the nice
 #: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row), and a locked
 #: pair or triple is locked by HoDoKu's rule, 6 since grouped nice loops and AICs (group nodes in a
-#: box-line intersection, :mod:`pipeline.difficulty.grouped`) come after the plain ones.
+#: box-line intersection, :mod:`pipeline.difficulty.grouped`) come after the plain ones and the unique
+#: rectangles are HoDoKu's (missing candidates allowed, its Test 4 rule; :mod:`pipeline.difficulty.uniqueness`).
 #: Raised whenever any puzzle's grade can change; each
 #: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
 #: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.

@@ -22,6 +22,13 @@ Contracts
 * Uniqueness Test 5 is HoDoKu's: the roofs (three, or two on a diagonal) add one and the same
   extra digit, so one of them holds it and the cells seeing every roof lose it (two roofs in one
   row or column are Test 2).
+* **Grader 6** (``hodoku=True``, :func:`uniqueness_6_finder`, :func:`hidden_rectangle_6`) follows
+  HoDoKu's default ``allowUniquenessMissingCandidates``: a corner other than the bivalue start need
+  not hold both digits, only be unsolved with neither digit placed in a cell it sees (a candidate
+  removed by an earlier step does not break a deadly pattern: the swap is of *values*); only the
+  candidates present are removed. Test 4 removes the other digit from the roofs only when the digit
+  is absent from every cell seeing both roofs (HoDoKu's rule; grader 5 and older: absent from one unit
+  holding both roofs beside them).
 * Avoidable rectangles (types 1 and 2) are HoDoKu's: a rectangle of cells whose digits were
   *placed* (not given) could be swapped, so the pattern must not close; which cells are givens is the
   state's ``given`` (the cells filled when it was made from the puzzle).
@@ -48,10 +55,12 @@ from pipeline.difficulty.candidates import (
 _Rect = tuple[tuple[int, int, int, int], int]
 
 
-def _rects(st: Candidates, ctx: _Ctx) -> list[_Rect]:
+def _rects(st: Candidates, ctx: _Ctx, missing: bool = False) -> list[_Rect]:
     """Every unsolved rectangle over two rows, two columns and two boxes whose four cells all hold
-    the two digits of some bivalue corner (see the module contracts for the order)."""
-    cached = ctx.cache.get("rects")
+    the two digits of some bivalue corner (see the module contracts for the order); with ``missing``
+    (grader 6), whose other corners may hold them (:func:`_allowed`)."""
+    key_ = "rects6" if missing else "rects"
+    cached = ctx.cache.get(key_)
     if isinstance(cached, list):
         return cached
     g, n, cand = st.geo, st.n, st.cand
@@ -59,16 +68,23 @@ def _rects(st: Candidates, ctx: _Ctx) -> list[_Rect]:
     seen: set[tuple[tuple[int, int, int, int], int]] = set()
     if g.classic:
         box = g.box_of
+        allowed = _allowed(st) if missing else []
+
+        def holds(i: int, m: int) -> bool:
+            if not missing:
+                return cand[i] & m == m
+            return all(allowed[k] >> i & 1 for k in _bits(m))
+
         for p in ctx.bivalue:
             m = cand[p]
             r1, c1 = divmod(p, n)
-            rows = [r2 for r2 in range(n) if r2 != r1 and cand[r2 * n + c1] & m == m]
-            cols = [c2 for c2 in range(n) if c2 != c1 and cand[r1 * n + c2] & m == m]
+            rows = [r2 for r2 in range(n) if r2 != r1 and holds(r2 * n + c1, m)]
+            cols = [c2 for c2 in range(n) if c2 != c1 and holds(r1 * n + c2, m)]
             for r2 in rows:
                 for c2 in cols:
                     s = r2 * n + c2
                     # two boxes: the row pair shares a band or the column pair a stack, not both
-                    if cand[s] & m != m or (box[p] == box[r1 * n + c2]) == (box[p] == box[r2 * n + c1]):
+                    if not holds(s, m) or (box[p] == box[r1 * n + c2]) == (box[p] == box[r2 * n + c1]):
                         continue
                     a, b, c, d = sorted((p, r1 * n + c2, r2 * n + c1, s))
                     key = ((a, b, c, d), m)
@@ -76,7 +92,19 @@ def _rects(st: Candidates, ctx: _Ctx) -> list[_Rect]:
                         continue
                     seen.add(key)
                     out.append(key)
-    ctx.cache["rects"] = out
+    ctx.cache[key_] = out
+    return out
+
+
+def _allowed(st: Candidates) -> list[int]:
+    """``allowed[k]``: the unsolved cells that see no placed (or given) ``k + 1`` (HoDoKu's
+    ``candidatesAllowed``)."""
+    n, values, pb = st.n, st.values, st.geo.peer_bits
+    unsolved = sum(1 << i for i, v in enumerate(values) if not v)
+    out = [unsolved] * n
+    for i, v in enumerate(values):
+        if v:
+            out[v - 1] &= ~pb[i]
     return out
 
 
@@ -94,11 +122,12 @@ def _common_units(st: Candidates, cells: tuple[int, ...]) -> list[int]:
     return [u for u in range(len(g.units)) if all(g.unit_mask[u] >> c & 1 for c in cells)]
 
 
-def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
+def _uniqueness(st: Candidates, ctx: _Ctx, kind: int, hodoku: bool = False) -> Step | None:
+    """Uniqueness Test ``kind`` (see the module contracts); ``hodoku``: grader 6's rules."""
     g, n, cand, w = st.geo, st.n, st.cand, ctx.where
     pb = g.peer_bits
     name = f"uniqueness_{kind}"
-    for cells, m in _rects(st, ctx):
+    for cells, m in _rects(st, ctx, hodoku):
         roofs = tuple(c for c in cells if cand[c] != m)
         floors = tuple(c for c in cells if cand[c] == m)
         extra = 0
@@ -106,8 +135,9 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
             extra |= cand[c] & ~m
         if kind == 1 and len(roofs) == 1:
             r = roofs[0]
-            return _step(name, cells, m, n, [(r, k + 1) for k in _bits(m)],
-                         f"{cell_name(r, n)} must break the rectangle")
+            if cand[r] & m:
+                return _step(name, cells, m, n, [(r, k + 1) for k in _bits(cand[r] & m)],
+                             f"{cell_name(r, n)} must break the rectangle")
         # Tests 2 and 5: the roofs add one and the same digit (two roofs in one unit: 2; three roofs, or
         # two on a diagonal: 5), so one of them holds it and the cells seeing every roof lose it
         if extra.bit_count() == 1 and (
@@ -138,7 +168,18 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
                             return _step(name, cells, m, n, els,
                                          f"the roofs act as one cell {{{_slash(extra)}}}, a naked subset with "
                                          f"{_cells(sub, n)} in {g.names[u] if g.names else u}")
-        if kind == 4 and shared:
+        if kind == 4 and shared and hodoku:  # HoDoKu: the digit in no cell seeing both roofs
+            both = pb[roofs[0]] & pb[roofs[1]]
+            for k in _bits(m):
+                if w[k] & both:
+                    continue
+                other = (m & ~(1 << k)).bit_length() - 1
+                els = [(r, other + 1) for r in roofs if cand[r] >> other & 1]
+                if els:
+                    return _step(name, cells, m, n, els,
+                                 f"{digit_name(k + 1)} is locked in the roofs {_cells(roofs, n)}")
+                break  # HoDoKu takes the first digit absent there, and no other
+        elif kind == 4 and shared:
             for u in shared:
                 for k in _bits(m):
                     if w[k] & g.unit_mask[u] & ~(1 << roofs[0] | 1 << roofs[1]):
@@ -156,15 +197,16 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
             for c in cols:
                 lines |= g.unit_mask[n + c]
             for k in _bits(m):
-                if w[k] & lines & ~rect == 0:
-                    return _step(name, cells, m, n, [(r, k + 1) for r in roofs],
+                if w[k] & lines & ~rect == 0 and any(cand[r] >> k & 1 for r in roofs):
+                    return _step(name, cells, m, n, [(r, k + 1) for r in roofs if cand[r] >> k & 1],
                                  f"{digit_name(k + 1)} is conjugate in both rows and both columns")
     return None
 
 
-def _hidden_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
+def _hidden_rectangle(st: Candidates, ctx: _Ctx, hodoku: bool = False) -> Step | None:
+    """The hidden rectangle (``hodoku``: grader 6's rectangles, see the module contracts)."""
     g, n, cand, w = st.geo, st.n, st.cand, ctx.where
-    for cells, m in _rects(st, ctx):
+    for cells, m in _rects(st, ctx, hodoku):
         for p in cells:
             if cand[p] != m:
                 continue
@@ -172,9 +214,9 @@ def _hidden_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
             rect = sum(1 << c for c in cells)
             line = g.unit_mask[g.row_of[s]] | g.unit_mask[n + g.col_of[s]]
             for k in _bits(m):
-                if w[k] & line & ~rect:
-                    continue
                 other = (m & ~(1 << k)).bit_length() - 1
+                if w[k] & line & ~rect or not cand[s] >> other & 1:
+                    continue
                 return _step("hidden_rectangle", cells, m, n, [(s, other + 1)],
                              f"{digit_name(k + 1)} is conjugate in the row and column of {cell_name(s, n)}")
     return None
@@ -267,9 +309,14 @@ def _bug_plus_1(st: Candidates, ctx: _Ctx) -> Step | None:
     return None
 
 
-def _uniqueness_finder(kind: int) -> Finder:
-    """The finder of ``uniqueness_<kind>`` (HoDoKu's Uniqueness Test ``kind``)."""
+def _uniqueness_finder(kind: int, hodoku: bool = False) -> Finder:
+    """The finder of ``uniqueness_<kind>`` (HoDoKu's Uniqueness Test ``kind``); ``hodoku``: grader 6's."""
 
     def find(st: Candidates, ctx: _Ctx) -> Step | None:
-        return _uniqueness(st, ctx, kind)
+        return _uniqueness(st, ctx, kind, hodoku)
     return find
+
+
+def hidden_rectangle_6(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 6's hidden rectangle (HoDoKu's rectangles with missing candidates)."""
+    return _hidden_rectangle(st, ctx, True)

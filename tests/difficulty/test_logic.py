@@ -478,3 +478,19 @@ def test_search_solution_respects_candidates() -> None:
     i = next(i for i, d in enumerate(puzzle) if not d)
     st.cand[i] &= ~(1 << (solution[i] - 1))  # remove the true digit: no solution left
     assert search_solution(st) is None
+
+
+def test_the_unique_rectangles_are_the_grader_versions() -> None:
+    """Grader 6 reads HoDoKu's rectangles with missing candidates (a corner that lost a digit to an
+    earlier step still forms the pattern: the swap is of values) and its Test 4 rule: HoDoKu's step
+    on its own path of a development puzzle (r1c6 holds 6 but no longer 4). Grader 5 does not see the
+    rectangle and goes on to a continuous nice loop."""
+    (pos,) = (p for p in positions() if p.technique == "uniqueness_4" and p.mode == "next"
+              and p.eliminations == {(3, 4)} and "HoDoKu's solving path (UNIQUENESS_4)" in p.source)
+    st = Candidates.from_grid(pos.grid, pos.removed)
+    st.given &= ~pos.placed
+    six, five = next_step(st), next_step(st, grader=5)
+    assert six is not None and five is not None
+    assert six.technique == "uniqueness_4" and set(six.eliminations) == pos.eliminations == {(3, 4)}
+    assert five.technique == "continuous_nice_loop"
+    assert st.cand[5] >> 3 & 1 == 0 and st.cand[5] >> 5 & 1  # the corner r1c6: 6 but no 4
