@@ -68,23 +68,20 @@ def _rects(st: Candidates, ctx: _Ctx, missing: bool = False) -> list[_Rect]:
     seen: set[tuple[tuple[int, int, int, int], int]] = set()
     if g.classic:
         box = g.box_of
-        allowed = _allowed(st) if missing else []
-
-        def holds(i: int, m: int) -> bool:
-            if not missing:
-                return cand[i] & m == m
-            return all(allowed[k] >> i & 1 for k in _bits(m))
-
+        holds = _allowed(st) if missing else ctx.where  # per digit: the cells that may hold it
         for p in ctx.bivalue:
             m = cand[p]
+            ok = -1  # the cells that hold (may hold) both digits
+            for k in _bits(m):
+                ok &= holds[k]
             r1, c1 = divmod(p, n)
-            rows = [r2 for r2 in range(n) if r2 != r1 and holds(r2 * n + c1, m)]
-            cols = [c2 for c2 in range(n) if c2 != c1 and holds(r1 * n + c2, m)]
+            rows = [r2 for r2 in range(n) if r2 != r1 and ok >> (r2 * n + c1) & 1]
+            cols = [c2 for c2 in range(n) if c2 != c1 and ok >> (r1 * n + c2) & 1]
             for r2 in rows:
                 for c2 in cols:
                     s = r2 * n + c2
                     # two boxes: the row pair shares a band or the column pair a stack, not both
-                    if not holds(s, m) or (box[p] == box[r1 * n + c2]) == (box[p] == box[r2 * n + c1]):
+                    if not ok >> s & 1 or (box[p] == box[r1 * n + c2]) == (box[p] == box[r2 * n + c1]):
                         continue
                     a, b, c, d = sorted((p, r1 * n + c2, r2 * n + c1, s))
                     key = ((a, b, c, d), m)
