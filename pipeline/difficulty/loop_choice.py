@@ -34,8 +34,12 @@ Contracts
   cell is dropped; continuous nice loops are one step (:func:`_loop_elims`, HoDoKu's
   ``checkNiceLoop``), in the same comparison.
 
-Roads not taken: grouped and ALS nodes are not in the graph; grader 4 finds continuous nice loops as
-the loops and AICs their eliminations follow from (same weight), not as one step.
+Group nodes join these tables in grader 6's grouped rows (:mod:`.grouped`, through :class:`_Links`).
+Roads not taken: ALS nodes are not in the graph (off in HoDoKu's default solver too); grader 4 finds
+continuous nice loops as the loops and AICs their eliminations follow from (same weight), not as one
+step; a node's parent is the lowest node of the layer before, where HoDoKu's is the first one its
+table expansion met (the same on every HoDoKu state pinned, a lasso where HoDoKu's is not on one
+development state: exact order needs a breadth-first search per premise, too slow in Python).
 """
 
 from __future__ import annotations

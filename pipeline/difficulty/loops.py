@@ -39,8 +39,9 @@ Contracts
 
 * **Grader 4's choice** among all these chains is :mod:`.loop_choice`'s.
 
-Roads not taken: grouped nodes (a digit's candidates in one box-line intersection) and ALS nodes
-would let the loops see more; the forcing chains and nets catch what they miss, at a higher weight.
+Roads not taken here: grouped nodes (a digit's candidates in one box-line intersection; grader 6 adds
+them in :mod:`.grouped`) and ALS nodes would let these loops see more; the forcing chains and nets
+catch what they miss, at a higher weight.
 Continuous nice loops are found here as the discontinuous loop or AIC that each of their
 eliminations also follows from (same weight), not as one step; grader 5 finds them as one step
 (:mod:`.loop_choice`).
