@@ -217,6 +217,20 @@ def test_the_module_map_names_every_module() -> None:
     assert sorted(mapped - actual) == []  # a name in the map that is not a module
 
 
+def _technique_rows(text: str) -> dict[str, tuple[str, float]]:
+    """The technique table's rows: ``name -> (level, weight)``, from ``| Title (`name`...) | level | weight |``."""
+    rows = re.findall(r"^\| [^|]*\(`(\w+)`[^|]*\| (\w+) \| (\d+) \|", text, flags=re.MULTILINE)
+    return {name: (level, float(weight)) for name, level, weight in rows}
+
+
+def test_the_difficulty_table_lists_every_technique_with_its_level_and_weight() -> None:
+    from pipeline.difficulty.techniques import TECHNIQUES
+
+    rows = _technique_rows((DOCS / "difficulty.md").read_text(encoding="utf-8"))
+    assert {t: (x.level, x.weight) for t, x in TECHNIQUES.items()} == {t: rows.get(t) for t in TECHNIQUES}
+    assert not _technique_rows("| Avoidable Rectangle Type 1 (`avoidable_rectangle_1`) | hard | x |\n")
+
+
 def test_the_module_map_check_sees_a_missing_module() -> None:
     text = "## Module map\n\n```text\npipeline/\n  board.py  x\n  run/  y\n    plan.py  z;  lock.py  w\n" \
            "    audit/  parts.py\n                ids.py\n    rows.py\n```\n"
