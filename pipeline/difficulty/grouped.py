@@ -86,11 +86,14 @@ class GroupLinks(_Links):
                 if single.bit_count() == 1:
                     self._strong(x, k * self.big + single.bit_length() - 1)
                     self._strong(k * self.big + single.bit_length() - 1, x)
+        by_house: dict[tuple[int, int], list[int]] = {}  # (digit, line or box) -> its groups, in order
+        for g, (k, _cells, line, box) in enumerate(gs):
+            by_house.setdefault((k, line), []).append(g)
+            by_house.setdefault((k, box), []).append(g)
         for g, (k, cells, line, box) in enumerate(gs):
             x = base + g
             for house in (line, box):
-                others = [g2 for g2, (k2, cells2, line2, box2) in enumerate(gs)
-                          if g2 != g and k2 == k and not cells & cells2 and (line2 if house == line else box2) == house]
+                others = [g2 for g2 in by_house[(k, house)] if g2 != g and not cells & gs[g2][1]]
                 for g2 in others:
                     self.weak[x] |= 1 << (base + g2)
                 if len(others) == 1 and not where[k] & um[house] & ~cells & ~gs[others[0]][1]:

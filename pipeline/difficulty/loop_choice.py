@@ -183,9 +183,10 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
             if dist > 2 and is_on:
                 for b in _bits(nodes & ends):
                     offer(("aic", a, False, b, dist))
+    plain = _Links(st)
     for _key, chain in sorted(found):
         kind, a, on, b, dist = chain
-        if not _lasso(_Links(st), _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
+        if not _lasso(plain, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
             return chain
     return None
 
