@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# pytest-xdist processes for make test: both cores of the 2-core machine CI runs on (make test TEST_WORKERS=4 elsewhere)
+TEST_WORKERS ?= 2
 
-.PHONY: run test test-fast lint bench clean-venv lock browser
+.PHONY: run test test-system test-fast lint bench clean-venv lock browser
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -16,15 +18,19 @@ run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check i
 	$(BIN)/numplace run configs/default.yaml
 	$(BIN)/numplace check "$$(ls -d outputs/default-classic/2*/ | sort | tail -n 1)"
 
-test: $(STAMP) browser  ## lint, then the test suite (pytest's "no tests collected", exit 5, is a failure)
+test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every test not marked slow or system (exit 5, no tests, fails)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy pipeline
-	$(BIN)/python -m pytest; rc=$$?; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or browser (see pyproject.toml)
+test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run runs it after make test): processes, clusters, Chromium
+	$(BIN)/python -m pytest -m "system and not slow"; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or system (see pyproject.toml)
 	$(BIN)/ruff check pipeline tests bench
-	$(BIN)/python -m pytest -q -m "not slow and not heavy and not browser"; rc=$$?; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not slow and not heavy and not system"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 browser:  ## Debian's Chromium (and a Japanese font) for the browser tests (skipped, with a note, where it cannot be installed)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,10 +15,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.board import Grid
-from pipeline.identity import canon, numbering
-
 ROOT = Path(__file__).resolve().parents[1]
+
+# Under pytest-xdist (make test), each worker, and every process it starts (the CLI, its loky workers),
+# compiles numba kernels into a cache folder of its own, kept between sessions: numba's on-disk cache
+# is not safe when two processes compile different signatures of one function at the same moment (each
+# may take the same data file name for its own signature). Set here, before anything imports numba.
+if os.environ.get("PYTEST_XDIST_WORKER") and "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(ROOT / ".cache" / "numba" / os.environ["PYTEST_XDIST_WORKER"])
+
+from pipeline.board import Grid  # noqa: E402  (after the numba cache folder is chosen)
+from pipeline.identity import canon, numbering  # noqa: E402
 
 
 def error_line(stderr: str) -> str:
@@ -65,12 +74,39 @@ def tiny(out: Path, **over: object) -> dict:
     return cfg
 
 
+#: The folder that keeps the table caches (numbering, canon, the ILP's matrices) between test sessions,
+#: one sub-folder per :func:`table_cache_key`; not in git.
+TABLE_CACHE = ROOT / ".cache" / "test-tables"
+
+
+def table_cache_key() -> str:
+    """The test table cache's key: the table versions (the file names the user cache keys by), plus a
+    digest of the sources the tables are built from (``pipeline/tablecache.py`` and
+    ``pipeline/identity/*.py``), so that a test session never reads a table made by other code than
+    the code under test. (The ILP's matrix files key themselves by their module's source.)"""
+    from pipeline.identity import canon_tables, numbering_tables
+
+    h = hashlib.sha256()
+    for path in [ROOT / "pipeline" / "tablecache.py", *sorted((ROOT / "pipeline" / "identity").glob("*.py"))]:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"numbering-v{numbering_tables.TABLE_VERSION}-canon-v{canon_tables.VERSION}-{h.hexdigest()[:16]}"
+
+
 @pytest.fixture(scope="session", autouse=True)
-def numplace_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """All table caches of the session (numbering, canon) live in one temporary directory, so the
-    tests never touch the user's cache; CLI subprocesses inherit the variable."""
-    d = tmp_path_factory.getbasetemp() / "numplace-cache"
-    d.mkdir(exist_ok=True)
+def numplace_cache() -> Iterator[Path]:
+    """All table caches of the session (numbering, canon, matrices) live in ``TABLE_CACHE/<key>``,
+    kept between sessions (a fresh clone builds them once, about half a minute), so the tests never
+    touch the user's cache; CLI subprocesses inherit the variable. Folders of other keys are removed.
+
+    Safe under pytest-xdist: every worker uses the same folder, and :mod:`pipeline.tablecache` writes
+    atomically and rebuilds any file that fails its checksum. A test that damages a table works on
+    its own copy in ``tmp_path``, never on this folder."""
+    key = table_cache_key()
+    d = TABLE_CACHE / key
+    d.mkdir(parents=True, exist_ok=True)
+    for old in TABLE_CACHE.iterdir():
+        if old.name != key:
+            shutil.rmtree(old, ignore_errors=True)
     mp = pytest.MonkeyPatch()
     mp.setenv("NUMPLACE_CACHE_DIR", str(d))
     numbering.reset_tables()

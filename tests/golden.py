@@ -9,7 +9,11 @@ same cases; ``TOP95`` is Norvig's hard list, read once for the tests that take i
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from pipeline.board import size_of
 from tests.conftest import DATA
 
 
@@ -29,3 +33,14 @@ SMALL = cases(DATA / "golden_small.txt")
 #: Norvig's 95 hard 9x9 puzzles, one text line each (every one has exactly one solution).
 TOP95 = [ln.strip() for ln in (DATA / "top95.txt").read_text(encoding="utf-8").splitlines()
          if ln.strip() and not ln.startswith("#")]
+
+
+def dear_to_the_oracles(cases: list[tuple[str, int, str | None]]) -> list[Any]:
+    """``cases`` with the one whose checks by the ILP or a pure-Python counter take the longest in
+    the system tier: the 16x16 puzzle with 799 solutions (over a minute for the ILP to find six of
+    them, tens of seconds for the verifier's pure-Python counter to count to 2, on a loaded 2-core
+    machine). ``make test`` checks it on the compiled counters, exactly
+    (``tests/verify/test_count_jit.py::test_golden_counts`` counts all 799); the parameters marked
+    here run it through the ILP and the oracles in ``make test-system``."""
+    return [pytest.param(*case, marks=pytest.mark.system) if size_of(case[0]) == 16 and case[1] > 1 else case
+            for case in cases]

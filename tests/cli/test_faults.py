@@ -25,7 +25,7 @@ from pipeline.run import runner, store
 from pipeline.run.manifest import read_manifest
 from tests.conftest import ROOT, error_line, numplace, tiny
 
-pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+pytestmark = [pytest.mark.heavy, pytest.mark.system]  # faults on real processes and file systems: the system tier
 
 
 def run_dirs(out: Path, name: str = "tiny") -> list[Path]:

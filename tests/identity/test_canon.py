@@ -493,18 +493,26 @@ def test_golden_keys() -> None:
 
 
 @pytest.mark.heavy
-def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid]) -> None:
+def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid], monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    """A damaged copy of the session's table (in its own cache folder: the session's is shared by the
+    test workers and kept between sessions) is rebuilt, with the same canonical forms."""
     expected = [canon.canonical_grid(g) for g in grids[:5]]
-    path = numplace_cache / TABLE
-    data = bytearray(path.read_bytes())
+    path = tmp_path / TABLE
+    data = bytearray((numplace_cache / TABLE).read_bytes())
     data[len(data) // 2] ^= 0x5A
     path.write_bytes(bytes(data))
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))
     canon.reset_tables()
-    assert [canon.canonical_grid(g) for g in grids[:5]] == expected
+    try:
+        assert [canon.canonical_grid(g) for g in grids[:5]] == expected
+    finally:
+        canon.reset_tables()
     with np.load(path) as z:
         arrays = {k: z[k] for k in z.files}
     digest = arrays.pop("__sha256__")
     assert digest.tobytes() == tablecache.digest(arrays)
+    assert path.read_bytes() != bytes(data)  # rewritten, not trusted
 
 
 @pytest.mark.heavy

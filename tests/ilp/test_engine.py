@@ -11,7 +11,7 @@ from pipeline import verify
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.ilp.engine import Engine, engine_for
 from tests.conftest import ROOT
-from tests.golden import SMALL, TDOKU
+from tests.golden import SMALL, TDOKU, dear_to_the_oracles
 
 
 def test_golden_files_cover_0_1_many_for_each_size() -> None:
@@ -23,7 +23,7 @@ def test_golden_files_cover_0_1_many_for_each_size() -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
+@pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(TDOKU + SMALL), ids=lambda v: str(v)[:12])
 def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
     grid = parse(puzzle)
     limit = min(count, 5) + 1
@@ -38,14 +38,18 @@ def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("puzzle", "count", "solution"), TDOKU + SMALL, ids=lambda v: str(v)[:12])
+@pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(TDOKU + SMALL), ids=lambda v: str(v)[:12])
 def test_independent_counter(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
     assert verify.count_solutions(parse(puzzle), board(n), limit=3) == min(count, 3)
 
 
-@pytest.mark.heavy
+@pytest.mark.system
 def test_empty_4x4_has_288_grids() -> None:
+    """Every grid of the empty 4x4 board, found by the ILP (a solve per grid: over a minute) and by the
+    verifier's pure-Python counter: the system tier's. make test counts the 288 on the compiled
+    counters (``tests/verify/test_count_jit.py::test_golden_counts`` and
+    ``tests/generate/test_hybrid.py::test_fast_counter_exact_beyond_two_and_node_budget``)."""
     assert engine_for(4).count_solutions((0,) * 16, limit=300).count == 288
     assert verify.count_solutions((0,) * 16, board(4), limit=300) == 288
 

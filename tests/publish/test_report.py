@@ -169,6 +169,7 @@ def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.system
 def test_in_a_headless_browser(tmp_path: Path, set_dir: Path) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if browser is None:

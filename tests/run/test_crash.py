@@ -27,7 +27,7 @@ import pytest
 from pipeline.identity import canon, numbering
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+pytestmark = [pytest.mark.heavy, pytest.mark.system]  # whole runs killed and resumed: the system tier
 
 
 def _script() -> ModuleType:

@@ -32,7 +32,7 @@ from pipeline.run import execute, runner
 from pipeline.run.manifest import read_manifest
 from tests.conftest import error_line, tiny
 
-pytestmark = pytest.mark.heavy  # the tests here make sets or run the CLI: seconds each
+pytestmark = [pytest.mark.heavy, pytest.mark.system]  # dask clusters of processes: the system tier
 
 TIMING = ["gen_ms", "created_at"]  # the only columns that may differ between two makings of a set
 BIN = Path(sys.executable).parent

@@ -55,6 +55,7 @@ def _is_tracker(cmd: str) -> bool:
 
 
 @pytest.mark.heavy
+@pytest.mark.system
 @pytest.mark.parametrize("moment", ["busy", "starting"])
 def test_workers_exit_when_the_run_is_killed(moment: str, tmp_path: Path, write_config) -> None:
     """``busy``: killed once both workers have made puzzles. ``starting``: killed 0.3 s after the

@@ -177,6 +177,7 @@ def _line(figures: dict[str, Any]) -> str:
 
 
 @pytest.mark.heavy
+@pytest.mark.system
 def test_a_night_exercises_the_soak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     figures = soak(tmp_path / "out", nights=1, seed=5)
     with capsys.disabled():

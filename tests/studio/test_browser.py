@@ -25,7 +25,7 @@ from tests.conftest import ROOT
 from tests.studio.test_repair import BROKEN
 from tests.studio.test_solve import EASY
 
-pytestmark = [pytest.mark.browser, pytest.mark.heavy]
+pytestmark = [pytest.mark.browser, pytest.mark.heavy, pytest.mark.system]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CELL = 40  # the grid editor's column width in pixels (widgets.py, views/generate.py)
 ROW = 35  # a row of Streamlit's data editor, header included
