@@ -21,7 +21,7 @@ run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check i
 test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every test not marked slow or system (exit 5, no tests, fails)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy pipeline
-	$(BIN)/python -m pytest -n $(TEST_WORKERS); rc=$$?; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run runs it after make test): processes, clusters, Chromium
@@ -30,7 +30,7 @@ test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run r
 
 test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or system (see pyproject.toml)
 	$(BIN)/ruff check pipeline tests bench
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not slow and not heavy and not system"; rc=$$?; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow and not heavy and not system"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 browser:  ## Debian's Chromium (and a Japanese font) for the browser tests (skipped, with a note, where it cannot be installed)

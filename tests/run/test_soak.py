@@ -8,7 +8,7 @@ unfinished run first). After every night: each set holds the ids 0..N-1 with no 
 canonical puzzle is in both sets; ``check`` finds nothing but the run a fault left unfinished that
 night; every run a fault left unfinished is complete after the next night on which its set ran
 without a fault. A last night without faults must leave both sets complete and ``check`` (full
-recomputation) OK. ``make test`` runs one faulty night and the clean one (the script works); ``-m slow``
+recomputation) OK. ``make test-system`` runs one faulty night and the clean one (the script works); ``-m slow``
 runs forty-five, whose figures are in docs/operations.md ("The soak test"). The sets are 6x6 (12 puzzles a
 night in parts of 2), so that a night is mostly making puzzles rather than starting Python.
 """

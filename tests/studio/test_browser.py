@@ -42,7 +42,7 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``numplace studio`` on a free port over a root holding the small set ``tiny`` (made by
     ``numplace run``); its base URL."""
     if CHROMIUM is None:
-        pytest.skip("no Chromium installed (make test installs Debian's chromium)")
+        pytest.skip("no Chromium installed (make test-system installs Debian's chromium)")
     pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
     pytest.importorskip("streamlit", reason="the studio extra is not installed")
     import yaml
