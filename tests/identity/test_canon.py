@@ -85,7 +85,6 @@ def test_grid_table_method_agrees_with_the_exhaustive_search(grids: list[Grid]) 
         assert canon._search(g) == canon.canonical_grid(g)
 
 
-@pytest.mark.heavy
 def test_canonical_grid_rejects_invalid_grids(grids: list[Grid]) -> None:
     g = list(grids[0])
     g[10] = 0
@@ -154,7 +153,6 @@ def test_canonical_puzzle_is_invariant_under_the_group(grids: list[Grid]) -> Non
             assert canon.canonical_puzzle(transform(p, rng)) == c
 
 
-@pytest.mark.heavy
 def test_canonical_puzzle_relabels_by_first_appearance(grids: list[Grid]) -> None:
     rng = random.Random(4)
     c = canon.canonical_puzzle(holes(grids[1], 22, rng))
@@ -166,7 +164,6 @@ def test_canonical_puzzle_relabels_by_first_appearance(grids: list[Grid]) -> Non
     assert c[:9].count(0) >= 6  # blanks come first: the sparsest row leads
 
 
-@pytest.mark.heavy
 def test_canonical_puzzle_separates_inequivalent_puzzles(grids: list[Grid]) -> None:
     rng = random.Random(5)
     puzzles = [holes(g, 24, rng) for g in grids]
@@ -187,7 +184,6 @@ def test_puzzle_and_grid_forms_agree_on_complete_grids(grids: list[Grid]) -> Non
         assert canon.canonical_puzzle(g) == canon.canonical_grid(g) == canon._search(g)
 
 
-@pytest.mark.heavy
 def test_batched_puzzles_match_single_ones(grids: list[Grid]) -> None:
     rng = random.Random(6)
     puzzles = [holes(g, rng.choice((0, 2, 17, 25, 35, 81)), rng) for g in grids]

@@ -216,7 +216,6 @@ def test_perm_rank_round_trip() -> None:
         assert nb.perm_rank(nb.perm_unrank(r)) == r
 
 
-@pytest.mark.heavy
 def test_invalid_input_is_rejected_with_a_clear_message() -> None:
     g = list(nb.grid_from_number(12345))
     with pytest.raises(ValueError, match="81 cells"):
@@ -305,7 +304,6 @@ def _outcome(fn: Callable[[object], object], arg: object) -> object:
         return (type(exc), str(exc))
 
 
-@pytest.mark.heavy
 def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(kernel_statuses: list[int]) -> None:
     """Lists and tuples of 81 small ints reach the kernel: valid grids of every such element type are
     numbered there, and every kind of broken grid is rejected there (the reference then words the
@@ -364,7 +362,6 @@ def test_compiled_grid_number_takes_the_same_inputs_and_raises_the_same_errors(k
     assert kernel_statuses == []
 
 
-@pytest.mark.heavy
 def test_fill_rank_grows_its_work_space() -> None:
     """A band with more transversals than the work space holds is ranked all the same."""
     from pipeline.identity import numbering_jit
@@ -389,7 +386,6 @@ def test_fill_rank_grows_its_work_space() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.heavy
 def test_uniform_grid_is_deterministic_and_valid() -> None:
     assert nb.uniform_grid(1) == nb.uniform_grid(1)
     assert nb.uniform_grid(1) != nb.uniform_grid(2)
@@ -470,7 +466,6 @@ def test_uniform_grid_passes_chi_square_and_biased_samplers_fail() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.heavy
 def test_tables_are_small_and_cached_with_a_checksum(numplace_cache: Path) -> None:
     t = nb.tables()
     assert sum(a.nbytes for a in t.arrays.values()) <= 5_000_000
@@ -638,7 +633,6 @@ def test_single_lookups_agree_with_the_whole_indexes_and_build_neither() -> None
             assert {key: t.split_of(c, k, key) for key in t.split_index[c][k]} == t.split_index[c][k]
 
 
-@pytest.mark.heavy
 def test_tables_with_malformed_bands_are_rejected() -> None:
     a = dict(nb.tables().arrays)
     for bad in (a["bands"][:, :26], a["bands"].astype(np.int64), a["bands"].ravel()):
