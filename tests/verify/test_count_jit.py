@@ -23,7 +23,6 @@ from tests.golden import SMALL, TDOKU, dear_to_the_oracles
 GOLDEN = TDOKU + SMALL
 
 
-@pytest.mark.heavy
 @pytest.mark.parametrize(("puzzle", "count", "solution"), GOLDEN, ids=lambda v: str(v)[:12])
 def test_golden_counts(puzzle: str, count: int, solution: str | None) -> None:
     """The file's count at every limit, and the exact count (every solution enumerated)."""
