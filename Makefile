@@ -21,11 +21,11 @@ run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check i
 test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every test not marked slow or system (exit 5, no tests, fails)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy pipeline
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run runs it after make test): processes, clusters, Chromium
-	$(BIN)/python -m pytest -m "system and not slow"; rc=$$?; \
+	$(BIN)/python -m pytest -m "system and not slow" --durations=0; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or system (see pyproject.toml)
