@@ -21,13 +21,15 @@ from pipeline import __version__
 from pipeline.board import Cage, make_variant
 from pipeline.publish import render
 from pipeline.publish.book_config import BookConfig
-from pipeline.publish.layout import HEAD_RULE, Geometry, Page, Slot
+from pipeline.publish.layout import HEAD_RULE, PAGE_NUMBER_SIZE, Geometry, Page, Slot
 from pipeline.publish.select import LEVELS
 
 # Font names registered with reportlab (all TrueType, embedded as subsets).
 TEXT, SYMBOL_BOLD, SYMBOL = "IPAexGothic", "NumplaceSans-Bold", "NumplaceSans"
 HEAD_SIZE, HEAD_MIN, HEAD_GAP = 9.0, 6.0, 12.0  # running head: size, least size, least gap between its parts
-MIN_SUM = 5.0  # pt: the least size of a killer cage sum on an answer page
+MIN_SUM = 5.0  # pt: the least size of a killer cage sum (puzzle and answer pages)
+MIN_DIGIT = 7.0  # pt: the least size of a puzzle's clue digits
+MIN_ANSWER_DIGIT = 5.0  # pt: the least size of an answer grid's symbols
 #: The order of variant kinds on a rules page.
 RULE_KINDS = ("x", "hyper", "jigsaw", "killer")
 #: A 9x9 jigsaw layout for the rules page's example (nine connected regions of nine cells).
@@ -184,6 +186,9 @@ def title_page(canv: Any, cfg: BookConfig, geo: Geometry, n_puzzles: int, pages:
         if first and last_level and first != last_level:
             canv.setFont(TEXT, 12)
             canv.drawCentredString(cx, y - 6, f"{cfg.level_name(first)} → {cfg.level_name(last_level)}")
+        elif first and {r.get("difficulty") for p in puzzle_pages for r, _n in p.items} == {first}:
+            canv.setFont(TEXT, 12)  # a single-level book names its level
+            canv.drawCentredString(cx, y - 6, f"{stars(first) if cfg.stars else ''} {cfg.level_name(first)}".strip())
     if cfg.author:
         canv.setFont(TEXT, fit(cfg.author, 13, w))
         canv.drawCentredString(cx, y0 + h * 0.25, cfg.author)
@@ -196,10 +201,12 @@ def title_page(canv: Any, cfg: BookConfig, geo: Geometry, n_puzzles: int, pages:
 
 
 def page_number(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
-    x0, y0, w, _h = geo.content(page.number)
+    """The page number, centred under the content, in the bottom margin between the safe line (no
+    closer to the trim than :attr:`Geometry.safe`) and the content."""
+    x0, _y0, w, _h = geo.content(page.number)
     fill(canv, cfg, 0.0)
-    canv.setFont(TEXT, 9)
-    canv.drawCentredString(x0 + w / 2, y0 - 0.55 * geo.bottom, str(page.number))
+    canv.setFont(TEXT, PAGE_NUMBER_SIZE)
+    canv.drawCentredString(x0 + w / 2, geo.page_number_baseline(), str(page.number))
 
 
 def running_head(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
@@ -207,7 +214,7 @@ def running_head(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
     pages); both shrink together, then are shortened, to keep :data:`HEAD_GAP` between them."""
     x0, y0, w, h = geo.content(page.number)
     top = y0 + h
-    left, right = (page.heading, cfg.title) if page.number % 2 else (cfg.title, page.heading)
+    left, right = (page.heading, cfg.title) if geo.inside_left(page.number) else (cfg.title, page.heading)
     size = HEAD_SIZE
     wl, wr = width(left, size), width(right, size)
     room = w - HEAD_GAP

@@ -215,13 +215,24 @@ def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = N
 
 
 def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = (), *,
-           allow_incomplete: bool = False) -> pl.DataFrame:
-    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`.
-    A set whose runs are not all complete is refused unless ``allow_incomplete``
+           allow_incomplete: bool = False, allow_fewer: bool = False) -> pl.DataFrame:
+    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`,
+    and so is a selection with fewer rows than ``flt.count`` asks for (:func:`check_count`) unless
+    ``allow_fewer``. A set whose runs are not all complete is refused unless ``allow_incomplete``
     (:func:`pipeline.run.sets.require_complete`)."""
     sets.require_complete(tuple(paths), allow_incomplete)
     frame = apply(read_sets(paths).frame, flt, exclude)
     if frame.is_empty():
         where = ", ".join(str(p) for p in paths)
         raise PublishError(f"no puzzle in {where} matches the selection ({flt.describe()})")
+    check_count(flt.count, frame.height, flt, "--count", allow_fewer)
     return frame
+
+
+def check_count(asked: int | None, found: int, flt: Filter, where: str, allow_fewer: bool = False) -> None:
+    """The one rule of ``export`` and ``book`` for a count: ``found`` rows where ``asked`` were asked
+    for is a :class:`PublishError` naming both numbers (``where`` names the flag or field), unless
+    ``allow_fewer`` (``--allow-fewer``: fewer is fine)."""
+    if asked is not None and found < asked and not allow_fewer:
+        raise PublishError(f"{where}: asks for {asked} puzzles, only {found} left that match ({flt.describe()}); "
+                           "pass --allow-fewer to take those")

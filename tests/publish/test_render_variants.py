@@ -26,7 +26,7 @@ from PIL import Image
 
 from pipeline.board import HYPER_WINDOWS_9, SYMBOLS, Variant, board, make_variant, variant_columns
 from pipeline.publish import book, render
-from pipeline.publish.export import export
+from pipeline.publish.export import export, png_side
 from pipeline.publish.render import SVG_CELL
 from pipeline.run.rows import SCHEMA
 from tests.publish.test_select import fake_row, write_set
@@ -454,9 +454,11 @@ def test_export_svg_and_png_of_variant_rows(tmp_path: Path) -> None:
     export(frame, "png", tmp_path / "png")
     for row in rows:
         svg = (tmp_path / "svg" / f"{row['puzzle_id']}.svg").read_text(encoding="utf-8")
-        assert svg == render.to_svg(render.art_of(row), row["puzzle_id"])
+        side = png_side(9)  # an unsized SVG has the default PNG's size (CSS px)
+        drawn = render.to_svg(render.art_of(row), row["puzzle_id"])
+        assert svg == re.sub(r'width="[^"]*" height="[^"]*"', f'width="{side}" height="{side}"', drawn, count=1)
         with Image.open(tmp_path / "png" / f"{row['puzzle_id']}.png") as img:
-            assert img.tobytes() == render.to_image(render.art_of(row)).tobytes()
+            assert img.mode == "L" and img.tobytes() == render.to_image(render.art_of(row)).convert("L").tobytes()
     killer = (tmp_path / "svg" / f"{rows[3]['puzzle_id']}.svg").read_text(encoding="utf-8")
     assert killer.count('class="cage"') == len(CAGES)
 
