@@ -70,7 +70,16 @@ from pipeline.publish.layout import (  # noqa: F401  (re-exported)
     slots,
 )
 from pipeline.publish.pages import TEXT, register_fonts
-from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, check_count, read_sets
+from pipeline.publish.select import (
+    LEVELS,
+    Filter,
+    PublishError,
+    apply,
+    by_level,
+    check_count,
+    read_sets,
+    variant_name,
+)
 from pipeline.run.sets import require_complete
 
 # ---------------------------------------------------------------------------------------------
@@ -96,19 +105,14 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
             pool = apply(pool, flt)
             check_count(cfg.count, pool.height, flt, "count", allow_fewer)
             pool = pool.head(cfg.count) if cfg.count is not None else pool
-        for level in LEVELS:
-            part = pool.filter(pl.col("difficulty") == level)
-            if part.height:
-                chosen.append((cfg.level_name(level), by_level(part)))
-        rest = pool.filter(pl.col("difficulty").is_null() | ~pl.col("difficulty").is_in(list(LEVELS)))
-        if rest.height:
-            chosen.append((cfg.words.puzzles, rest))
+        chosen += _default_sections(pool, cfg)
     else:
         for k, sec in enumerate(cfg.sections):
             flt = Filter(levels=tuple(sec.levels) if sec.levels else None,
                          score_min=sec.score.min if sec.score else None, score_max=sec.score.max if sec.score else None,
                          hints_min=sec.hints.min if sec.hints else None,
-                         hints_max=sec.hints.max if sec.hints else None, size=sec.size, logic_only=sec.logic_only)
+                         hints_max=sec.hints.max if sec.hints else None, size=sec.size, logic_only=sec.logic_only,
+                         variants=sec.variants())
             found = apply(pool, flt)
             title = sec.title if sec.title is not None else _auto_title(cfg, sec)
             check_count(sec.count, found.height, flt, f"sections[{k}] ({title})", allow_fewer)
@@ -128,10 +132,43 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
     return out
 
 
+def _by_levels(pool: pl.DataFrame, cfg: BookConfig, prefix: str = "") -> list[tuple[str, pl.DataFrame]]:
+    """One section per level present, easy -> extreme, then the ungraded rows (titles after ``prefix``)."""
+    out = []
+    for level in LEVELS:
+        part = pool.filter(pl.col("difficulty") == level)
+        if part.height:
+            out.append((prefix + cfg.level_name(level), by_level(part)))
+    rest = pool.filter(pl.col("difficulty").is_null() | ~pl.col("difficulty").is_in(list(LEVELS)))
+    if rest.height:
+        out.append((prefix + (cfg.words.puzzles if not prefix else cfg.level_name("unrated")), rest))
+    return out
+
+
+def _default_sections(pool: pl.DataFrame, cfg: BookConfig) -> list[tuple[str, pl.DataFrame]]:
+    """The sections of a book without ``sections``: by ``group``: one per level present (``level``),
+    one per variant present (``variant``: classic first, then X, Hyper, Jigsaw, Killer, each easy ->
+    extreme), or one per variant and level present (``variant-level``)."""
+    if cfg.group == "level":
+        return _by_levels(pool, cfg)
+    names = pool.select(variant_name().alias("v"))["v"].unique().to_list()
+    rank = {k: i for i, k in enumerate(draw.RULE_KINDS)}
+    order = sorted(names, key=lambda v: (v != "classic", len(v.split("+")), [rank.get(k, 9) for k in v.split("+")]))
+    out = []
+    for name in order:
+        part = pool.filter(variant_name() == name)
+        title = cfg.variant_title(name)
+        if cfg.group == "variant":
+            out.append((title, by_level(part)))
+        else:
+            out += _by_levels(part, cfg, f"{title} · ")
+    return out
+
+
 def _auto_title(cfg: BookConfig, sec: SectionCfg) -> str:
-    if sec.levels:
-        return " / ".join(cfg.level_name(lv) for lv in sec.levels)
-    return cfg.words.puzzles
+    parts = [" / ".join(cfg.variant_title(v) for v in sec.variants() or ())]
+    parts.append(" / ".join(cfg.level_name(lv) for lv in sec.levels or ()))
+    return " · ".join(p for p in parts if p) or cfg.words.puzzles
 
 
 def next_number(used_files: Sequence[Path]) -> int:
@@ -205,9 +242,26 @@ def book_pages(sections: Sequence[Section], cfg: BookConfig) -> list[Page]:
     """Every page of a book of ``sections``, padded (even, or a multiple of 4 with ``signatures``, and
     at least the preset's fewest pages) and numbered."""
     kinds = draw.rule_kinds([r for s in sections for r in s.rows]) if cfg.rules_page else ()
-    pages = paginate(sections, cfg, rules=1 if kinds else 0, answers_per_page=answers_per_page(sections, cfg),
-                     range_text=lambda sec: _range_text(cfg, sec))
+    by_variant = kinds and (cfg.group != "level" or any(s.variant is not None for s in cfg.sections or ()))
+    per_section = _section_rules(sections, cfg) if by_variant else []
+    pages = paginate(sections, cfg, rules=1 if kinds and not by_variant else 0,
+                     answers_per_page=answers_per_page(sections, cfg), range_text=lambda sec: _range_text(cfg, sec),
+                     section_rules=per_section)
     return pad(pages, cfg.signatures, cfg.page_limit()[0])
+
+
+def _section_rules(sections: Sequence[Section], cfg: BookConfig) -> list[tuple[tuple[str, ...], str]]:
+    """For a book sectioned by variant: before each section, a rules page of the variant kinds its
+    puzzles bring that no earlier section brought (each variant explained once), titled by them."""
+    seen: set[str] = set()
+    out = []
+    for sec in sections:
+        new = tuple(k for k in draw.rule_kinds(list(sec.rows)) if k not in seen)
+        seen.update(new)
+        name = cfg.words.variant_name(new)
+        colon = ": " if cfg.lang == "en" else "\uff1a"  # Japanese: a full-width colon
+        out.append((new, f"{cfg.words.rules}{colon}{name}"))
+    return out
 
 
 def _range_text(cfg: BookConfig, sec: Section) -> str:
@@ -346,7 +400,7 @@ def _draw_page(canv: Any, page: Page, pages: Sequence[Page], cfg: BookConfig, ge
         canv.bookmarkPage(f"p{page.number}")
         canv.addOutlineEntry(page.heading, f"p{page.number}", level=0)
     if page.kind == "rules":
-        draw.rules_page(canv, cfg, geo, page, kinds, cap)
+        draw.rules_page(canv, cfg, geo, page, page.kinds or kinds, cap)
         return
     draw.running_head(canv, cfg, geo, page)
     answer = page.kind == "answers"

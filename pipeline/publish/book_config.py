@@ -131,6 +131,7 @@ class BookConfig(_Strict):
     split: bool = False
     levels: list[Level] | None = Field(default=None, min_length=1)  # a book without sections: only these levels
     count: int | None = Field(default=None, ge=1, le=100_000, strict=True)  # ... and this many puzzles
+    group: Literal["level", "variant", "variant-level"] = "level"  # a book without sections: its sections
     binding: Literal["left", "right"] = "left"  # right: 右綴じ, a book read right to left
     pdfx: Literal["none", "x-1a"] = "none"  # PDF/X-1a:2001 for an offset printer (OutputIntent, GTS_PDFXVersion)
     output_condition: Literal["JC200103", "FOGRA39", "CGATS TR 001", "FOGRA51"] = "JC200103"  # its printing condition
@@ -141,6 +142,9 @@ class BookConfig(_Strict):
             key = "levels" if self.levels is not None else "count"
             raise ValueError(f"{key}: narrows a book without sections; with sections, give each its levels "
                              "and count")
+        if self.sections is not None and self.group != "level":
+            raise ValueError("group: makes the sections of a book without sections; with sections, give each "
+                             "its variant and levels")
         if self.preset == "print-on-demand" and self.page.marks:
             raise ValueError("page.marks: the print-on-demand preset sends files without printer's marks "
                              "(set marks only for an offset printer that asks for them)")
@@ -176,6 +180,10 @@ class BookConfig(_Strict):
 
     def level_name(self, level: str | None) -> str:
         return self.words.level_name(level)
+
+    def variant_title(self, name: str) -> str:
+        """A section title for a variant name (``classic``, ``killer``, ``killer+x``)."""
+        return self.words.variant_name(tuple(k for k in name.split("+") if k != "classic")) or self.words.classic
 
     @property
     def prefix(self) -> str:

@@ -110,6 +110,7 @@ class Page:
     starts_section: bool = False
     contents_lines: list[tuple[str, str, int]] = field(default_factory=list)
     per_page: int = 0
+    kinds: tuple[str, ...] = ()  # a rules page's variant kinds (empty: every kind of the book)
 
 
 @dataclass(frozen=True)
@@ -266,10 +267,12 @@ def pad(pages: list[Page], signatures: bool, fewest: int = 0) -> list[Page]:
 
 
 def paginate(sections: Sequence[Section], cfg: Any, *, rules: int = 0, answers_per_page: int | None = None,
-             range_text: Any = None) -> list[Page]:
+             range_text: Any = None, section_rules: Sequence[tuple[tuple[str, ...], str]] = ()) -> list[Page]:
     """Every page of the book in order, numbered from 1 (the title page): title, contents, ``rules``
     variant rules pages, the puzzles section by section, the answers (``answers_per_page`` a page,
-    default the config's). ``range_text(section)`` is a contents line's detail."""
+    default the config's). ``range_text(section)`` is a contents line's detail. ``section_rules``
+    (one ``(kinds, title)`` per section; empty kinds for none) puts a rules page of those kinds before
+    a section: a book sectioned by variant explains each variant once, where it starts."""
     pages: list[Page] = []
     if cfg.title_page:
         pages.append(Page("title", 1))
@@ -277,14 +280,19 @@ def paginate(sections: Sequence[Section], cfg: Any, *, rules: int = 0, answers_p
     contents_at = len(pages)
     n_contents = 0
     if cfg.contents:
-        n_contents = max(1, math.ceil((len(sections) + (1 if cfg.answers.include else 0) + (1 if rules else 0))
+        n_rules = (1 if rules else 0) + sum(1 for kinds, _t in section_rules if kinds)
+        n_contents = max(1, math.ceil((len(sections) + (1 if cfg.answers.include else 0) + n_rules)
                                       / CONTENTS_PER_PAGE))
         pages += [Page("contents", 0) for _ in range(n_contents)]
     lines: list[tuple[str, str, int]] = []
     if rules:
         lines.append((words.rules, "", len(pages) + 1))
         pages += [Page("rules", 0, words.rules, starts_section=k == 0) for k in range(rules)]
-    for sec in sections:
+    for i, sec in enumerate(sections):
+        kinds, rules_title = section_rules[i] if i < len(section_rules) else ((), "")
+        if kinds:
+            lines.append((rules_title, "", len(pages) + 1))
+            pages.append(Page("rules", 0, rules_title, starts_section=True, kinds=kinds))
         first = len(pages) + 1
         items = list(zip(sec.rows, sec.numbers, strict=True))
         for k in range(0, len(items), cfg.per_page):

@@ -62,6 +62,7 @@ class Filter:
     size: int | None = None
     count: int | None = None
     logic_only: bool = False  # only rows whose grade needs no trial and error (see :func:`apply`)
+    variants: tuple[str, ...] | None = None  # only these variants: classic, killer, killer+x (kinds sorted, "+")
 
     def describe(self) -> str:
         """The conditions in words, e.g. ``levels hard, expert; score 900-1500`` (for messages)."""
@@ -75,6 +76,8 @@ class Filter:
             parts.append(f"size {self.size}")
         if self.logic_only:
             parts.append("logic only")
+        if self.variants:
+            parts.append("variant " + ", ".join(self.variants))
         return "; ".join(parts) or "any puzzle"
 
 
@@ -136,11 +139,20 @@ def apply(frame: pl.DataFrame, flt: Filter, exclude: Iterable[str] = ()) -> pl.D
         # needs_guessing; a row written before that column existed says it by its techniques
         guessed = pl.coalesce(pl.col("needs_guessing"), pl.col("techniques").list.contains("trial_and_error"))
         cond &= (~guessed).fill_null(False) & pl.col("difficulty").is_in(list(LEVELS)).fill_null(False)
+    if flt.variants:
+        cond &= variant_name().is_in(list(flt.variants))
     excluded = list(set(exclude))
     if excluded:
         cond &= ~pl.col("puzzle_id").is_in(excluded)
     out = frame.filter(cond)
     return out.head(flt.count) if flt.count is not None else out
+
+
+def variant_name() -> pl.Expr:
+    """A row's variant as one name: its kinds sorted and joined by ``+`` (``killer+x``), ``classic`` for
+    none (an empty or null ``variant``)."""
+    joined = pl.col("variant").list.sort().list.join("+").fill_null("")
+    return pl.when(joined == "").then(pl.lit("classic")).otherwise(joined)
 
 
 def level_rank(level: str | None) -> int:
