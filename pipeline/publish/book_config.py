@@ -153,11 +153,12 @@ class BookConfig(_Strict):
             raise ValueError(f"page.bleed: print-on-demand interiors bleed {pod_bleed:g} mm (0.125 in) on the top, "
                              f"bottom and outside edge; give {pod_bleed:g} or 0, not {self.page.bleed:g}")
         safe = safe_in(self.preset, self.page.bleed)
-        who = "the print-on-demand services ask" if self.preset == "print-on-demand" else "the book's safe distance"
+        who = ("the print-on-demand services' minimum" if self.preset == "print-on-demand"
+               else "the safe distance of a trimmed page")
         need = least_bottom(self.preset, self.page.bleed) / MM
         if self.page.margins.bottom < need - 1e-9:
             raise ValueError(f"page.margins.bottom: {self.page.margins.bottom:g} mm cannot hold the page number "
-                             f"{safe * 25.4:.2f} mm ({safe:.3g} in) from the trim, as {who}: give at least "
+                             f"{safe * 25.4:.3g} mm ({safe:.3g} in) from the trim ({who}): give at least "
                              f"{math.ceil(need * 10) / 10:g} mm")
         if self.preset != "print-on-demand":  # the preset raises the other margins to its own minimum
             for side in ("top", "inside", "outside"):
