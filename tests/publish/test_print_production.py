@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import itertools
 import json
 import struct
 import zlib
@@ -479,3 +480,68 @@ def test_the_jsonl_schema_is_closed_and_versioned(tmp_path: Path, run_dir: Path)
     assert [e.message for line in lines for e in check.iter_errors(line)] == []
     errors = [e.message for e in check.iter_errors(lines[0] | {"extra": 1})]
     assert errors == ["Additional properties are not allowed ('extra' was unexpected)"]
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Killer cage outlines: even inset, clean corners
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cage_outlines_keep_an_even_gap_from_the_rules_ink() -> None:
+    from pipeline.board import make_variant
+
+    thin, thick, frame = 0.01, 0.04, 0.05
+    d = render.CAGE_INSET
+    art = render.grid_art("." * 81, 3, 3, variant=make_variant("killer", None, [((3, 12, 13), 9)]))
+    ((_, (loop,)),) = art.cage_outlines((thin, thick, frame))
+    # top edge on the frame, left edge on a box line, the rest on cell lines
+    want = ((3 + d + thick, d + frame), (4 - d - thin, d + frame), (4 - d - thin, 1 + d + thin),
+            (5 - d - thin, 1 + d + thin), (5 - d - thin, 2 - d - thin), (3 + d + thick, 2 - d - thin))
+    assert [v for pt in loop for v in pt] == pytest.approx([v for pt in want for v in pt])
+    ((_, (plain,)),) = art.cage_outlines()  # without rule widths: the inset from the lines' centres
+    assert plain[0] == pytest.approx((3 + d, d))
+
+
+def test_every_cage_corner_is_the_middle_of_a_dash() -> None:
+    square = ((0.1, 0.1), (2.9, 0.1), (2.9, 1.9), (1.9, 1.9), (1.9, 0.9), (0.1, 0.9))  # with a concave corner
+    pieces = render.dash_pieces(square, *render.CAGE_DASH)
+    bends = [p[1] for p in pieces if len(p) == 3]
+    assert sorted(bends) == sorted(square)  # each corner once, inside an L-shaped dash
+    for p in pieces:
+        if len(p) == 3:
+            arm1 = abs(p[1][0] - p[0][0]) + abs(p[1][1] - p[0][1])
+            arm2 = abs(p[2][0] - p[1][0]) + abs(p[2][1] - p[1][1])
+            assert 0.3 * render.CAGE_DASH[0] < arm1 < render.CAGE_DASH[0] and arm1 == pytest.approx(arm2, rel=0.4)
+    ink = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for p in pieces for a, b in itertools.pairwise(p))
+    perimeter = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in zip(square, square[1:] + square[:1], strict=True))
+    assert ink / perimeter == pytest.approx(render.CAGE_DASH[0] / sum(render.CAGE_DASH), rel=0.1)
+
+
+def test_a_killer_page_at_300_dpi_has_ink_at_every_cage_corner(tmp_path: Path) -> None:
+    row = variant_row("killer", 0, hints=0, cages="grown")
+    run = write_variant_set(tmp_path / "out", "killer", [row | {"difficulty": "hard"}])
+    out = tmp_path / "k.pdf"
+    cfg = book.validate_config({"per_page": 1, "title_page": False, "contents": False, "rules_page": False,
+                                "answers": {"include": False}})
+    made = book.write_book(book.plan([run], cfg), cfg, out)
+    page = next(p for p in made if p.kind == "puzzles")
+    geo = layout.Geometry.of(cfg.page)
+    slot = layout.slots(geo, page.number, 1, layout.CAPTION)[0]
+    scale = 300 / 72
+    img = pdfium.PdfDocument(out)[page.number - 1].render(scale=scale).to_pil().convert("L")
+    art = render.art_of(row)
+    cell = slot.side / 9
+    thin, thick, frame = render.weights(slot.side)
+    corners = [pt for _c, loops in art.cage_outlines((thin / 2 / cell, thick / 2 / cell, frame / 2 / cell))
+               for loop in loops for pt in loop]
+    assert len(corners) > 40
+    patches = [render.sum_patch(art, r, c, t) for r, c, t in art.cage_sums()]
+    checked = 0
+    for cx, cy in corners:
+        if any(x0 - 0.05 <= cx <= x1 + 0.05 and y0 - 0.05 <= cy <= y1 + 0.05 for x0, y0, x1, y1 in patches):
+            continue  # a corner under a cage sum's patch
+        px = round((slot.x + cx * cell) * scale)
+        py = round((geo.height - (slot.y_top - cy * cell)) * scale)
+        assert min(img.getpixel((px + dx, py + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) < 100, (cx, cy)
+        checked += 1
+    assert checked > 30
