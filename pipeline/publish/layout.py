@@ -48,6 +48,8 @@ CAPTION = 26.0  # pt under a puzzle grid: two lines of caption
 ANSWER_CAPTION = 13.0  # pt under an answer grid: one line
 CONTENTS_PER_PAGE = 18  # entries on one contents page
 MARK_GAP, MARK_LENGTH = 3 * MM, 6 * MM  # crop marks: gap from the trim (at least the bleed), length
+#: Half the widest frame of a grid (``render.weights``: 2 pt box rules, the frame 1.25 times as wide).
+FRAME_HALF = 1.25
 #: Print-on-demand paperback gutters: (most pages, inside margin in inches).
 GUTTER_IN = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
 #: The bleed of a print-on-demand interior, in inches (top, bottom and outside edge).
@@ -235,9 +237,11 @@ def slots(geo: Geometry, number: int, per_page: int, caption: float) -> list[Slo
     """The grid positions of a page with ``per_page`` grids, each with ``caption`` points below it,
     row by row. Grids are as large as the area allows (keeping a least gap between columns and
     rows), centred across, and the free height is shared equally: above the first row (under the
-    running head's rule), between rows and below the last row's captions."""
+    running head's rule), between rows and below the last row's captions. A grid's frame, whose
+    stroke is centred on the grid's edge, stays inside the margins too (:data:`FRAME_HALF`)."""
     cols, rows = ARRANGEMENT[per_page]
     x0, y0, w, h = geo.content(number)
+    x0, w = x0 + FRAME_HALF, w - 2 * FRAME_HALF
     top = y0 + h - HEAD_RULE  # the running head's rule
     h = top - y0
     gx, gy = (8 * MM if cols > 1 else 0.0), 5 * MM

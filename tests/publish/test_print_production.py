@@ -4,6 +4,7 @@ page boxes from the PDF (pypdfium2, pypdf), PNG chunks and modes, exit codes and
 
 from __future__ import annotations
 
+import ctypes
 import datetime as dt
 import errno
 import itertools
@@ -82,6 +83,15 @@ def test_nothing_printed_inside_the_print_on_demand_minimum(bleed: float, bottom
                 continue
             assert x0 - trim[0] >= safe - 0.5 and trim[2] - x1 >= safe - 0.5, (page.number, text)
             assert y0 - trim[1] >= safe - 0.5 and trim[3] - y1 >= safe - 0.5, (page.number, text, y0 - trim[1])
+            checked += 1
+        for obj in pdfium.PdfDocument(out)[page.number - 1].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH]):
+            x0, y0, x1, y1 = obj.get_bounds()  # rules, grids, cage outlines: inside the safe area too
+            stroke = ctypes.c_float(0.0)
+            pdfium_c.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(stroke))
+            room = min(x0 - trim[0], trim[2] - x1, y0 - trim[1], trim[3] - y1)
+            # pdfium's bounds add the stroke's whole width on every side: a frame's ink reaches half of it
+            # beyond the path, the butt-capped end of a rule none; so the ink is at least this far in
+            assert room + stroke.value >= safe - 0.05, (page.number, x0, y0)
             checked += 1
         if page.kind in ("puzzles", "answers", "contents"):  # the page number: above the safe line, under the content
             number = [b for t, b, _s in _texts(out, page.number - 1) if t.strip() == str(page.number)]
