@@ -555,3 +555,18 @@ def test_a_killer_page_at_300_dpi_has_ink_at_every_cage_corner(tmp_path: Path) -
         assert min(img.getpixel((px + dx, py + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) < 100, (cx, cy)
         checked += 1
     assert checked > 30
+
+
+def test_a_book_on_a_full_disk_exits_4_and_leaves_nothing(tmp_path: Path, run_dir: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    def full(self: Canvas) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Canvas, "save", full)
+    out = tmp_path / "b" / "book.pdf"
+    code, output = _invoke("book", str(run_dir), "--out", str(out))
+    monkeypatch.undo()
+    assert code == 4 and output.strip() == f"numplace: error: no space left on {out}"
+    assert list((tmp_path / "b").iterdir()) == []
