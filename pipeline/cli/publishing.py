@@ -20,6 +20,9 @@ Exclude = Annotated[list[Path] | None, typer.Option(metavar="USED_JSON",
 #: ``--allow-incomplete``: publish a set whose runs are not all complete.
 AllowIncomplete = Annotated[bool, typer.Option("--allow-incomplete", help="Publish a set whose runs are not all "
                                                "complete (refused otherwise, naming what is missing).")]
+#: ``--allow-fewer``: a count that finds fewer puzzles takes those (refused otherwise, with both numbers).
+AllowFewer = Annotated[bool, typer.Option("--allow-fewer", help="Take fewer puzzles than --count (or a section's "
+                                          "count) asks for when fewer match (refused otherwise, with the count).")]
 
 
 @user_errors
@@ -46,6 +49,9 @@ def export(
     allow_incomplete: AllowIncomplete = False,
     logic_only: Annotated[bool, typer.Option("--logic-only", help="Only puzzles whose grade needs no trial and "
                                                                   "error (needs_guessing false).")] = False,
+    allow_fewer: AllowFewer = False,
+    colour: Annotated[str, typer.Option(metavar="gray|rgb", help="PNG colour: gray (one channel, K only in a "
+                                                                 "layout) or rgb.")] = "gray",
 ) -> None:
     """Export puzzles for tools that do not read Parquet: CSV, JSON lines, one-line text, SVG, PNG, or one
     vector PDF per puzzle and solution with a data-merge CSV for layout programs."""
@@ -54,9 +60,10 @@ def export(
 
     grid_size = exportmod.parse_size(size, dpi)
     flt = select.filter_from_flags(level, score, hints, count, logic_only)
-    frame = select.select(paths, flt, select.read_used(exclude or []), allow_incomplete=allow_incomplete)
+    frame = select.select(paths, flt, select.read_used(exclude or []), allow_incomplete=allow_incomplete,
+                          allow_fewer=allow_fewer)
     written = exportmod.export(frame, fmt, out, solutions=solutions, size=grid_size, with_path=with_path,
-                               with_link=with_link)
+                               with_link=with_link, colour=colour)
     typer.echo(f"wrote {written.puzzles} puzzles as {fmt} to {written.target} ({written.files} file(s))")
 
 
@@ -77,6 +84,7 @@ def book(
                                                    "order); a book without sections.")] = None,
     exclude: Exclude = None,
     allow_incomplete: AllowIncomplete = False,
+    allow_fewer: AllowFewer = False,
 ) -> None:
     """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
     from pipeline.publish import book as bookmod
@@ -87,7 +95,7 @@ def book(
     cfg = bookmod.load_config(config, {"title": title, "per_page": per_page, "lang": lang, "levels": levels,
                                        "count": count})
     for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or [],
-                                   allow_incomplete=allow_incomplete):
+                                   allow_incomplete=allow_incomplete, allow_fewer=allow_fewer):
         n = sum(len(p.items) for p in made.pages if p.kind == "puzzles")
         typer.echo(f"wrote {made.path}: {len(made.pages)} pages, {n} puzzles; ids in {bookmod.used_path(made.path)}")
 

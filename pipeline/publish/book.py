@@ -31,9 +31,7 @@ Contracts
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +41,7 @@ import polars as pl
 
 from pipeline import __version__
 from pipeline.publish import pages as draw
-from pipeline.publish import render
+from pipeline.publish import pdfx, render
 from pipeline.publish.book_config import (  # noqa: F401  (re-exported: the book's config is part of its API)
     AnswersCfg,
     BookConfig,
@@ -55,6 +53,7 @@ from pipeline.publish.book_config import (  # noqa: F401  (re-exported: the book
     load_config,
     validate_config,
 )
+from pipeline.publish.dates import creation_time, source_date_epoch
 from pipeline.publish.export import write_file
 from pipeline.publish.layout import (  # noqa: F401  (re-exported)
     ANSWER_CAPTION,
@@ -71,7 +70,16 @@ from pipeline.publish.layout import (  # noqa: F401  (re-exported)
     slots,
 )
 from pipeline.publish.pages import TEXT, register_fonts
-from pipeline.publish.select import LEVELS, Filter, PublishError, apply, by_level, read_sets
+from pipeline.publish.select import (
+    LEVELS,
+    Filter,
+    PublishError,
+    apply,
+    by_level,
+    check_count,
+    read_sets,
+    variant_name,
+)
 from pipeline.run.sets import require_complete
 
 # ---------------------------------------------------------------------------------------------
@@ -79,13 +87,14 @@ from pipeline.run.sets import require_complete
 # ---------------------------------------------------------------------------------------------
 
 
-def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None, start: int | None = None
-         ) -> list[Section]:
+def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None, start: int | None = None,
+         *, allow_fewer: bool = False) -> list[Section]:
     """The sections of the book: puzzles from ``paths`` minus ``exclude``, each used once, numbered
     from ``start`` (default: the config's ``numbering.start``; ``continue`` without ``start`` is 1).
 
-    Raises :class:`PublishError` when a section finds too few puzzles (naming it) or the book would
-    be empty."""
+    Raises :class:`PublishError` when a section (or ``count``) finds fewer puzzles than it asks for
+    (naming it and both numbers; ``allow_fewer`` takes what there is, :func:`select.check_count`),
+    when a section finds none, or when the book would be empty."""
     pool = read_sets(paths).frame
     if exclude:
         pool = pool.filter(~pl.col("puzzle_id").is_in(list(exclude)))
@@ -94,28 +103,19 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
         if cfg.levels is not None or cfg.count is not None:
             flt = Filter(levels=tuple(cfg.levels) if cfg.levels else None)
             pool = apply(pool, flt)
-            if cfg.count is not None and pool.height < cfg.count:
-                raise PublishError(f"count: asks for {cfg.count} puzzles, only {pool.height} left that match"
-                                   + (f" ({flt.describe()})" if cfg.levels else ""))
+            check_count(cfg.count, pool.height, flt, "count", allow_fewer)
             pool = pool.head(cfg.count) if cfg.count is not None else pool
-        for level in LEVELS:
-            part = pool.filter(pl.col("difficulty") == level)
-            if part.height:
-                chosen.append((cfg.level_name(level), by_level(part)))
-        rest = pool.filter(pl.col("difficulty").is_null() | ~pl.col("difficulty").is_in(list(LEVELS)))
-        if rest.height:
-            chosen.append((cfg.words.puzzles, rest))
+        chosen += _default_sections(pool, cfg)
     else:
         for k, sec in enumerate(cfg.sections):
             flt = Filter(levels=tuple(sec.levels) if sec.levels else None,
                          score_min=sec.score.min if sec.score else None, score_max=sec.score.max if sec.score else None,
                          hints_min=sec.hints.min if sec.hints else None,
-                         hints_max=sec.hints.max if sec.hints else None, size=sec.size, logic_only=sec.logic_only)
+                         hints_max=sec.hints.max if sec.hints else None, size=sec.size, logic_only=sec.logic_only,
+                         variants=sec.variants())
             found = apply(pool, flt)
             title = sec.title if sec.title is not None else _auto_title(cfg, sec)
-            if sec.count is not None and found.height < sec.count:
-                raise PublishError(f"sections[{k}] ({title}): asks for {sec.count} puzzles, only {found.height} "
-                                   f"left that match ({flt.describe()})")
+            check_count(sec.count, found.height, flt, f"sections[{k}] ({title})", allow_fewer)
             if found.is_empty():
                 raise PublishError(f"sections[{k}] ({title}): no puzzle left that matches ({flt.describe()})")
             found = found.head(sec.count) if sec.count is not None else found
@@ -132,10 +132,43 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
     return out
 
 
+def _by_levels(pool: pl.DataFrame, cfg: BookConfig, prefix: str = "") -> list[tuple[str, pl.DataFrame]]:
+    """One section per level present, easy -> extreme, then the ungraded rows (titles after ``prefix``)."""
+    out = []
+    for level in LEVELS:
+        part = pool.filter(pl.col("difficulty") == level)
+        if part.height:
+            out.append((prefix + cfg.level_name(level), by_level(part)))
+    rest = pool.filter(pl.col("difficulty").is_null() | ~pl.col("difficulty").is_in(list(LEVELS)))
+    if rest.height:
+        out.append((prefix + (cfg.words.puzzles if not prefix else cfg.level_name("unrated")), rest))
+    return out
+
+
+def _default_sections(pool: pl.DataFrame, cfg: BookConfig) -> list[tuple[str, pl.DataFrame]]:
+    """The sections of a book without ``sections``: by ``group``: one per level present (``level``),
+    one per variant present (``variant``: classic first, then X, Hyper, Jigsaw, Killer, each easy ->
+    extreme), or one per variant and level present (``variant-level``)."""
+    if cfg.group == "level":
+        return _by_levels(pool, cfg)
+    names = pool.select(variant_name().alias("v"))["v"].unique().to_list()
+    rank = {k: i for i, k in enumerate(draw.RULE_KINDS)}
+    order = sorted(names, key=lambda v: (v != "classic", len(v.split("+")), [rank.get(k, 9) for k in v.split("+")]))
+    out = []
+    for name in order:
+        part = pool.filter(variant_name() == name)
+        title = cfg.variant_title(name)
+        if cfg.group == "variant":
+            out.append((title, by_level(part)))
+        else:
+            out += _by_levels(part, cfg, f"{title} · ")
+    return out
+
+
 def _auto_title(cfg: BookConfig, sec: SectionCfg) -> str:
-    if sec.levels:
-        return " / ".join(cfg.level_name(lv) for lv in sec.levels)
-    return cfg.words.puzzles
+    parts = [" / ".join(cfg.variant_title(v) for v in sec.variants() or ())]
+    parts.append(" / ".join(cfg.level_name(lv) for lv in sec.levels or ()))
+    return " · ".join(p for p in parts if p) or cfg.words.puzzles
 
 
 def next_number(used_files: Sequence[Path]) -> int:
@@ -162,27 +195,73 @@ def next_number(used_files: Sequence[Path]) -> int:
 
 
 def answers_per_page(sections: Sequence[Section], cfg: BookConfig) -> int:
-    """Answer grids a page: the config's, or fewer when the book holds killer puzzles, so that their
-    cage sums print at least :data:`~pipeline.publish.pages.MIN_SUM` points tall."""
-    rows = [r for s in sections for r in s.rows if "killer" in draw.variant_kinds(r)]
+    """Answer grids a page: the config's, or fewer when its grids would print their symbols under
+    :data:`~pipeline.publish.pages.MIN_ANSWER_DIGIT` points, or a killer puzzle's cage sums under
+    :data:`~pipeline.publish.pages.MIN_SUM` points (4 at the fewest)."""
+    rows = [r for s in sections for r in s.rows]
     if not rows:
         return cfg.answers.per_page
-    n = max(int(r["box_rows"]) * int(r["box_cols"]) for r in rows)
-    geo = Geometry.of(cfg.page, cfg.preset, 828 if cfg.preset != "none" else 0)  # the widest gutter
+    sides = {int(r["box_rows"]) * int(r["box_cols"]) for r in rows}
+    killer = {int(r["box_rows"]) * int(r["box_cols"]) for r in rows if "killer" in draw.variant_kinds(r)}
+    geo = Geometry.of(cfg.page, cfg.preset, 828 if cfg.preset != "none" else 0, cfg.binding)  # the widest gutter
     for per in sorted((k for k in ARRANGEMENT if 4 <= k <= cfg.answers.per_page), reverse=True):
         side = slots(geo, 3, per, ANSWER_CAPTION)[0].side
-        if side / n * render.sum_ratio(n) >= draw.MIN_SUM:
+        if all(side / n * render.font_ratio(n) >= draw.MIN_ANSWER_DIGIT for n in sides) and all(
+                side / n * render.sum_ratio(n) >= draw.MIN_SUM for n in killer):
             return per
     return 4
+
+
+def check_type_sizes(sections: Sequence[Section], cfg: BookConfig, geo: Geometry, answers_per: int) -> None:
+    """Refuse a book whose type would print too small to read: a puzzle's clue digits under
+    :data:`~pipeline.publish.pages.MIN_DIGIT` points, a killer cage sum under
+    :data:`~pipeline.publish.pages.MIN_SUM` (on puzzle and answer pages), an answer's symbols under
+    :data:`~pipeline.publish.pages.MIN_ANSWER_DIGIT`. The message names the size and the floor."""
+    rows = [r for s in sections for r in s.rows]
+    side = slots(geo, 3, cfg.per_page, CAPTION)[0].side
+    answer_side = slots(geo, 3, answers_per, ANSWER_CAPTION)[0].side
+    where = f"per_page: {cfg.per_page} a page on {cfg.page.size}"
+    for n in sorted({int(r["box_rows"]) * int(r["box_cols"]) for r in rows}):
+        digit = side / n * render.font_ratio(n)
+        if digit < draw.MIN_DIGIT:
+            raise PublishError(f"{where} prints the {n}x{n} clue digits {digit:.1f} pt, under the "
+                               f"{draw.MIN_DIGIT:g} pt floor: print fewer a page or choose a larger page.size")
+        answer = answer_side / n * render.font_ratio(n)
+        if cfg.answers.include and answer < draw.MIN_ANSWER_DIGIT:
+            raise PublishError(f"answers.per_page: {answers_per} a page on {cfg.page.size} prints the {n}x{n} "
+                               f"answers' digits {answer:.1f} pt, under the {draw.MIN_ANSWER_DIGIT:g} pt floor: "
+                               "choose a larger page.size")
+        if any("killer" in draw.variant_kinds(r) and int(r["box_rows"]) * int(r["box_cols"]) == n for r in rows):
+            total = side / n * render.sum_ratio(n)
+            if total < draw.MIN_SUM:
+                raise PublishError(f"{where} prints the killer cage sums {total:.1f} pt, under the {draw.MIN_SUM:g} "
+                                   "pt floor: print fewer a page or choose a larger page.size")
 
 
 def book_pages(sections: Sequence[Section], cfg: BookConfig) -> list[Page]:
     """Every page of a book of ``sections``, padded (even, or a multiple of 4 with ``signatures``, and
     at least the preset's fewest pages) and numbered."""
     kinds = draw.rule_kinds([r for s in sections for r in s.rows]) if cfg.rules_page else ()
-    pages = paginate(sections, cfg, rules=1 if kinds else 0, answers_per_page=answers_per_page(sections, cfg),
-                     range_text=lambda sec: _range_text(cfg, sec))
+    by_variant = kinds and (cfg.group != "level" or any(s.variant is not None for s in cfg.sections or ()))
+    per_section = _section_rules(sections, cfg) if by_variant else []
+    pages = paginate(sections, cfg, rules=1 if kinds and not by_variant else 0,
+                     answers_per_page=answers_per_page(sections, cfg), range_text=lambda sec: _range_text(cfg, sec),
+                     section_rules=per_section)
     return pad(pages, cfg.signatures, cfg.page_limit()[0])
+
+
+def _section_rules(sections: Sequence[Section], cfg: BookConfig) -> list[tuple[tuple[str, ...], str]]:
+    """For a book sectioned by variant: before each section, a rules page of the variant kinds its
+    puzzles bring that no earlier section brought (each variant explained once), titled by them."""
+    seen: set[str] = set()
+    out = []
+    for sec in sections:
+        new = tuple(k for k in draw.rule_kinds(list(sec.rows)) if k not in seen)
+        seen.update(new)
+        name = cfg.words.variant_name(new)
+        colon = ": " if cfg.lang == "en" else "\uff1a"  # Japanese: a full-width colon
+        out.append((new, f"{cfg.words.rules}{colon}{name}"))
+    return out
 
 
 def _range_text(cfg: BookConfig, sec: Section) -> str:
@@ -245,17 +324,6 @@ def volumes(sections: Sequence[Section], cfg: BookConfig) -> list[list[Section]]
 # ---------------------------------------------------------------------------------------------
 
 
-def _epoch() -> int | None:
-    """``SOURCE_DATE_EPOCH`` as an int, when it is set (reproducible builds)."""
-    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise PublishError(f"SOURCE_DATE_EPOCH: {text!r} is not a whole number of seconds") from None
-
-
 def write_book(sections: Sequence[Section], cfg: BookConfig, out: Path, sources: Sequence[Path] = (),
                title: str | None = None) -> list[Page]:
     """Draw the book as a PDF at ``out`` and write ``<stem>.used.json`` beside it; returns the pages.
@@ -268,26 +336,31 @@ def write_book(sections: Sequence[Section], cfg: BookConfig, out: Path, sources:
         cfg = cfg.model_copy(update={"title": title})
     cap = register_fonts()
     pages = book_pages(sections, cfg)
-    geo = Geometry.of(cfg.page, cfg.preset, len(pages))
+    geo = Geometry.of(cfg.page, cfg.preset, len(pages), cfg.binding)
+    check_type_sizes(sections, cfg, geo, answers_per_page(sections, cfg))
     n_puzzles = sum(len(s.rows) for s in sections)
     kinds = draw.rule_kinds([r for s in sections for r in s.rows])
-    epoch = _epoch()
+    epoch = source_date_epoch()
 
     def paint(tmp: Path) -> None:
-        boxes: dict[str, Any] = {}
-        if geo.outer:
-            o, b = geo.outer, geo.bleed
-            boxes = {"trimBox": (o, o, o + geo.width, o + geo.height),
-                     "bleedBox": (o - b, o - b, o + geo.width + b, o + geo.height + b)}
         canv = Canvas(str(tmp), pagesize=geo.media, invariant=1 if epoch is not None else 0, initialFontName=TEXT,
-                      initialFontSize=10, pageCompression=1, **boxes)
+                      initialFontSize=10, pageCompression=1)
         canv.setTitle(cfg.title)
         canv.setAuthor(cfg.author or "numplace")
         canv.setSubject(cfg.subtitle or cfg.words.subtitle(n_puzzles))
         canv.setCreator(f"numplace {__version__}")
+        if cfg.pdfx != "none":
+            pdfx.mark_pdfx(canv, cfg.output_condition)
+        if cfg.binding == "right":
+            pdfx.mark_right_to_left(canv)
         for page in pages:
-            if geo.outer:
-                canv.translate(geo.outer, geo.outer)
+            if geo.outer or cfg.pdfx != "none":  # each page's own boxes (a print-on-demand bleed is one-sided)
+                trim, bleed = geo.boxes(page.number)
+                canv.setTrimBox(trim)
+                canv.setBleedBox(bleed)
+            x, y = geo.origin(page.number)
+            if x or y:
+                canv.translate(x, y)
             if geo.marks:
                 draw.crop_marks(canv, cfg, geo)
             _draw_page(canv, page, pages, cfg, geo, cap, n_puzzles, kinds)
@@ -295,7 +368,7 @@ def write_book(sections: Sequence[Section], cfg: BookConfig, out: Path, sources:
         canv.save()
 
     write_file(out, paint)
-    when = dt.datetime.fromtimestamp(epoch, dt.UTC) if epoch is not None else dt.datetime.now(dt.UTC)
+    when = creation_time()
     numbers = [n for s in sections for n in s.numbers]
     used = {"pdf": out.name, "title": cfg.title, "created_at": when.isoformat(timespec="seconds"),
             "sources": [str(p) for p in sources], "puzzles": n_puzzles,
@@ -327,7 +400,7 @@ def _draw_page(canv: Any, page: Page, pages: Sequence[Page], cfg: BookConfig, ge
         canv.bookmarkPage(f"p{page.number}")
         canv.addOutlineEntry(page.heading, f"p{page.number}", level=0)
     if page.kind == "rules":
-        draw.rules_page(canv, cfg, geo, page, kinds, cap)
+        draw.rules_page(canv, cfg, geo, page, page.kinds or kinds, cap)
         return
     draw.running_head(canv, cfg, geo, page)
     answer = page.kind == "answers"
@@ -353,16 +426,18 @@ def volume_path(out: Path, k: int) -> Path:
 
 
 def make_books(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None,
-               used_files: Sequence[Path] = (), *, allow_incomplete: bool = False) -> list[Written]:
+               used_files: Sequence[Path] = (), *, allow_incomplete: bool = False, allow_fewer: bool = False
+               ) -> list[Written]:
     """Plan and write a book, or its volumes (``<stem>-vol1.pdf``, ...) when it is over its page limit
     and ``split`` is on; ``numbering.start: continue`` starts after the last number in ``used_files``.
     A set whose runs are not all complete is refused unless ``allow_incomplete``
-    (:func:`pipeline.run.sets.require_complete`)."""
+    (:func:`pipeline.run.sets.require_complete`); a count that finds fewer puzzles is refused unless
+    ``allow_fewer``."""
     if out.suffix.lower() != ".pdf":
         raise PublishError(f"--out {out}: a book is a .pdf file")
     require_complete(tuple(paths), allow_incomplete)
     start = next_number(used_files) if cfg.numbering.start == "continue" else None
-    parts = volumes(plan(paths, cfg, exclude, start), cfg)
+    parts = volumes(plan(paths, cfg, exclude, start, allow_fewer=allow_fewer), cfg)
     if len(parts) == 1:
         pages = write_book(parts[0], cfg, out, paths)
         return [Written(out, pages, sum(len(s.rows) for s in parts[0]))]

@@ -8,6 +8,7 @@ only ever add: a config that loaded before loads the same.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -15,9 +16,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
 from pipeline.publish.labels import Words, words
+from pipeline.publish.layout import MM, POD_BLEED_IN, least_bottom, safe_in
 from pipeline.publish.select import PublishError
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
+#: The variant kinds a section may name (``classic``: none); kinds combine with ``+`` (``killer+x``).
+VARIANT_KINDS = ("x", "hyper", "jigsaw", "killer")
+VariantName = Annotated[str, Field(pattern=r"^(classic|(x|hyper|jigsaw|killer)(\+(x|hyper|jigsaw|killer))*)$")]
+
+
+def variant_key(kinds: Any) -> str:
+    """A variant's name from its kinds: sorted and joined by ``+``; ``classic`` for none."""
+    return "+".join(sorted(k for k in kinds if k and k != "classic")) or "classic"
 #: The trim sizes a book can have (their millimetres: :data:`pipeline.publish.layout.PAGE_MM`).
 PageSize = Literal["A4", "B5", "A5", "B6", "Letter", "5x8in", "5.5x8.5in", "6x9in", "7x10in", "8x10in",
                    "8.25x11in", "8.5x11in"]
@@ -39,8 +49,8 @@ class Margins(_Strict):
 class PageCfg(_Strict):
     size: PageSize = "A4"
     margins: Margins = Margins()
-    bleed: float = Field(default=0.0, ge=0, le=10)  # mm added around the trim size on every side
-    marks: bool = False  # crop marks outside the trim (and the bleed)
+    bleed: float = Field(default=0.0, ge=0, le=10)  # mm added around the trim (print-on-demand: 3.175, 3 sides)
+    marks: bool | Literal["tombo"] = False  # crop marks outside the trim (and the bleed); tombo: Japanese トンボ
 
 
 class RangeCfg(MinMaxCfg):
@@ -59,6 +69,15 @@ class SectionCfg(_Strict):
     size: Literal[4, 6, 9, 16] | None = None
     count: int | None = Field(default=None, ge=1, le=100_000, strict=True)
     logic_only: bool = Field(default=False, strict=True)  # only puzzles whose grade needs no trial and error
+    variant: VariantName | list[VariantName] | None = None  # only this variant (or these), e.g. killer, x+hyper
+
+    def variants(self) -> tuple[str, ...] | None:
+        """The section's variants as names (``classic``, ``killer``, ``killer+x``: kinds sorted, joined by
+        ``+``), or None for any."""
+        if self.variant is None:
+            return None
+        names = [self.variant] if isinstance(self.variant, str) else self.variant
+        return tuple(variant_key(n.split("+")) for n in names)
 
 
 class NumberingCfg(_Strict):
@@ -112,6 +131,10 @@ class BookConfig(_Strict):
     split: bool = False
     levels: list[Level] | None = Field(default=None, min_length=1)  # a book without sections: only these levels
     count: int | None = Field(default=None, ge=1, le=100_000, strict=True)  # ... and this many puzzles
+    group: Literal["level", "variant", "variant-level"] = "level"  # a book without sections: its sections
+    binding: Literal["left", "right"] = "left"  # right: 右綴じ, a book read right to left
+    pdfx: Literal["none", "x-1a"] = "none"  # PDF/X-1a:2001 for an offset printer (OutputIntent, GTS_PDFXVersion)
+    output_condition: Literal["JC200103", "FOGRA39", "CGATS TR 001", "FOGRA51"] = "JC200103"  # its printing condition
 
     @model_validator(mode="after")
     def _preset_rules(self) -> BookConfig:
@@ -119,9 +142,31 @@ class BookConfig(_Strict):
             key = "levels" if self.levels is not None else "count"
             raise ValueError(f"{key}: narrows a book without sections; with sections, give each its levels "
                              "and count")
+        if self.sections is not None and self.group != "level":
+            raise ValueError("group: makes the sections of a book without sections; with sections, give each "
+                             "its variant and levels")
         if self.preset == "print-on-demand" and self.page.marks:
             raise ValueError("page.marks: the print-on-demand preset sends files without printer's marks "
                              "(set marks only for an offset printer that asks for them)")
+        pod_bleed = POD_BLEED_IN * 25.4
+        if self.preset == "print-on-demand" and self.page.bleed and abs(self.page.bleed - pod_bleed) > 0.01:
+            raise ValueError(f"page.bleed: print-on-demand interiors bleed {pod_bleed:g} mm (0.125 in) on the top, "
+                             f"bottom and outside edge; give {pod_bleed:g} or 0, not {self.page.bleed:g}")
+        safe = safe_in(self.preset, self.page.bleed)
+        who = ("the print-on-demand services' minimum" if self.preset == "print-on-demand"
+               else "the safe distance of a trimmed page")
+        need = least_bottom(self.preset, self.page.bleed) / MM
+        if self.page.margins.bottom < need - 1e-9:
+            raise ValueError(f"page.margins.bottom: {self.page.margins.bottom:g} mm cannot hold the page number "
+                             f"{safe * 25.4:.3g} mm ({safe:.3g} in) from the trim ({who}): give at least "
+                             f"{math.ceil(need * 10) / 10:g} mm")
+        if self.preset != "print-on-demand":  # the preset raises the other margins to its own minimum
+            for side in ("top", "inside", "outside"):
+                if getattr(self.page.margins, side) < safe * 25.4 - 1e-9:
+                    raise ValueError(f"page.margins.{side}: {getattr(self.page.margins, side):g} mm is closer to "
+                                     f"the trim than the safe distance of {safe * 25.4:g} mm: give at least that")
+        if self.pdfx != "none" and self.colour != "gray":
+            raise ValueError(f"pdfx: {self.pdfx} prints K only: colour must be gray")
         return self
 
     @property
@@ -136,6 +181,10 @@ class BookConfig(_Strict):
 
     def level_name(self, level: str | None) -> str:
         return self.words.level_name(level)
+
+    def variant_title(self, name: str) -> str:
+        """A section title for a variant name (``classic``, ``killer``, ``killer+x``)."""
+        return self.words.variant_name(tuple(k for k in name.split("+") if k != "classic")) or self.words.classic
 
     @property
     def prefix(self) -> str:

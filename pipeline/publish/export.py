@@ -53,15 +53,19 @@ Contracts
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from pipeline.atomic import atomic_write
+from pipeline.atomic import DiskFull, atomic_write, current_umask, is_disk_full
 from pipeline.publish import render
 from pipeline.publish.select import PublishError
 from pipeline.run import rows
@@ -82,6 +86,8 @@ SIZE_RANGE = (28.0, 1440.0)
 DPI_RANGE = (36, 2400)
 SCREEN_DPI = 96
 PRINT_DPI = 300
+#: PNG colours: ``gray`` (the default: one grey channel, so a K-only layout keeps it on black ink) or ``rgb``.
+COLOURS = ("gray", "rgb")
 
 
 @dataclass(frozen=True)
@@ -171,9 +177,11 @@ def text_frame(frame: pl.DataFrame, *, lists: bool) -> pl.DataFrame:
 
 def jsonl_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of one line of a JSON lines export: the row's schema
-    (:func:`pipeline.run.rows.json_schema`) with ``seed`` a string of digits, and the columns added
-    after schema version 1 nullable too (an export of an older set has them null). Columns may be
-    added, so other keys are allowed."""
+    (:func:`pipeline.run.rows.json_schema`) with ``seed`` a string of digits, the columns added
+    after schema version 1 nullable too (an export of an older set has them null), and ``path`` and
+    ``fpuzzles`` (``--with-path``, ``--with-link``). Closed (``additionalProperties: false``) and
+    versioned: ``x-schema-version`` is the row schema's version and ``$id`` is
+    ``urn:numplace:export:v<version>``, so a reader can tell which keys to expect."""
     base = rows.json_schema()
     props: dict[str, Any] = {}
     for name, spec in base["properties"].items():
@@ -191,11 +199,13 @@ def jsonl_schema() -> dict[str, Any]:
                        "placements": {"type": "array", "items": pair},
                        "eliminations": {"type": "array", "items": pair}, "text": {"type": "string"}}}}
     props["fpuzzles"] = {"type": "string", "x-export-flag": "--with-link", "pattern": "^https://f-puzzles\\.com/\\?load="}
-    return {"$schema": base["$schema"], "title": "numplace JSON lines export",
-            "description": "One line of `numplace export --format jsonl`: one puzzle, the Parquet row's keys, "
-                           "seed as a string.",
-            "x-schema-version": base["x-schema-version"], "type": "object", "properties": props,
-            "required": [n for n in base["required"] if n not in rows.ADDED_IN]}
+    version = base["x-schema-version"]
+    return {"$schema": base["$schema"], "$id": f"urn:numplace:export:v{version}", "title": "numplace JSON lines export",
+            "description": f"One line of `numplace export --format jsonl`, schema version {version}: one puzzle, "
+                           "the Parquet row's keys, seed as a string. Closed: a key not listed here is an error; "
+                           "a new column comes with a new schema version (and $id).",
+            "x-schema-version": version, "type": "object", "properties": props,
+            "required": [n for n in base["required"] if n not in rows.ADDED_IN], "additionalProperties": False}
 
 
 def _is_folder(out: Path) -> bool:
@@ -219,8 +229,55 @@ def write_file(path: Path, write: Callable[[Path], object]) -> None:
         raise PublishError(f"--out {path}: is a folder")
     try:
         atomic_write(path, write)
+    except DiskFull:
+        raise  # exit 4, as a run's full disk
     except OSError as exc:
         raise PublishError(f"--out {path}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+
+
+@contextmanager
+def staged(folder: Path, target: Path | None = None) -> Iterator[Path]:
+    """An empty hidden folder beside ``folder`` (``.<name>.XXXX.tmp``, on the same file system) for
+    an export to write its files into; when the block ends without an error they land in ``folder``
+    together: a new ``folder`` is the staging folder renamed, an existing one gets each file moved in
+    (renames: no new space is needed). On any error the staging folder is removed, so nothing of the
+    export appears; a full disk raises :class:`~pipeline.atomic.DiskFull` naming ``target`` (default
+    ``folder``), another OS error a :class:`PublishError`. ``folder``'s parent is created if missing."""
+    target = target or folder
+    if folder.exists() and not folder.is_dir():
+        raise PublishError(f"--out {folder}: is a file, not a folder")
+    if folder.parent.exists() and not folder.parent.is_dir():
+        raise PublishError(f"--out {folder}: cannot create the folder (Not a directory)")
+    _ensure_folder(folder.parent)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+    except OSError as exc:
+        if is_disk_full(exc, folder.parent):
+            raise DiskFull(target) from None
+        raise PublishError(f"--out {target}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+    try:
+        yield tmp
+        for f in tmp.iterdir():
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+        if folder.is_dir():
+            for f in sorted(tmp.iterdir()):
+                if (folder / f.name).is_dir():
+                    raise PublishError(f"--out {folder / f.name}: is a folder")
+            for f in sorted(tmp.iterdir()):
+                os.replace(f, folder / f.name)
+            tmp.rmdir()
+        else:
+            os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp made it 0700
+            os.rename(tmp, folder)
+    except BaseException as exc:
+        full = is_disk_full(exc, folder.parent)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if full and not isinstance(exc, DiskFull):
+            raise DiskFull(target) from None
+        if isinstance(exc, OSError) and not isinstance(exc, DiskFull):
+            raise PublishError(f"--out {target}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+        raise
 
 
 def _num(value: Any) -> float:
@@ -247,10 +304,12 @@ def extra_columns(frame: pl.DataFrame, *, with_path: bool = False, with_link: bo
 
 
 def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False, size: Size | None = None,
-           with_path: bool = False, with_link: bool = False) -> Written:
+           with_path: bool = False, with_link: bool = False, colour: str = "gray") -> Written:
     """Write the rows of ``frame`` (a selection, in its order) as ``fmt`` to ``out``; see the module
-    docstring for each format. Raises :class:`PublishError` for an unknown format, an empty frame,
-    a size or an extra column for a format without one, or a target that cannot be written."""
+    docstring for each format. ``colour`` is a PNG's (``gray``: one channel; ``rgb``). Raises
+    :class:`PublishError` for an unknown format or colour, an empty frame, a size or an extra column
+    for a format without one, or a target that cannot be written; :class:`~pipeline.atomic.DiskFull`
+    when the disk fills up. The files of one export land together or not at all (:func:`staged`)."""
     if fmt not in FORMATS:
         raise PublishError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
     if (with_path or with_link) and fmt not in ("csv", "jsonl"):
@@ -279,11 +338,14 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False,
             text = text_frame(full, lists=False)
             write_file(path, lambda tmp: text.write_csv(tmp, quote_style="non_numeric"))
         else:
-            text = text_frame(full, lists=True)
+            known = jsonl_schema()["properties"]  # the schema is closed: only its keys are written
+            text = text_frame(full.select([c for c in full.columns if c in known]), lists=True)
             if with_path:  # a list of steps, not a JSON string, in a JSON line
                 text = text.with_columns(pl.Series("path", [json.loads(x) for x in text["path"]], dtype=PATH_DTYPE))
             write_file(path, lambda tmp: text.write_ndjson(tmp))
         return Written(path, 1, frame.height)
+    if colour not in COLOURS:
+        raise PublishError(f"--colour: {colour!r} is not one of {', '.join(COLOURS)}")
     if fmt == "pdf":
         return _pdf_export(frame, out, size)
     variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]  # old sets lack them: classic
@@ -292,19 +354,22 @@ def export(frame: pl.DataFrame, fmt: str, out: Path, *, solutions: bool = False,
                            "diagonals, regions or cages would be lost (use jsonl, svg or png)")
     rows = frame.select("puzzle_id", "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts()
     if fmt == "sdk" and not folder:
+        if out.is_dir():
+            raise PublishError(f"--out {out}: is a folder")
         files = [(out, "puzzle")]
         if solutions:
             files.append((out.with_name(f"{out.stem}-solutions{out.suffix}"), "solution"))
-        for path, key in files:
-            write_file(path, _text_writer("".join(f"{r[key]}\n" for r in rows)))
+        with staged(out.parent, out) as tmp:  # both files, or neither
+            for path, key in files:
+                (tmp / path.name).write_text("".join(f"{r[key]}\n" for r in rows), encoding="utf-8")
         return Written(out, len(files), len(rows))
-    _ensure_folder(out)
     count = 0
-    for r in rows:
-        for answer in (False, True) if solutions else (False,):
-            name = f"{r['puzzle_id']}{'-solution' if answer else ''}.{fmt}"
-            write_file(out / name, _one_file(fmt, r, answer, size))
-            count += 1
+    with staged(out) as tmp:
+        for r in rows:
+            for answer in (False, True) if solutions else (False,):
+                name = f"{r['puzzle_id']}{'-solution' if answer else ''}.{fmt}"
+                _one_file(fmt, r, answer, size, colour)(tmp / name)
+                count += 1
     return Written(out, count, len(rows))
 
 
@@ -312,26 +377,26 @@ def _pdf_export(frame: pl.DataFrame, out: Path, size: Size) -> Written:
     """One vector PDF per puzzle and per solution, and ``merge.csv`` beside them (module docstring)."""
     from pipeline.publish import vector
 
-    _ensure_folder(out)
     side = size.side_pt or vector.DEFAULT_SIDE_PT
     variant = [c for c in render.VARIANT_COLUMNS if c in frame.columns]
     merge = []
-    for r in frame.select("puzzle_id", "set_name", "index", "difficulty", "difficulty_score", "hints", "size",
-                          "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts():
-        names = []
-        for answer in (False, True):
-            target = out / f"{r['puzzle_id']}{'-solution' if answer else ''}.pdf"
-            title = f"{r['puzzle_id']}{' solution' if answer else ''}"
-            art = render.art_of(r, answer)
-            write_file(target, _pdf_writer(art, side, title))
-            names.append(str(target.resolve()))
-        merge.append({"puzzle_id": r["puzzle_id"], "set_name": r["set_name"], "index": r["index"],
-                      "level": r["difficulty"], "score": r["difficulty_score"], "hints": r["hints"], "size": r["size"],
-                      "@puzzle_image": names[0], "@solution_image": names[1]})
-    table = pl.DataFrame(merge, schema={"puzzle_id": pl.String, "set_name": pl.String, "index": pl.Int64,
-                                        "level": pl.String, "score": pl.Float64, "hints": pl.Int32, "size": pl.Int32,
-                                        "@puzzle_image": pl.String, "@solution_image": pl.String})
-    write_file(out / MERGE_CSV, lambda tmp: table.write_csv(tmp))
+    final = out.resolve()  # merge.csv names the files where they land, not where they are staged
+    with staged(out) as tmp:
+        for r in frame.select("puzzle_id", "set_name", "index", "difficulty", "difficulty_score", "hints", "size",
+                              "puzzle", "solution", "box_rows", "box_cols", *variant).to_dicts():
+            names = []
+            for answer in (False, True):
+                name = f"{r['puzzle_id']}{'-solution' if answer else ''}.pdf"
+                title = f"{r['puzzle_id']}{' solution' if answer else ''}"
+                _pdf_writer(render.art_of(r, answer), side, title)(tmp / name)
+                names.append(str(final / name))
+            merge.append({"puzzle_id": r["puzzle_id"], "set_name": r["set_name"], "index": r["index"],
+                          "level": r["difficulty"], "score": r["difficulty_score"], "hints": r["hints"],
+                          "size": r["size"], "@puzzle_image": names[0], "@solution_image": names[1]})
+        table = pl.DataFrame(merge, schema={"puzzle_id": pl.String, "set_name": pl.String, "index": pl.Int64,
+                                            "level": pl.String, "score": pl.Float64, "hints": pl.Int32,
+                                            "size": pl.Int32, "@puzzle_image": pl.String, "@solution_image": pl.String})
+        table.write_csv(tmp / MERGE_CSV)
     return Written(out, 2 * len(merge) + 1, len(merge))
 
 
@@ -345,7 +410,8 @@ def _text_writer(body: str) -> Callable[[Path], object]:
     return lambda tmp: tmp.write_text(body, encoding="utf-8")
 
 
-def _one_file(fmt: str, row: dict[str, object], answer: bool, size: Size) -> Callable[[Path], object]:
+def _one_file(fmt: str, row: dict[str, object], answer: bool, size: Size, colour: str = "gray"
+              ) -> Callable[[Path], object]:
     """The writer of one per-puzzle file (sdk grid text, SVG or PNG)."""
     if fmt == "sdk":
         grid = str(row["solution" if answer else "puzzle"])
@@ -355,13 +421,16 @@ def _one_file(fmt: str, row: dict[str, object], answer: bool, size: Size) -> Cal
     art = render.art_of(row, answer)
     if fmt == "svg":
         svg = render.to_svg(art, str(row["puzzle_id"]) + (" solution" if answer else ""))
-        if size.side_pt is not None:
-            mm = f"{size.side_pt * 25.4 / 72:.2f}mm"
-            svg = re.sub(r'^(<svg [^>]*?)width="[^"]*" height="[^"]*"', rf'\1width="{mm}" height="{mm}"', svg, count=1)
+        # the printed size: --size in mm, else the default PNG's pixels (CSS px, 96 an inch): one default
+        side = f"{size.side_pt * 25.4 / 72:.2f}mm" if size.side_pt is not None else f"{png_side(art.n)}"
+        svg = re.sub(r'^(<svg [^>]*?)width="[^"]*" height="[^"]*"', rf'\1width="{side}" height="{side}"', svg, count=1)
         return lambda tmp: tmp.write_text(svg, encoding="utf-8")
+    mode = "L" if colour == "gray" else "RGB"
     if not size.asked:
-        return lambda tmp: render.to_png(art, tmp)
-    return lambda tmp: sized_png(art, size).save(tmp, format="PNG", optimize=True, dpi=(size.png_dpi,) * 2)
+        return lambda tmp: render.to_image(art).convert(mode).save(tmp, format="PNG", optimize=True,
+                                                                   dpi=(SCREEN_DPI,) * 2)
+    return lambda tmp: sized_png(art, size).convert(mode).save(tmp, format="PNG", optimize=True,
+                                                               dpi=(size.png_dpi,) * 2)
 
 
 #: The smallest cell, in pixels, of a sized PNG.

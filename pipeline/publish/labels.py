@@ -70,6 +70,7 @@ class Words:
     blank: str  # printed on a page left blank on purpose
     one_solution: str  # the title page's foot line
     number_prefix: str  # before a puzzle's number
+    classic: str = ""  # a section of classic puzzles in a book sectioned by variant
     levels: dict[str, str] = field(default_factory=dict)
     noun_one: dict[str, str] = field(default_factory=dict)  # singular of the counted nouns (English)
     noun_many: dict[str, str] = field(default_factory=dict)  # plural (English) or the counter (Japanese)
@@ -121,13 +122,14 @@ def words(lang: str = "en") -> Words:
     if lang == "ja":
         return Words("ja", contents="もくじ", answers="解答", puzzles="問題", rules="ルール", example="例",
                      blank="（このページは白紙です）",  # noqa: RUF001
-                     one_solution="どの問題も答えはひとつです", number_prefix="問題",
+                     one_solution="どの問題も答えはひとつです", number_prefix="問題", classic="ナンプレ",
                      levels=_LEVELS["ja"], noun_one={"puzzle": "問", "hint": "ヒント数", "page": "ページ"},
                      noun_many={"puzzle": "問", "hint": "ヒント数", "page": "ページ"})
     if lang == "en":
         return Words("en", contents="Contents", answers="Answers", puzzles="Puzzles", rules="Rules",
                      example="Example", blank="This page is intentionally left blank.",
                      one_solution="every puzzle has exactly one solution", number_prefix="No. ",
+                     classic="Classic Sudoku",
                      levels=_LEVELS["en"],
                      noun_one={"puzzle": "puzzle", "hint": "hint", "page": "page"},
                      noun_many={"puzzle": "puzzles", "hint": "hints", "page": "pages"})

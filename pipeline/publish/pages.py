@@ -13,27 +13,28 @@ Contracts
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from pipeline import __version__
 from pipeline.board import Cage, make_variant
-from pipeline.publish import render
+from pipeline.publish import linebreak, render
 from pipeline.publish.book_config import BookConfig
-from pipeline.publish.layout import HEAD_RULE, Geometry, Page, Slot
+from pipeline.publish.layout import HEAD_RULE, PAGE_NUMBER_SIZE, Geometry, Page, Slot
+from pipeline.publish.linebreak import NO_START
 from pipeline.publish.select import LEVELS
 
 # Font names registered with reportlab (all TrueType, embedded as subsets).
 TEXT, SYMBOL_BOLD, SYMBOL = "IPAexGothic", "NumplaceSans-Bold", "NumplaceSans"
 HEAD_SIZE, HEAD_MIN, HEAD_GAP = 9.0, 6.0, 12.0  # running head: size, least size, least gap between its parts
-MIN_SUM = 5.0  # pt: the least size of a killer cage sum on an answer page
+MIN_SUM = 5.0  # pt: the least size of a killer cage sum (puzzle and answer pages)
+MIN_DIGIT = 7.0  # pt: the least size of a puzzle's clue digits
+MIN_ANSWER_DIGIT = 5.0  # pt: the least size of an answer grid's symbols
 #: The order of variant kinds on a rules page.
 RULE_KINDS = ("x", "hyper", "jigsaw", "killer")
 #: A 9x9 jigsaw layout for the rules page's example (nine connected regions of nine cells).
 JIGSAW_EXAMPLE = ("111122223" "412123333" "412223333" "415555666" "414455666" "444555666" "777779999" "778878899"
                   "788888999")
-_NO_LINE_START = set("、。，．・：；？！）」』】〕ー…,.;:!?)]")  # noqa: RUF001  (closing punctuation)
 
 
 def register_fonts() -> float:
@@ -72,12 +73,12 @@ def shorten(text: str, size: float, room: float) -> str:
 
 
 def _greedy(tokens: Sequence[str], size: float, room: float) -> list[str]:
-    """``tokens`` packed greedily into lines of at most ``room`` (a token of closing punctuation stays
-    on its line); a line is never empty."""
+    """``tokens`` packed greedily into lines of at most ``room`` (a token that may not start a line
+    stays on the line before); a line is never empty."""
     lines: list[str] = []
     line = ""
     for tok in tokens:
-        if not line.strip() or width(line + tok.rstrip(), size) <= room or tok[0] in _NO_LINE_START:
+        if not line.strip() or width(line + tok.rstrip(), size) <= room or tok[0] in NO_START:
             line += tok
             continue
         lines.append(line.rstrip())
@@ -89,12 +90,12 @@ def _greedy(tokens: Sequence[str], size: float, room: float) -> list[str]:
 
 def wrap(text: str, size: float, room: float, even: bool = False) -> list[str]:
     """``text`` broken into lines that fit ``room`` at ``size``, as few as possible (and, when
-    ``even``, as even as possible: a title): at spaces first; inside a phrase of Japanese only when
-    a phrase is wider than a line (between any two characters, never before closing punctuation). A
-    word wider than a line is cut."""
-    phrases = re.findall(r"\S+\s*", text)
-    if any(width(p.rstrip(), size) > room for p in phrases):  # break inside phrases: Latin words, CJK characters
-        phrases = re.findall(r"[^\s\u3000-\u9fff\uff00-\uffef]+\s*|\s+|.", text)
+    ``even``, as even as possible: a title): English at spaces, Japanese between phrases, and inside
+    a phrase only when it is wider than a line, where the kinsoku rules allow
+    (:mod:`pipeline.publish.linebreak`). A Latin word wider than a line is cut."""
+    phrases: list[str] = []
+    for piece in linebreak.phrases(text):
+        phrases += linebreak.clusters(piece) if width(piece.rstrip(), size) > room else [piece]
     lines = _greedy(phrases, size, room)
     lo, hi = 0.0, room if even else 0.0  # the narrowest room that needs no more lines: even lines
     for _ in range(20 if even else 0):
@@ -184,6 +185,9 @@ def title_page(canv: Any, cfg: BookConfig, geo: Geometry, n_puzzles: int, pages:
         if first and last_level and first != last_level:
             canv.setFont(TEXT, 12)
             canv.drawCentredString(cx, y - 6, f"{cfg.level_name(first)} → {cfg.level_name(last_level)}")
+        elif first and {r.get("difficulty") for p in puzzle_pages for r, _n in p.items} == {first}:
+            canv.setFont(TEXT, 12)  # a single-level book names its level
+            canv.drawCentredString(cx, y - 6, f"{stars(first) if cfg.stars else ''} {cfg.level_name(first)}".strip())
     if cfg.author:
         canv.setFont(TEXT, fit(cfg.author, 13, w))
         canv.drawCentredString(cx, y0 + h * 0.25, cfg.author)
@@ -196,10 +200,12 @@ def title_page(canv: Any, cfg: BookConfig, geo: Geometry, n_puzzles: int, pages:
 
 
 def page_number(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
-    x0, y0, w, _h = geo.content(page.number)
+    """The page number, centred under the content, in the bottom margin between the safe line (no
+    closer to the trim than :attr:`Geometry.safe`) and the content."""
+    x0, _y0, w, _h = geo.content(page.number)
     fill(canv, cfg, 0.0)
-    canv.setFont(TEXT, 9)
-    canv.drawCentredString(x0 + w / 2, y0 - 0.55 * geo.bottom, str(page.number))
+    canv.setFont(TEXT, PAGE_NUMBER_SIZE)
+    canv.drawCentredString(x0 + w / 2, geo.page_number_baseline(), str(page.number))
 
 
 def running_head(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
@@ -207,7 +213,7 @@ def running_head(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
     pages); both shrink together, then are shortened, to keep :data:`HEAD_GAP` between them."""
     x0, y0, w, h = geo.content(page.number)
     top = y0 + h
-    left, right = (page.heading, cfg.title) if page.number % 2 else (cfg.title, page.heading)
+    left, right = (page.heading, cfg.title) if geo.inside_left(page.number) else (cfg.title, page.heading)
     size = HEAD_SIZE
     wl, wr = width(left, size), width(right, size)
     room = w - HEAD_GAP
@@ -343,8 +349,9 @@ def rules_page(canv: Any, cfg: BookConfig, geo: Geometry, page: Page, kinds: Seq
     top = y0 + h
     fill(canv, cfg, 0.0)
     stroke(canv, cfg, 0.0)
-    canv.setFont(TEXT, 20)
-    canv.drawString(x0, top - 24, words.rules)
+    heading = page.heading or words.rules  # a book sectioned by variant: "Rules: Killer Sudoku"
+    canv.setFont(TEXT, fit(heading, 20, w))
+    canv.drawString(x0, top - 24, heading)
     canv.setLineWidth(0.8)
     canv.line(x0, top - 32, x0 + w, top - 32)
     y = top - 52

@@ -22,9 +22,13 @@ without them is classic, and none of these rules applies to it):
 
 * *jigsaw*: the thick rules follow the region borders (wherever two neighbouring cells lie in
   different regions) instead of the box lines; every other inner edge is a thin rule.
-* *killer*: each cage is a dashed outline inset :data:`CAGE_INSET` of a cell inside its cells, and its
-  sum is printed small at the top-left corner of its first cell (top-most, then left-most) on a patch
-  of the cell's colour that interrupts the outline there; the sum sits above a given's cap height.
+* *killer*: each cage is a dashed outline inset :data:`CAGE_INSET` of a cell inside its cells,
+  measured from the ink of the grid line under each edge (a thick box line or the frame pushes the
+  outline in by its half width, so the white gap is the same everywhere); the dashes are laid out
+  side by side so that every corner, convex or concave, is the middle of a dash drawn as one joined
+  L (:func:`dash_pieces`): no corner falls in a gap, no dash overshoots. Its sum is printed small at
+  the top-left corner of its first cell (top-most, then left-most) on a patch of the cell's colour
+  that interrupts the outline there; the sum sits above a given's cap height.
 * *x*: the cells of both main diagonals are shaded light grey (:data:`SHADE`); *hyper*: the cells of
   the four windows are. A cell that is both is a little darker (:data:`SHADE_BOTH`).
 """
@@ -32,6 +36,7 @@ without them is classic, and none of these rules applies to it):
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -149,11 +154,38 @@ class GridArt:
         """The grey of cell (``row``, ``col``): 1.0 (white) unless :meth:`shading` shades it."""
         return next((g for r, c, g in self.shading() if (r, c) == (row, col)), 1.0)
 
-    def cage_outlines(self) -> tuple[tuple[Cage, tuple[tuple[Point, ...], ...]], ...]:
+    def cage_outlines(self, half: tuple[float, float, float] | None = None
+                      ) -> tuple[tuple[Cage, tuple[tuple[Point, ...], ...]], ...]:
         """Each killer cage with its dashed outline: closed loops of corner points (in cells), the
         border of the cage's cells moved :data:`CAGE_INSET` inwards (one loop for a connected cage
-        without holes). Corners only: no point lies on a straight stretch."""
-        return tuple((cage, _inset_loops(frozenset(cage.cells), self.n, CAGE_INSET)) for cage in self.variant.cages)
+        without holes), plus, with ``half`` (the half widths of the cell rules, box rules and frame, in
+        cells), the half width of the rule under each edge: the gap from the rule's ink is even. Corners
+        only: no point lies on a straight stretch (but where the rule under a straight side changes,
+        as on a jigsaw region border, the side steps)."""
+        extra = self._rule_half(half) if half is not None else None
+        return tuple((cage, _inset_loops(frozenset(cage.cells), self.n, CAGE_INSET, extra))
+                     for cage in self.variant.cages)
+
+    def _rule_half(self, half: tuple[float, float, float]) -> Any:
+        """A function of a unit lattice edge: the half width (cells) of the rule drawn along it."""
+        n, labels = self.n, self.variant.regions
+        thin, thick, frame = half
+
+        def of(a: tuple[int, int], b: tuple[int, int]) -> float:
+            (x0, y0), (x1, y1) = a, b
+            if x0 == x1:  # vertical, between columns x0 - 1 and x0, in row min(y0, y1)
+                if x0 in (0, n):
+                    return frame
+                r = min(y0, y1)
+                box = labels[r * n + x0 - 1] != labels[r * n + x0] if labels is not None else x0 % self.box_cols == 0
+            else:
+                if y0 in (0, n):
+                    return frame
+                c = min(x0, x1)
+                box = labels[(y0 - 1) * n + c] != labels[y0 * n + c] if labels is not None else y0 % self.box_rows == 0
+            return thick if box else thin
+
+        return of
 
     def cage_sums(self) -> tuple[tuple[int, int, str], ...]:
         """Each cage's sum as ``(row, col, text)``: printed at the top-left corner of cell (``row``,
@@ -172,9 +204,10 @@ def _runs(flags: list[bool], want: bool) -> Iterator[tuple[int, int]]:
             start = None
 
 
-def _inset_loops(cells: frozenset[int], n: int, inset: float) -> tuple[tuple[Point, ...], ...]:
+def _inset_loops(cells: frozenset[int], n: int, inset: float, extra: Any = None) -> tuple[tuple[Point, ...], ...]:
     """The border of ``cells`` as closed loops of corners (clockwise on screen: the cells on the
-    right of travel, y down), each corner moved ``inset`` inwards along both of its edges' normals."""
+    right of travel, y down), each corner moved inwards along both of its edges' normals by ``inset``
+    plus ``extra(edge)`` (a function of the unit edge's two lattice points; None: nothing more)."""
     edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
     def edge(a: tuple[int, int], b: tuple[int, int]) -> None:
@@ -213,24 +246,64 @@ def _inset_loops(cells: frozenset[int], n: int, inset: float) -> tuple[tuple[Poi
             step, here = (nxt[0] - here[0], nxt[1] - here[1]), nxt
         for v in [v for v, outs in edges.items() if not outs]:
             del edges[v]
-        loops.append(_corners(path, inset))
+        loops.append(_corners(path, inset, extra))
     return tuple(loops)
 
 
-def _corners(path: list[tuple[int, int]], inset: float) -> tuple[Point, ...]:
-    """The corners of a closed lattice path, each moved ``inset`` along the inward normals of its
-    two edges (the inward normal of a step ``(dx, dy)`` is ``(-dy, dx)``: the cells are on the right)."""
+def _corners(path: list[tuple[int, int]], inset: float, extra: Any = None) -> tuple[Point, ...]:
+    """The corners of a closed lattice path, each moved along the inward normals of its two edges
+    (the inward normal of a step ``(dx, dy)`` is ``(-dy, dx)``: the cells are on the right) by
+    ``inset`` plus ``extra(edge)``: the meeting point of the two edges' inset lines. On a straight
+    stretch whose two edges are inset differently the outline steps (two points)."""
     out: list[Point] = []
     m = len(path)
     for k, (x, y) in enumerate(path):
-        px, py = path[k - 1]
-        nx, ny = path[(k + 1) % m]
-        a = (x - px, y - py)
-        b = (nx - x, ny - y)
+        prev, nxt = path[k - 1], path[(k + 1) % m]
+        a = (x - prev[0], y - prev[1])
+        b = (nxt[0] - x, nxt[1] - y)
+        da = inset + (extra(prev, (x, y)) if extra is not None else 0.0)
+        db = inset + (extra((x, y), nxt) if extra is not None else 0.0)
         if a == b:
+            if abs(da - db) > 1e-12:  # the rule under the side changes here: a step
+                out.append((x - a[1] * da, y + a[0] * da))
+                out.append((x - a[1] * db, y + a[0] * db))
             continue  # a straight stretch: not a corner
-        out.append((x + inset * (-a[1] - b[1]), y + inset * (a[0] + b[0])))
+        out.append((x - a[1] * da - b[1] * db, y + a[0] * da + b[0] * db))
     return tuple(out)
+
+
+def dash_pieces(loop: tuple[Point, ...], dash: float, gap: float) -> list[tuple[Point, ...]]:
+    """A closed outline ``loop`` (corner points) cut into dashes: each side gets a whole number of
+    periods (the period stretched or shrunk to fit, about ``dash + gap``), with half a dash at each
+    end, so every corner is the middle of a dash drawn as one polyline through it (an L, joined
+    cleanly by the stroke's mitre join); a side shorter than a period is drawn whole, joining its
+    corners. Returns the dashes as open polylines (a loop of short sides only: one closed polyline,
+    its first point repeated at its end)."""
+    period = dash + gap
+    m = len(loop)
+    pieces: list[list[Point]] = []
+    current: list[Point] = [loop[0]]
+    for k in range(m):
+        (px, py), (qx, qy) = loop[k], loop[(k + 1) % m]
+        length = math.hypot(qx - px, qy - py)
+        if length < period:  # short: solid, part of the dash that holds its corners
+            current.append((qx, qy))
+            continue
+        ux, uy = (qx - px) / length, (qy - py) / length
+        count = max(1, round(length / period))
+        step = length / count
+        h = dash * step / period / 2
+        current.append((px + ux * h, py + uy * h))
+        pieces.append(current)
+        for j in range(1, count):
+            pieces.append([(px + ux * (j * step - h), py + uy * (j * step - h)),
+                           (px + ux * (j * step + h), py + uy * (j * step + h))])
+        current = [(qx - ux * h, qy - uy * h), (qx, qy)]
+    if pieces:  # the last corner's dash runs on into the first side's
+        pieces[0] = current + pieces[0][1:]
+    else:
+        pieces = [current]
+    return [tuple(p) for p in pieces]
 
 
 def _variant_of(n: int, variant: Variant | None) -> Variant:
@@ -378,22 +451,22 @@ def _pdf_variant_under(canvas: Any, art: GridArt, x: float, y_top: float, cell: 
     for r, c, grey in art.shading():
         _fill(canvas, grey, gray)
         canvas.rect(x + c * cell, y_top - (r + 1) * cell, cell, cell, stroke=0, fill=1)
-    outlines = art.cage_outlines()
+    thin, thick, frame = weights(cell * art.n)
+    outlines = art.cage_outlines((thin / 2 / cell, thick / 2 / cell, frame / 2 / cell))
     if not outlines:
         return
     canvas.saveState()
     _stroke(canvas, 0.0, gray)
     canvas.setLineWidth(width)
     canvas.setLineCap(0)
-    canvas.setLineJoin(0)
-    canvas.setDash([CAGE_DASH[0] * cell, CAGE_DASH[1] * cell])
+    canvas.setLineJoin(0)  # mitre: an L dash at a corner has a square outer corner
     for _cage, loops in outlines:
         path = canvas.beginPath()
         for loop in loops:
-            path.moveTo(x + loop[0][0] * cell, y_top - loop[0][1] * cell)
-            for px, py in loop[1:]:
-                path.lineTo(x + px * cell, y_top - py * cell)
-            path.close()
+            for piece in dash_pieces(loop, *CAGE_DASH):
+                path.moveTo(x + piece[0][0] * cell, y_top - piece[0][1] * cell)
+                for px, py in piece[1:]:
+                    path.lineTo(x + px * cell, y_top - py * cell)
         canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
     for r, c, text in art.cage_sums():
@@ -464,14 +537,16 @@ def _svg_variant_under(art: GridArt, pad: float, width: float) -> list[str]:
     for r, c, grey in art.shading():
         out.append(f'<rect class="shade" x="{pad + c * SVG_CELL:g}" y="{pad + r * SVG_CELL:g}" '
                    f'width="{SVG_CELL:g}" height="{SVG_CELL:g}" fill="{_grey_hex(grey)}"/>')
-    outlines = art.cage_outlines()
+    side = art.n * SVG_CELL
+    thin, thick, frame = (w / 0.75 / 2 / SVG_CELL for w in weights(side * 0.75))  # as to_svg draws the rules
+    outlines = art.cage_outlines((thin, thick, frame))
     if not outlines:
         return out
-    dash = " ".join(f"{v * SVG_CELL:.2f}" for v in CAGE_DASH)
-    out.append(f'<g fill="none" stroke="#000" stroke-width="{width:.2f}" stroke-dasharray="{dash}">')
+    out.append(f'<g fill="none" stroke="#000" stroke-width="{width:.2f}" stroke-linejoin="miter" '
+               'stroke-linecap="butt">')
     for cage, loops in outlines:
-        d = " ".join("M" + " L".join(f"{pad + px * SVG_CELL:.2f},{pad + py * SVG_CELL:.2f}" for px, py in loop) + " Z"
-                     for loop in loops)
+        d = " ".join("M" + " L".join(f"{pad + px * SVG_CELL:.2f},{pad + py * SVG_CELL:.2f}" for px, py in piece)
+                     for loop in loops for piece in dash_pieces(loop, *CAGE_DASH))
         out.append(f'<path class="cage" data-sum="{cage.total}" d="{d}"/>')
     out.append("</g>")
     for r, c, text in art.cage_sums():
@@ -502,7 +577,7 @@ def to_image(art: GridArt, cell: int | None = None) -> Image.Image:
     pad = frame
     img = Image.new("RGB", (side + 2 * pad, side + 2 * pad), "white")
     draw = ImageDraw.Draw(img)
-    _png_variant_under(draw, art, pad, cell, thin)
+    _png_variant_under(draw, art, pad, cell, thin, (thin, thick, frame))
 
     def rule(x0: float, y0: float, x1: float, y1: float, w: int) -> None:
         a, b = int(pad + x0 * cell), int(pad + y0 * cell)
@@ -535,16 +610,19 @@ def to_image(art: GridArt, cell: int | None = None) -> Image.Image:
     return img
 
 
-def _png_variant_under(draw: Any, art: GridArt, pad: int, cell: int, width: int) -> None:
-    """What a variant draws under the rules (see :func:`draw_pdf`), in pixels."""
+def _png_variant_under(draw: Any, art: GridArt, pad: int, cell: int, width: int,
+                       rules: tuple[int, int, int] | None = None) -> None:
+    """What a variant draws under the rules (see :func:`draw_pdf`), in pixels; ``rules`` are the
+    pixel widths of the cell rules, box rules and frame (the cage outlines keep clear of their ink)."""
     for r, c, grey in art.shading():
         v = round(255 * grey)
         draw.rectangle((pad + c * cell, pad + r * cell, pad + (c + 1) * cell - 1, pad + (r + 1) * cell - 1),
                        fill=(v, v, v))
-    dash, gap = (v * cell for v in CAGE_DASH)
-    for _cage, loops in art.cage_outlines():
+    half = (rules[0] / 2 / cell, rules[1] / 2 / cell, rules[2] / 2 / cell) if rules is not None else None
+    for _cage, loops in art.cage_outlines(half):
         for loop in loops:
-            _png_dashed(draw, [(round(pad + px * cell), round(pad + py * cell)) for px, py in loop], dash, gap, width)
+            for piece in dash_pieces(loop, *CAGE_DASH):
+                _png_polyline(draw, [(pad + px * cell, pad + py * cell) for px, py in piece], width)
     for r, c, text in art.cage_sums():
         x0, y0, x1, y1 = sum_patch(art, r, c, text)
         v = round(255 * art.shade_of(r, c))
@@ -552,22 +630,26 @@ def _png_variant_under(draw: Any, art: GridArt, pad: int, cell: int, width: int)
                         round(pad + y1 * cell)), fill=(v, v, v))
 
 
-def _png_dashed(draw: Any, loop: list[tuple[int, int]], dash: float, gap: float, width: int) -> None:
-    """A closed axis-parallel polyline ``loop`` (pixel corners) drawn dashed in black, the dash
-    pattern running on round the corners."""
-    period = dash + gap
-    walked = 0.0
-    for (ax, ay), (bx, by) in zip(loop, [*loop[1:], loop[0]], strict=True):
-        length = float(abs(bx - ax) + abs(by - ay))
-        if not length:
-            continue
-        ux, uy = (bx - ax) / length, (by - ay) / length
-        for k in range(math.floor(walked / period), math.ceil((walked + length) / period) + 1):
-            s, e = max(k * period, walked) - walked, min(k * period + dash, walked + length) - walked
-            if e > s:  # the part of the k-th dash on this side
-                draw.line([(round(ax + ux * s), round(ay + uy * s)), (round(ax + ux * e), round(ay + uy * e))],
-                          fill="black", width=width)
-        walked += length
+def _png_polyline(draw: Any, points: list[tuple[float, float]], width: int) -> None:
+    """An axis-parallel polyline ``width`` pixels wide in black: each segment a filled rectangle,
+    reaching half the width past every inner point (a square, mitred corner) and stopping flat at
+    the two ends (butt caps), as the PDF and SVG strokes are drawn."""
+    last = len(points) - 2
+    for k, ((ax, ay), (bx, by)) in enumerate(itertools.pairwise(points)):
+        lo = width / 2
+        if ay == by:  # horizontal
+            x0, x1 = min(ax, bx), max(ax, bx)
+            ext0 = lo if (k > 0 if ax <= bx else k < last) else 0.0
+            ext1 = lo if (k < last if ax <= bx else k > 0) else 0.0
+            box = (x0 - ext0, ay - lo, x1 + ext1, ay + lo)
+        else:
+            y0, y1 = min(ay, by), max(ay, by)
+            ext0 = lo if (k > 0 if ay <= by else k < last) else 0.0
+            ext1 = lo if (k < last if ay <= by else k > 0) else 0.0
+            box = (ax - lo, y0 - ext0, ax + lo, y1 + ext1)
+        left, top = round(box[0]), round(box[1])
+        right, bottom = max(left + 1, round(box[2])), max(top + 1, round(box[3]))
+        draw.rectangle((left, top, right - 1, bottom - 1), fill="black")
 
 
 def to_png(art: GridArt, path: Path, cell: int | None = None) -> None:

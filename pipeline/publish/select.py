@@ -62,6 +62,7 @@ class Filter:
     size: int | None = None
     count: int | None = None
     logic_only: bool = False  # only rows whose grade needs no trial and error (see :func:`apply`)
+    variants: tuple[str, ...] | None = None  # only these variants: classic, killer, killer+x (kinds sorted, "+")
 
     def describe(self) -> str:
         """The conditions in words, e.g. ``levels hard, expert; score 900-1500`` (for messages)."""
@@ -75,6 +76,8 @@ class Filter:
             parts.append(f"size {self.size}")
         if self.logic_only:
             parts.append("logic only")
+        if self.variants:
+            parts.append("variant " + ", ".join(self.variants))
         return "; ".join(parts) or "any puzzle"
 
 
@@ -136,11 +139,20 @@ def apply(frame: pl.DataFrame, flt: Filter, exclude: Iterable[str] = ()) -> pl.D
         # needs_guessing; a row written before that column existed says it by its techniques
         guessed = pl.coalesce(pl.col("needs_guessing"), pl.col("techniques").list.contains("trial_and_error"))
         cond &= (~guessed).fill_null(False) & pl.col("difficulty").is_in(list(LEVELS)).fill_null(False)
+    if flt.variants:
+        cond &= variant_name().is_in(list(flt.variants))
     excluded = list(set(exclude))
     if excluded:
         cond &= ~pl.col("puzzle_id").is_in(excluded)
     out = frame.filter(cond)
     return out.head(flt.count) if flt.count is not None else out
+
+
+def variant_name() -> pl.Expr:
+    """A row's variant as one name: its kinds sorted and joined by ``+`` (``killer+x``), ``classic`` for
+    none (an empty or null ``variant``)."""
+    joined = pl.col("variant").list.sort().list.join("+").fill_null("")
+    return pl.when(joined == "").then(pl.lit("classic")).otherwise(joined)
 
 
 def level_rank(level: str | None) -> int:
@@ -215,13 +227,24 @@ def filter_from_flags(levels: Sequence[str] | None = None, score: str | None = N
 
 
 def select(paths: Sequence[Path], flt: Filter, exclude: Iterable[str] = (), *,
-           allow_incomplete: bool = False) -> pl.DataFrame:
-    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`.
-    A set whose runs are not all complete is refused unless ``allow_incomplete``
+           allow_incomplete: bool = False, allow_fewer: bool = False) -> pl.DataFrame:
+    """Read ``paths`` and apply ``flt`` and ``exclude``; an empty result is a :class:`PublishError`,
+    and so is a selection with fewer rows than ``flt.count`` asks for (:func:`check_count`) unless
+    ``allow_fewer``. A set whose runs are not all complete is refused unless ``allow_incomplete``
     (:func:`pipeline.run.sets.require_complete`)."""
     sets.require_complete(tuple(paths), allow_incomplete)
     frame = apply(read_sets(paths).frame, flt, exclude)
     if frame.is_empty():
         where = ", ".join(str(p) for p in paths)
         raise PublishError(f"no puzzle in {where} matches the selection ({flt.describe()})")
+    check_count(flt.count, frame.height, flt, "--count", allow_fewer)
     return frame
+
+
+def check_count(asked: int | None, found: int, flt: Filter, where: str, allow_fewer: bool = False) -> None:
+    """The one rule of ``export`` and ``book`` for a count: ``found`` rows where ``asked`` were asked
+    for is a :class:`PublishError` naming both numbers (``where`` names the flag or field), unless
+    ``allow_fewer`` (``--allow-fewer``: fewer is fine)."""
+    if asked is not None and found < asked and not allow_fewer:
+        raise PublishError(f"{where}: asks for {asked} puzzles, only {found} left that match ({flt.describe()}); "
+                           "pass --allow-fewer to take those")

@@ -10,7 +10,9 @@ Contracts
   it is given into a gray operator (a non-grey colour is an error, never printed in colour).
 * **Fonts embedded**: the symbols are DejaVu Sans (regular and bold) embedded as TrueType
   subsets; the page's initial font is one of them, so no font is referenced that is not embedded.
-* Deterministic: the same grid gives the same bytes (reportlab's invariant mode).
+* **Creation date**: the one rule of :mod:`pipeline.publish.dates`: the time of writing, or
+  ``SOURCE_DATE_EPOCH`` when it is set (then the same grid gives the same bytes: reportlab's
+  invariant mode, its document id fixed).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.publish import render
+from pipeline.publish.dates import source_date_epoch
 
 REGULAR = "numplace-grid-sans"
 BOLD = "numplace-grid-sans-bold"
@@ -72,8 +75,9 @@ def write_pdf(art: render.GridArt, path: Path, side: float = DEFAULT_SIDE_PT, ti
     from reportlab.pdfgen.canvas import Canvas
 
     cap = register_fonts()
-    canvas = Canvas(str(path), pagesize=(side, side), invariant=1, initialFontName=REGULAR, initialFontSize=10,
-                    pageCompression=1)
+    invariant = 1 if source_date_epoch() is not None else 0
+    canvas = Canvas(str(path), pagesize=(side, side), invariant=invariant, initialFontName=REGULAR,
+                    initialFontSize=10, pageCompression=1)
     canvas.setTitle(title)
     canvas.setCreator(f"numplace {__version__}")
     gray = GrayCanvas(canvas)

@@ -26,7 +26,7 @@ from PIL import Image
 
 from pipeline.board import HYPER_WINDOWS_9, SYMBOLS, Variant, board, make_variant, variant_columns
 from pipeline.publish import book, render
-from pipeline.publish.export import export
+from pipeline.publish.export import export, png_side
 from pipeline.publish.render import SVG_CELL
 from pipeline.run.rows import SCHEMA
 from tests.publish.test_select import fake_row, write_set
@@ -327,15 +327,20 @@ def test_killer_svg_has_a_dashed_path_and_a_sum_per_cage() -> None:
     assert len(paths) == len(cages)
     for path, cage in zip(paths, cages, strict=True):
         group = next(g for g in root.iter(f"{SVG}g") if path in list(g))
-        assert re.fullmatch(r"[\d.]+ [\d.]+", group.get("stroke-dasharray", ""))
-        assert group.get("fill") == "none"
+        assert group.get("fill") == "none" and "stroke-dasharray" not in group.attrib  # the dashes are laid out
+        assert group.get("stroke-linejoin") == "miter" and group.get("stroke-linecap") == "butt"
+        d = path.get("d", "")
+        assert d.count("M") > 8 and "Z" not in d  # one subpath per dash
         points = [tuple((float(v) - pad) / SVG_CELL for v in xy.split(","))
-                  for xy in re.findall(r"[\d.]+,[\d.]+", path.get("d", ""))]
-        assert path.get("d", "").count("M") == 1 and path.get("d", "").endswith("Z")  # one closed loop
-        for px, py in points:  # every corner inset inside one of the cage's cells
-            cell = int(py) * 9 + int(px)
-            assert cell in cage.cells, (cage, px, py)
-            assert min(px % 1, py % 1, 1 - px % 1, 1 - py % 1) == pytest.approx(render.CAGE_INSET, abs=1e-6)
+                  for xy in re.findall(r"[\d.]+,[\d.]+", d)]
+        for px, py in points:  # every point inside one of the cage's cells
+            assert int(py) * 9 + int(px) in cage.cells, (cage, px, py)
+        corners = [((x - pad) / SVG_CELL, (y - pad) / SVG_CELL) for subpath in d.split("M")[1:]
+                   if subpath.count("L") == 2  # an L dash through a corner
+                   for x, y in [tuple(float(v) for v in re.findall(r"[\d.]+,[\d.]+", subpath)[1].split(","))]]
+        assert len(corners) >= 4  # every corner of the outline is the middle of one dash
+        for px, py in corners:  # inset from the cell's edges, and from the rules' ink
+            assert min(px % 1, py % 1, 1 - px % 1, 1 - py % 1) >= render.CAGE_INSET - 1e-6
     sums = [t for t in root.iter(f"{SVG}text") if t.get("class") == "cage-sum"]
     assert sorted(int(t.text or "") for t in sums) == sorted(c.total for c in cages)
     for t, cage in zip(sums, cages, strict=True):  # each at the top-left of the cage's first cell
@@ -392,8 +397,10 @@ def test_killer_png_sum_clear_of_the_given_and_outline_dashed() -> None:
 
     img = render.to_image(render.grid_art("." * 81, 3, 3, variant=v))
     at, pad = _lum(img), (img.width - 9 * cell) // 2
-    y = pad + 5 * cell - round(render.CAGE_INSET * cell)  # the bottom edge of cage (40, 41), inset
-    row = [at(x, y) for x in range(pad + 4 * cell + 8, pad + 6 * cell - 8)]
+    y0 = pad + 5 * cell - round(render.CAGE_INSET * cell)  # the bottom edge of cage (40, 41), inset (and the
+    rows = [[at(x, y) for x in range(pad + 4 * cell + 8, pad + 6 * cell - 8)]  # rule's half width): the inkiest row
+            for y in range(y0 - 2, y0 + 1)]
+    row = min(rows, key=sum)
     dark = [v < 128 for v in row]
     assert 0.35 < sum(dark) / len(dark) < 0.8  # dashed: part ink, part paper
     assert sum(1 for a, b in itertools.pairwise(dark) if a and not b) >= 5  # several dashes
@@ -454,9 +461,11 @@ def test_export_svg_and_png_of_variant_rows(tmp_path: Path) -> None:
     export(frame, "png", tmp_path / "png")
     for row in rows:
         svg = (tmp_path / "svg" / f"{row['puzzle_id']}.svg").read_text(encoding="utf-8")
-        assert svg == render.to_svg(render.art_of(row), row["puzzle_id"])
+        side = png_side(9)  # an unsized SVG has the default PNG's size (CSS px)
+        drawn = render.to_svg(render.art_of(row), row["puzzle_id"])
+        assert svg == re.sub(r'width="[^"]*" height="[^"]*"', f'width="{side}" height="{side}"', drawn, count=1)
         with Image.open(tmp_path / "png" / f"{row['puzzle_id']}.png") as img:
-            assert img.tobytes() == render.to_image(render.art_of(row)).tobytes()
+            assert img.mode == "L" and img.tobytes() == render.to_image(render.art_of(row)).convert("L").tobytes()
     killer = (tmp_path / "svg" / f"{rows[3]['puzzle_id']}.svg").read_text(encoding="utf-8")
     assert killer.count('class="cage"') == len(CAGES)
 
