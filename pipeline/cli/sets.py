@@ -97,8 +97,8 @@ def run(
                 ExitCode.PARTIAL, "run", "stopped", run_dir=str(summary.run_dir))
         raise typer.Exit(ExitCode.PARTIAL)
     if not summary.ok:
-        typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed and were not written (--resume does not "
-                   f"retry them); see {summary.run_dir / MANIFEST}", err=True)
+        say_end(f"{len(summary.failures)} puzzle(s) failed and were not written (--resume does not retry them); see "
+                f"{summary.run_dir / MANIFEST}", ExitCode.PROBLEMS, "run", "failed", run_dir=str(summary.run_dir))
         raise typer.Exit(ExitCode.PROBLEMS)
 
 

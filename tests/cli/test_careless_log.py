@@ -140,8 +140,8 @@ def test_a_foreign_file_in_the_catalog_folder_is_named(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("difficulty", [{"levels": ["easy"]}, {"quota": {"easy": 2, "medium": 2}}])
 def test_killer_easy_without_givens_is_refused_up_front(difficulty: dict) -> None:
-    killer = {"name": "k", "seed": 1, "count": 4 if "quota" in difficulty else 2, "board": {"size": 9, "variant": "killer"},
-              "difficulty": difficulty}
+    killer = {"name": "k", "seed": 1, "count": 4 if "quota" in difficulty else 2,
+              "board": {"size": 9, "variant": "killer"}, "difficulty": difficulty}
     with pytest.raises(ConfigError) as err:
         config.validate(killer)
     key = "quota" if "quota" in difficulty else "levels"
