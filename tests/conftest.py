@@ -34,7 +34,7 @@ END_EVENTS = ("refused", "disk_full", "busy", "stopped", "interrupted", "failed"
 
 def said(stderr: str) -> list[str]:
     """What a person reads in stderr: its plain lines, and a JSON log's last line of ``run`` (an
-    :data:`END_EVENTS` line) as a terminal shows it (``numplace: error: <message>`` for an error,
+    :data:`END_EVENTS` line with an ``exit_code``) as a terminal shows it (``numplace: error: <message>`` for an error,
     ``numplace: <message>`` otherwise); the other JSON log lines are left out."""
     out = []
     for ln in stderr.splitlines():
@@ -44,7 +44,7 @@ def said(stderr: str) -> list[str]:
             out.append(ln)
             continue
         record = json.loads(ln)
-        if record.get("event") in END_EVENTS:
+        if record.get("event") in END_EVENTS and "exit_code" in record:  # the last line says how it ended
             out.append(f"numplace: {'error: ' if record['level'] == 'error' else ''}{record['message']}")
     return out
 

@@ -163,19 +163,22 @@ def _has(problems: list[str], *fragments: str) -> None:
     assert any(all(f in p for f in fragments) for p in problems), (fragments, problems)
 
 
-def careless(root: Path, configs: dict[str, Path], rng: random.Random) -> str | None:
-    """One act of a careless hand on one set (drawn with ``rng``), the verdict ``check`` must give on
-    it, and the documented way out, after which the set must be as before; returns the act."""
-    act = rng.choices(list(CARELESS), weights=list(CARELESS.values()))[0]
+def careless(root: Path, configs: dict[str, Path], rng: random.Random, act: str | None = "draw",
+             which: int | None = None) -> str | None:
+    """One act of a careless hand on one set (drawn with ``rng``, unless ``act`` names it; on the
+    complete run ``which`` if given), the verdict ``check`` must give on it, and the documented way
+    out, after which the set must be as before; returns the act."""
+    if act == "draw":
+        act = rng.choices(list(CARELESS), weights=list(CARELESS.values()))[0]
     name = rng.choice(SETS)
     set_dir = root / name
     complete = [m for m in runs_of(set_dir) if m.status == "complete"]
     if act is None or not complete:
         return None
-    victim = rng.choice(complete)
+    victim = rng.choice(complete) if which is None else complete[which]
     run_dir = victim.run_dir
     if act == "delete":
-        last = victim is runs_of(set_dir)[-1]
+        last = victim.run_dir == runs_of(set_dir)[-1].run_dir
         shutil.rmtree(run_dir)
         problems = _problems(set_dir)
         if last:
@@ -206,15 +209,20 @@ def careless(root: Path, configs: dict[str, Path], rng: random.Random) -> str | 
     return act
 
 
-def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
-    """``nights`` faulty nights and one clean night; returns the figures."""
-    rng = random.Random(seed)
+def _configs(root: Path) -> dict[str, Path]:
     configs = {}
     for name in SETS:
         cfg = tiny(root, name=name, count=12, board={"size": 6}, removal={"symmetry": "none", "minimal": True},
                    output={"dir": str(root), "shard_size": 2})
         configs[name] = root.parent / f"{name}.yaml"
         configs[name].write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    return configs
+
+
+def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
+    """``nights`` faulty nights and one clean night; returns the figures."""
+    rng = random.Random(seed)
+    configs = _configs(root)
     faults_done: Counter[str] = Counter()
     owed: dict[str, set[str]] = {name: set() for name in SETS}  # runs left unfinished by a fault
     exits: Counter[int] = Counter()
@@ -260,6 +268,23 @@ def test_a_night_exercises_the_soak(tmp_path: Path, capsys: pytest.CaptureFixtur
     with capsys.disabled():
         print(_line(figures))
     assert figures["runs"]["alpha"] >= 1 and figures["puzzles"]["alpha"] >= 12
+
+
+@pytest.mark.heavy
+def test_each_careless_act_gets_its_verdict_and_its_way_out(tmp_path: Path) -> None:
+    """Two clean nights, then every act of :func:`careless` once (a middle run and the last run
+    deleted), each followed by the nights' invariants."""
+    root = tmp_path / "out"
+    configs = _configs(root)
+    rng = random.Random(3)
+    for _ in range(3):
+        assert night(configs, dict.fromkeys(SETS), rng) == dict.fromkeys(SETS, 0)
+    check_night(root)
+    for act, which in (("rename", None), ("hide", None), ("edit", None), ("delete", 1), ("delete", -1)):
+        assert careless(root, configs, rng, act, which) == act
+        check_night(root)
+    assert night(configs, dict.fromkeys(SETS), rng) == dict.fromkeys(SETS, 0)  # and the set grows on
+    check_night(root)
 
 
 @pytest.mark.slow
