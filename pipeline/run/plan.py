@@ -46,7 +46,7 @@ from pipeline.identity import canon, numbering
 from pipeline.run import capacity, history, stock, store
 from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
-from pipeline.run.manifest import UNFINISHED, Manifest, runs_of
+from pipeline.run.manifest import UNFINISHED, Manifest, restore_success, runs_of
 from pipeline.run.work import Job
 from pipeline.run.workers import MAX_PER_CPU, worker_count
 
@@ -399,6 +399,10 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
+    for m in earlier:  # under the set's lock: a run killed between its last two writes
+        if restore_success(m):
+            say(f"run {m.run_dir} is complete but lacked its _SUCCESS file (stopped just before writing it); "
+                f"written now", event="success_restored", level="warning", run_dir=str(m.run_dir))
     for m in earlier:  # under the set's lock: a run that is not complete here was stopped or killed
         if m.status in UNFINISHED:
             written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))

@@ -24,7 +24,7 @@ from pipeline.generate.version import GENERATOR_VERSION
 from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
 from pipeline.run.lock import SetLock
-from pipeline.run.manifest import Manifest, runs_of, unfinished_runs
+from pipeline.run.manifest import Manifest, restore_success, runs_of, unfinished_runs
 from pipeline.run.plan import Log, Plan, RunError, check_defining, job_of, plan, preflight
 from pipeline.run.work import Item
 
@@ -150,7 +150,8 @@ def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | No
             if results is not None:
                 _close(results)
             if p.manifest.status in ("complete", "incomplete", "partial"):
-                pass  # closed just before the signal: keep what the manifest says
+                with contextlib.suppress(OSError):  # closed just before the signal: keep what the manifest says,
+                    restore_success(p.manifest)  # with the _SUCCESS of a complete run the signal came before
             elif finish is not None:
                 finish.close("interrupted")
             else:
