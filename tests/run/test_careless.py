@@ -215,3 +215,16 @@ def test_a_swapped_puzzle_with_a_rehashed_manifest_is_caught_by_plain_check(root
     (run_dir / "_manifest.json").write_text(json.dumps(manifest))
     for fast in (True, False):
         _line(audit(set_dir, fast=fast).problems, f"{row['puzzle_id']}", "not the puzzle the run published")
+
+
+# --- a kill between a run's last two writes ---------------------------------------------------------------
+
+def test_a_complete_run_without_its_success_file_gets_it_back_from_the_next_run(root: Path) -> None:
+    set_dir = root / "tiny"
+    run_dir = _runs(set_dir)[0]
+    (run_dir / "_SUCCESS").unlink()  # as a kill -9 after the manifest said complete leaves it
+    _line(audit(set_dir, fast=True).problems, f"run {run_dir.name} is complete but has no _SUCCESS")
+    said: list[tuple[str, dict]] = []
+    assert runner.run(config.validate(_cfg(root)), log=lambda m, **f: said.append((m, f))).ok
+    assert [f["run_dir"] for _m, f in said if f.get("event") == "success_restored"] == [str(run_dir)]
+    assert audit(set_dir, fast=True).ok
