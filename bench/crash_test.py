@@ -475,7 +475,8 @@ class CrashTest:
             # The run was complete before the signal could cut it short (it ran faster than the clean
             # run): nothing was tested, so draw again, at the same fraction of the time this run took.
             delay, span = delay * elapsed / span, elapsed
-        plain = [ln for ln in log.read_text(errors="replace").splitlines() if ln.strip() and not ln.startswith("{")]
+        plain = [ln for ln in log.read_text(errors="replace").splitlines()  # a JSON log's last line has an exit_code
+                 if ln.strip() and (not ln.startswith("{") or '"exit_code"' in ln)]
         t.last_words = [ln[:200] for ln in plain[-2:]]
         runs = run_dirs(set_dir)
         if runs:

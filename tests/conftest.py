@@ -37,6 +37,27 @@ def error_line(stderr: str) -> str:
         assert record["level"] == "error" and record["event"] == "refused" and record["exit_code"] == 2, text
         return f"numplace: error: {record['message']}"
     return text
+#: The events of ``run``'s last line in a JSON-lines log (``pipeline.cli.base.END_EVENTS``, ``say_end``).
+END_EVENTS = ("refused", "disk_full", "busy", "stopped", "interrupted", "failed")
+
+
+def said(stderr: str) -> list[str]:
+    """What a person reads in stderr: its plain lines, and a JSON log's last line of ``run`` (an
+    :data:`END_EVENTS` line with an ``exit_code``) as a terminal shows it (``numplace: error: <message>`` for an error,
+    ``numplace: <message>`` otherwise); the other JSON log lines are left out."""
+    out = []
+    for ln in stderr.splitlines():
+        if not ln.strip():
+            continue
+        if not ln.startswith("{"):
+            out.append(ln)
+            continue
+        record = json.loads(ln)
+        if record.get("event") in END_EVENTS and "exit_code" in record:  # the last line says how it ended
+            out.append(f"numplace: {'error: ' if record['level'] == 'error' else ''}{record['message']}")
+    return out
+
+
 DATA = ROOT / "tests" / "data"  # golden files, each with its provenance in tests/data/README.md
 
 

@@ -25,6 +25,7 @@ __all__ = ["ExitCode", "app", "main"]
 # grid-from-number reads an unknown option as its value, so that ``-1`` is named as a number out of range.
 for _command in (sets.run, sets.check, sets.show, puzzles.generate, puzzles.solve, puzzles.rate,
                  identity.grid_number, identity.grid_from_number, identity.count_grids, identity.canon,
-                 sets.runs, sets.catalog, publishing.export, publishing.book, publishing.report, studio.studio):
+                 sets.runs, sets.catalog, sets.accept_gap, publishing.export, publishing.book, publishing.report,
+                 studio.studio):
     numbers = _command is identity.grid_from_number  # its value may look like an option: -1
     app.command(cls=PlainCommand, context_settings={"ignore_unknown_options": True} if numbers else None)(_command)

@@ -160,15 +160,33 @@ def _command_name(ctx: Any = None) -> str | None:
     return getattr(ctx, "info_name", None) if ctx is not None else None
 
 
+#: The event of a :data:`LOGGED` command's last line, by exit code (any other code: ``failed``).
+END_EVENTS = {ExitCode.USAGE: "refused", ExitCode.DISK_FULL: "disk_full", ExitCode.LOCKED: "busy",
+              ExitCode.PARTIAL: "stopped"}
+
+
 def say_error(msg: str, code: ExitCode = ExitCode.USAGE, command: str | None = None) -> None:
-    """Write the error line of ``msg`` on stderr: ``numplace: error: <msg>``, or, for an exit-2
-    refusal of a :data:`LOGGED` command while stderr is not a terminal, one JSON log line."""
-    if code == ExitCode.USAGE and command in LOGGED and not sys.stderr.isatty():
+    """Write the error line of ``msg`` on stderr: ``numplace: error: <msg>``, or, for a
+    :data:`LOGGED` command while stderr is not a terminal, one JSON log line (event by exit code:
+    :data:`END_EVENTS`), so that a JSON-lines log holds JSON lines only."""
+    if command in LOGGED and not sys.stderr.isatty():
         from pipeline import progress
 
-        progress.emit("refused", msg, "error", exit_code=int(code))
+        progress.emit(END_EVENTS.get(code, "failed"), msg, "error", exit_code=int(code))
         return
     typer.echo(f"numplace: error: {msg}", err=True)
+
+
+def say_end(msg: str, code: int, command: str, event: str, **fields: object) -> None:
+    """How a :data:`LOGGED` command ended without an error of its own (a signal, a spent
+    ``--max-minutes``): ``numplace: <msg>`` on a terminal, else one JSON log line with ``event``,
+    level ``warning``, ``exit_code`` and ``fields``."""
+    if command in LOGGED and not sys.stderr.isatty():
+        from pipeline import progress
+
+        progress.emit(event, msg, "warning", exit_code=int(code), **fields)
+        return
+    typer.echo(f"numplace: {msg}", err=True)
 
 
 def fail(msg: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:

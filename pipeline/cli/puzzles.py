@@ -218,7 +218,7 @@ def solve(
         rows = batch.solve_batch(source.items, mode, limit, n, tick, rules)
     bad = [r for r in rows if r["status"] == "invalid"]
     for r in bad:
-        typer.echo(f"numplace: {source.name} line {r['line']}: {r['error']}", err=True)
+        typer.echo(f"numplace: error: {source.name} line {r['line']}: {r['error']}", err=True)
     if out is not None:
         batch.write(out, rows)
         tally = {s: sum(1 for r in rows if r["status"] == s) for s in dict.fromkeys(r["status"] for r in rows)}
@@ -259,7 +259,7 @@ def rate(
         except (board.PuzzleFormatError, ValueError) as exc:
             if source.single:
                 raise fail(str(exc), code) from None
-            typer.echo(f"numplace: {source.name} line {lineno}: {exc}", err=True)
+            typer.echo(f"numplace: error: {source.name} line {lineno}: {exc}", err=True)
             bad += 1
             continue
         hardest = f"hardest: {g.techniques[-1]}" if g.techniques else "the grid is already complete"

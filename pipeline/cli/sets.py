@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli import signals
-from pipeline.cli.base import ExitCode, fail, user_errors
+from pipeline.cli.base import ExitCode, fail, say_end, user_errors
 
 
 @user_errors
@@ -32,6 +32,9 @@ def run(
                                                        "dask; without it dask starts a LocalCluster here).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what the config will make and roughly how long it "
                                                             "will take, from a short sample; write nothing.")] = False,
+    fill_gap: Annotated[bool, typer.Option("--fill-gap", help="Make the set's first gap in its ids (indices of a "
+                                                              "deleted run folder) again from their seeds, as a run "
+                                                              "of its own.")] = False,
 ) -> None:
     """Make the next puzzles of a set: outputs/<name>/<run_id>/part-*.parquet and _manifest.json."""
     from pipeline import config as cfgmod
@@ -43,6 +46,9 @@ def run(
     from pipeline.run.manifest import manifest_path
     from pipeline.run.workers import parse_workers
 
+    if fill_gap and (resume is not None or count is not None or dry_run):
+        raise fail("--fill-gap: makes as many puzzles as the gap holds, as a new run; not with --resume, --count or "
+                   "--dry-run")
     w = parse_workers(workers) if workers is not None else None
     overrides = {"count": count, "seed": seed, "workers": w, "output.dir": str(out) if out else None,
                  **cfgmod.executor_overrides(executor, scheduler)}
@@ -58,7 +64,8 @@ def run(
     signals.arm()  # SIGTERM, SIGHUP, SIGQUIT end the run like Ctrl-C (also when called without main)
     try:
         with progress.reporter(cfg.name) as tick:
-            summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes)
+            summary = runner.run(cfg, resume=resume, progress=tick, log=progress.logger(), max_minutes=max_minutes,
+                                 fill_gap=fill_gap)
     except SetLocked as exc:  # a UserError with its own code: wait, then run again
         raise fail(str(exc), ExitCode.LOCKED) from None
     except DiskFull as exc:
@@ -68,28 +75,30 @@ def run(
         raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.DISK_FULL) from None
     except runner.RunInterrupted as exc:
         signals.report()
-        typer.echo(f"numplace: {signals.why()}; finished parts are kept. Continue with: "
-                   f"numplace run {config} --resume {exc.run_dir}", err=True)
+        say_end(f"{signals.why()}; finished parts are kept. Continue with: numplace run {config} --resume "
+                f"{exc.run_dir}", ExitCode(signals.exit_code()), "run", "interrupted", run_dir=str(exc.run_dir))
         raise typer.Exit(ExitCode(signals.exit_code())) from None
     except KeyboardInterrupt:  # before the run had a folder to resume (while planning or connecting)
         signals.report()
-        typer.echo(f"numplace: {signals.why()} before the run started making puzzles; nothing to resume, run it "
-                   "again", err=True)
+        say_end(f"{signals.why()} before the run started making puzzles; nothing to resume, run it again",
+                ExitCode(signals.exit_code()), "run", "interrupted")
         raise typer.Exit(ExitCode(signals.exit_code())) from None
     except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
         then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
         raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.PARTIAL) from None
-    rate = summary.written / summary.seconds if summary.seconds > 0 else 0.0
-    typer.echo(f"wrote {summary.written} of {summary.count} puzzles (indices {summary.start}-"
-               f"{summary.start + summary.count - 1}) to {summary.run_dir} in {summary.seconds:.1f} s "
-               f"({rate:.1f} puzzles/s)")
+    for done in (*summary.finished_first, summary):  # an unfinished run finished first has its line too
+        rate = done.written / done.seconds if done.seconds > 0 else 0.0
+        first = " (an unfinished run, finished first)" if done is not summary else ""
+        typer.echo(f"wrote {done.written} of {done.count} puzzles (indices {done.start}-"
+                   f"{done.start + done.count - 1}) to {done.run_dir}{first} in {done.seconds:.1f} s "
+                   f"({rate:.1f} puzzles/s)")
     if summary.status == "partial":
-        typer.echo(f"numplace: stopped after --max-minutes; continue with: numplace run {config} --resume "
-                   f"{summary.run_dir}", err=True)
+        say_end(f"stopped after --max-minutes; continue with: numplace run {config} --resume {summary.run_dir}",
+                ExitCode.PARTIAL, "run", "stopped", run_dir=str(summary.run_dir))
         raise typer.Exit(ExitCode.PARTIAL)
     if not summary.ok:
-        typer.echo(f"numplace: {len(summary.failures)} puzzle(s) failed and were not written (--resume does not "
-                   f"retry them); see {summary.run_dir / MANIFEST}", err=True)
+        say_end(f"{len(summary.failures)} puzzle(s) failed and were not written (--resume does not retry them); see "
+                f"{summary.run_dir / MANIFEST}", ExitCode.PROBLEMS, "run", "failed", run_dir=str(summary.run_dir))
         raise typer.Exit(ExitCode.PROBLEMS)
 
 
@@ -163,6 +172,29 @@ def runs(
         for run_dir in s["unfinished"]:
             typer.echo(f"  UNFINISHED {run_dir}: the next run of {s['set']} finishes it first "
                        f"(or now: numplace run CONFIG --resume {run_dir})")
+        for line in s["problems"]:
+            typer.echo(f"  PROBLEM {line}")
+
+
+@user_errors
+def accept_gap(
+    set_dir: Annotated[Path, typer.Argument(help="The set folder (outputs/<set>).")],
+    reason: Annotated[str, typer.Option(help="Why the ids are missing (kept in <set>/_gaps.json).")],
+) -> None:
+    """Record the set's gaps in its ids and its runs deleted by hand as left on purpose, so that
+    check and runs stop reporting them (the other way out: numplace run CONFIG --fill-gap)."""
+    from pipeline.run.history import accept
+    from pipeline.run.manifest import runs_of
+
+    if not set_dir.is_dir():
+        raise fail(f"{set_dir}: no such set folder")
+    if not reason.strip():
+        raise fail("--reason: say why the ids are missing")
+    runs = runs_of(set_dir)
+    if not runs:
+        raise fail(f"{set_dir}: not a set folder (no run folders with a manifest)")
+    for line in accept(set_dir, runs, reason.strip()):
+        typer.echo(line)
 
 
 @user_errors
@@ -189,6 +221,8 @@ def catalog(
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
                f"{frame['run_id'].n_unique()} run(s)")
+    for line in store.unused_catalog_files(out):
+        typer.echo(f"  UNUSED {line}")
     if frame.height:
         summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
         for row in summary.iter_rows(named=True):

@@ -114,8 +114,9 @@ class Config(_Strict):
         if self.difficulty is not None and self.difficulty.steer:
             self._fits_steer()
         if self.difficulty is not None:
+            cages = self.board.cages
             why = reach.target_problem(self.board.rules.kinds, self.killer_givens, self.difficulty.levels,
-                                       list(self.difficulty.quota or ()))
+                                       list(self.difficulty.quota or ()), singles=bool(cages and cages.singles))
             if why:
                 raise ValueError(why)
         if self.removal.pattern is not None:

@@ -41,18 +41,37 @@ def killer_without_givens() -> tuple[str, str]:
     return g.level, g.reason
 
 
+#: Measured (``docs/variants.md``, "Variants at a level"): killer puzzles without givens, cages of two
+#: or more cells, that the grader called easy: none of 120 grids (112 medium), none of the 20 of
+#: ``configs/killer.yaml``. Their path needs the 45 rule (``innies_outies``, a medium technique) on
+#: nearly every grid, so a run asking for easy ones only tries ``max_attempts`` grids per puzzle and
+#: writes nothing: refused up front, like an unrated target.
+KILLER_EASY_MEASURED = (0, 120)
+
+
 def target_problem(kinds: Sequence[str], givens: bool, levels: Sequence[str] | None,
-                   quota: Sequence[str] | None) -> str | None:
-    """Why no puzzle of a board with variant ``kinds`` (``givens``: whether its puzzles keep givens)
-    can be of the asked ``levels`` (a filter: one reachable level is enough) or fill the ``quota``
-    (every level of it must be reachable); None when the target can be met, or nothing is asked."""
+                   quota: Sequence[str] | None, singles: bool = False) -> str | None:
+    """Why no puzzle of a board with variant ``kinds`` (``givens``: whether its puzzles keep givens;
+    ``singles``: whether one-cell cages, givens in all but name, may be drawn) can be of the asked
+    ``levels`` (a filter: one reachable level is enough) or fill the ``quota`` (every level of it
+    must be reachable); None when the target can be met, or nothing is asked. A killer set without
+    givens or one-cell cages asking for ``easy`` alone (or a quota of easy puzzles) is refused on the
+    measured :data:`KILLER_EASY_MEASURED`."""
     if "killer" not in kinds or givens or not (levels or quota):
         return None
     level, reason = killer_without_givens()
     from pipeline.difficulty.techniques import UNRATED
 
     if level != UNRATED:
-        return None
+        easy_only = bool(levels) and set(levels or ()) <= {"easy"}
+        if singles or not (easy_only or "easy" in (quota or ())):
+            return None
+        key = "quota" if quota and "easy" in quota else "levels"
+        found, tried = KILLER_EASY_MEASURED
+        return (f"difficulty.{key}: a killer puzzle without givens is almost never easy (its path needs the 45 "
+                f"rule, a medium technique: {found} easy in {tried} measured grids), so this run would try "
+                f"max_attempts grids per puzzle and write no easy one; keep givens (board.cages.givens: true), or ask "
+                f"for medium or harder")
     key, asked = ("quota", list(quota)) if quota else ("levels", list(levels or ()))
     why = reason.split(":", 1)[0] if reason else "not graded"
     return (f"difficulty.{key}: the grader rates every killer puzzle without givens {UNRATED} ({why}), so no "

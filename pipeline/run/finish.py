@@ -49,6 +49,8 @@ class RunSummary:
     resumed_shards: int = 0
     status: str = "complete"
     start: int = 0  # the run's first index in its set
+    #: unfinished runs of the set that this call finished before making this run (oldest first)
+    finished_first: tuple[RunSummary, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -10,6 +10,7 @@ no other module spells them::
         .catalog/<set>--<run_id>.parquet    the old catalog folder (still read) OLD_CATALOG
         <set>/
             _lock                           one run of the set at a time        LOCK
+            _gaps.json                      gaps in the ids recorded as meant   GAPS
             _stock/<run_id>-<part>.stock    a quota run's surplus puzzles       STOCK, stock_name
             .<run_id>.tmp/<run_id>/         a run folder being made             holder_dir
             <run_id>/
@@ -36,6 +37,8 @@ OLD_MANIFEST = "manifest.json"
 SUCCESS = "_SUCCESS"
 #: The set's lock file (:mod:`pipeline.run.lock`).
 LOCK = "_lock"
+#: The record of a set's gaps in its ids that were left on purpose (``numplace accept-gap``).
+GAPS = "_gaps.json"
 #: The set's stock folder (:mod:`pipeline.run.stock`) and the files in it.
 STOCK = "_stock"
 STOCK_GLOB = "*.stock"
@@ -106,3 +109,14 @@ def reserved(name: str) -> bool:
     """Whether a file or folder name is one of the set's own (``_`` or ``.`` first): never a set, a
     run or a part."""
     return name.startswith(("_", "."))
+
+
+def catalog_file_known(name: str) -> bool:
+    """Whether a name in ``<root>/_catalog/`` is one numplace writes there: an entry
+    ``<set>--<run_id>.keys``, the root's ``_lock``, the ``damaged/`` folder, a temp file being
+    written (``.<name>.XXXX.tmp``). Everything else is foreign (``numplace catalog`` names it). The
+    one list of those names: extend it here when numplace writes a new kind of file there."""
+    if name in (LOCK, DAMAGED) or (name.startswith(".") and name.endswith(".tmp")):
+        return True
+    set_name, run_id = catalog_run(name)
+    return name.endswith(CATALOG_GLOB.removeprefix("*")) and bool(set_name) and bool(run_id)

@@ -256,6 +256,15 @@ class Manifest:
         atomic_write(self.run_dir / self._name, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+def restore_success(m: Manifest) -> bool:
+    """Write the ``_SUCCESS`` of a ``complete`` run that lacks it (a process stopped between saving the
+    manifest as complete and writing the file); returns whether it did. Legacy runs may lack it."""
+    if m.status != "complete" or m.legacy or (m.run_dir / SUCCESS).exists():
+        return False
+    atomic_write(m.run_dir / SUCCESS, lambda tmp: None)
+    return True
+
+
 def runs_of(set_dir: Path) -> list[Manifest]:
     """The runs of the set folder ``set_dir`` (folders with a manifest), oldest first by start
     index, then run id. Folders whose name starts with a dot (a ``.<run_id>.tmp`` run folder in the

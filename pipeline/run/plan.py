@@ -35,6 +35,7 @@ from typing import Any, Protocol, overload
 
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
+from pipeline.config.defining import DEFINING, defining_keys, differences, shown
 from pipeline.config.hashing import UNSET_GRID_METHOD
 from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, NewerGrader, held_version
 from pipeline.errors import UserError
@@ -42,10 +43,10 @@ from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
-from pipeline.run import capacity, stock, store
+from pipeline.run import capacity, history, stock, store
 from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
-from pipeline.run.manifest import UNFINISHED, Manifest, runs_of
+from pipeline.run.manifest import UNFINISHED, Manifest, restore_success, runs_of
 from pipeline.run.work import Job
 from pipeline.run.workers import MAX_PER_CPU, worker_count
 
@@ -244,15 +245,22 @@ def preflight(cfg: Config) -> None:
             raise ConfigError(f"grid.fixed: {why}")
 
 
-def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
+def plan(cfg: Config, resume: Path | None, say: Log, fill_gap: bool = False) -> Plan:
     """Open the run (new, or ``resume``'s), holding the set's lock, and plan the shards that have no
     part file yet. Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` or
     :class:`~pipeline.run.lock.SetLocked` before anything is written (and
     :class:`~pipeline.run.store.StoreError` for a damaged catalog file: nothing is created then either).
 
     The set's generator (:mod:`pipeline.generate.version`) is settled first: an unset ``grid.method``
-    becomes the set's, so the config is hashed and saved with the method the run uses."""
+    becomes the set's, so the config is hashed and saved with the method the run uses.
+
+    ``fill_gap``: the new run makes the set's first gap in its ids (:func:`pipeline.run.history.first_gap`:
+    indices a deleted run folder held) instead of the next ``count`` indices; its count is the gap's."""
     set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
+    gap = None
+    if fill_gap:
+        gap = _gap_to_fill(cfg, set_dir)
+        cfg = cfg.model_copy(update={"count": gap.stop - gap.start})
     cfg, record = set_generator(cfg, set_dir, resume)
     grader = set_grader(set_dir, resume)
     job = job_of(cfg, grader, record["version"])
@@ -268,7 +276,7 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     lock = _lock(set_dir, say)
     try:
         manifest = (_resume(resume, job.config_hash, say) if resume is not None
-                    else _start(cfg, job.config_hash, say, record, grader))
+                    else _start(cfg, job.config_hash, say, record, grader, gap))
     except BaseException:
         lock.release()
         raise
@@ -302,12 +310,25 @@ def _lock(set_dir: Path, say: Log) -> SetLock:
         raise RunError(f"{set_dir}: cannot create the set folder or its lock ({exc.strerror})") from None
 
 
+def _gap_to_fill(cfg: Config, set_dir: Path) -> history.Gap:
+    """The gap ``run --fill-gap`` makes, or :class:`RunError` when the set has none."""
+    gap = history.first_gap(set_dir, runs_of(set_dir))
+    if gap is None:
+        raise RunError(f"--fill-gap: set {cfg.name} has no gap in its ids to fill (numplace check {set_dir} "
+                       f"names any)")
+    return gap
+
+
 def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     manifest = Manifest.read(run_dir)
     made_as = manifest.data.get("run_id")
     if made_as is not None and made_as != run_dir.name:
-        raise RunError(f"{run_dir}: a copy of run {made_as} (its manifest says so); resume the run folder it was "
-                       f"made in, or its puzzles would be published twice")
+        if (run_dir.parent / made_as).is_dir():
+            raise RunError(f"{run_dir}: a copy of run {made_as} (its manifest says so); resume the run folder it "
+                           f"was made in, or its puzzles would be published twice")
+        raise RunError(f"{run_dir}: the folder's name does not match its manifest, which says it is run {made_as} "
+                       f"(renamed by hand); rename it back (mv {run_dir} {run_dir.parent / made_as}), then resume "
+                       f"that")
     if manifest.config_hash != chash:
         raise RunError(
             f"{run_dir}: this run was made from another config (hash {manifest.config_hash}, "
@@ -358,10 +379,30 @@ def set_grader(set_dir: Path, resume: Path | None) -> int:
         raise RunError(f"{first.run_dir}: {exc}") from None
 
 
-def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: int) -> Manifest:
+def check_defining(cfg: Config, earlier: Sequence[Manifest]) -> None:
+    """Refuse ``cfg`` (:class:`RunError`, naming the key and how to start a new set) when it changes a
+    key that defines the set (:data:`~pipeline.config.defining.DEFINING`) from the set's last run."""
+    if not earlier:
+        return
+    last = earlier[-1]
+    changed = differences(defining_keys(last.config), defining_keys(cfg))
+    if changed:
+        key, old, new = changed[0]
+        raise RunError(f"{key}: set {cfg.name} holds puzzles with {key} {shown(key, old)} (run {last.run_dir.name}), "
+                       f"and this config says {shown(key, new)}; the keys that define a set ({', '.join(DEFINING)}) "
+                       f"cannot change between its runs: keep {key} as it was, or give the config another name "
+                       f"to start a new set")
+
+
+def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: int,
+           gap: history.Gap | None = None) -> Manifest:
     set_dir = Path(cfg.output.dir) / cfg.name
     _clean_temp_runs(set_dir, say)
     earlier = runs_of(set_dir)
+    for m in earlier:  # under the set's lock: a run killed between its last two writes
+        if restore_success(m):
+            say(f"run {m.run_dir} is complete but lacked its _SUCCESS file (stopped just before writing it); "
+                f"written now", event="success_restored", level="warning", run_dir=str(m.run_dir))
     for m in earlier:  # under the set's lock: a run that is not complete here was stopped or killed
         if m.status in UNFINISHED:
             written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
@@ -374,10 +415,21 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
         if seed != cfg.seed:
             raise RunError(f"seed: set {cfg.name} was made with seed {seed}, and a set's seed cannot change "
                            f"(use seed {seed}, or another name for a new set)")
-        if last.config_hash != chash:
+        check_defining(cfg, earlier)
+        if last.config_hash != chash and gap is None:
             say(f"the config differs from the last run of set {cfg.name} ({last.run_dir.name}, "
                 f"hash {last.config_hash}; now {chash}): new puzzles follow the new config")
     start = max((m.start + m.count for m in earlier), default=0)
+    if gap is not None:
+        now = history.first_gap(set_dir, earlier)
+        if now is None or (now.start, now.stop) != (gap.start, gap.stop):
+            raise RunError(f"--fill-gap: set {cfg.name} changed while this run started; run it again")
+        start = gap.start
+        say(f"filling the gap of set {cfg.name}: indices {gap.span}, made again from their seeds",
+            event="gap_filling", start=gap.start, count=gap.stop - gap.start)
+    else:
+        for line in history.review(set_dir, earlier):
+            say(line, event="set_history", level="warning")
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
     store.check_catalog(root, snapshot)  # a damaged entry is named before anything exists

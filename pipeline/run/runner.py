@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.generate.version import GENERATOR_VERSION
 from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
-from pipeline.run.manifest import Manifest, unfinished_runs
-from pipeline.run.plan import Log, Plan, RunError, job_of, plan, preflight
+from pipeline.run.lock import SetLock
+from pipeline.run.manifest import Manifest, restore_success, runs_of, unfinished_runs
+from pipeline.run.plan import Log, Plan, RunError, check_defining, job_of, plan, preflight
 from pipeline.run.work import Item
 
 __all__ = ["ExecutorLost", "ExecutorUnavailable", "RunError", "RunInterrupted", "RunSummary", "run", "stream"]
@@ -40,7 +42,7 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 def run(cfg: Config, resume: Path | None = None, progress: Progress | None = None,
-        log: Log | None = None, max_minutes: float | None = None) -> RunSummary:
+        log: Log | None = None, max_minutes: float | None = None, fill_gap: bool = False) -> RunSummary:
     """Make the next ``cfg.count`` puzzles of the set ``cfg`` describes (or finish the run in
     ``resume``); return a summary.
 
@@ -50,7 +52,12 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     ids is ever left with a gap; only when it is complete does the new run start, within what is
     left of ``max_minutes``. If it does not complete, its summary is returned and no new run starts.
     A saved config that no longer gives the run's config hash is refused in one line naming the
-    ``--resume`` command.
+    ``--resume`` command. The summary of a new run lists the runs finished first in
+    ``finished_first``. While a live process holds the set's lock nothing is finished: the new
+    run stops at the lock (:class:`~pipeline.run.lock.SetLocked`). A config
+    that changes a key that defines the set (:mod:`pipeline.config.defining`) is refused before any
+    run is finished. ``fill_gap``: the new run makes the set's first gap in its ids instead of the
+    next ``count`` (:func:`pipeline.run.plan.plan`).
 
     Raises :class:`~pipeline.config.ConfigError`, :class:`RunError` (among them
     :class:`ExecutorUnavailable`: the dask scheduler does not answer) or
@@ -64,19 +71,26 @@ def run(cfg: Config, resume: Path | None = None, progress: Progress | None = Non
     and closed after the run (a LocalCluster started for the run stops with it).
     """
     say = log or _quiet
+    finished: list[RunSummary] = []
     if resume is None:
         deadline = time.monotonic() + 60.0 * max_minutes if max_minutes is not None else None
-        for m in unfinished_runs(Path(cfg.output.dir) / cfg.name):
+        set_dir = Path(cfg.output.dir) / cfg.name
+        check_defining(cfg, runs_of(set_dir))
+        for m in unfinished_runs(set_dir):
+            if SetLock.busy(set_dir):
+                break  # a live process makes the set (this run, maybe): the plan below stops at its lock (exit 75)
             earlier = _config_to_finish(cfg, m)
             written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
             say(f"run {m.run_dir} is {m.status} ({written} of {m.count} puzzles written): finishing it first, "
                 f"so that its ids leave no gap", event="finishing_unfinished", level="warning",
                 run_dir=str(m.run_dir), status=m.status)
-            summary = _run(earlier, m.run_dir, progress, say, _left(deadline))
+            summary = replace(_run(earlier, m.run_dir, progress, say, _left(deadline)),
+                              finished_first=tuple(finished))
             if summary.status != "complete" or (deadline is not None and time.monotonic() >= deadline):
                 return summary
+            finished.append(replace(summary, finished_first=()))
         max_minutes = _left(deadline)
-    return _run(cfg, resume, progress, say, max_minutes)
+    return replace(_run(cfg, resume, progress, say, max_minutes, fill_gap), finished_first=tuple(finished))
 
 
 def _left(deadline: float | None) -> float | None:
@@ -105,9 +119,9 @@ def _config_to_finish(cfg: Config, m: Manifest) -> Config:
 
 
 def _run(cfg: Config, resume: Path | None, progress: Progress | None, say: Log,
-         max_minutes: float | None) -> RunSummary:
+         max_minutes: float | None, fill_gap: bool = False) -> RunSummary:
     with open_executor(cfg, say) as ex:
-        p = plan(cfg, resume, say)
+        p = plan(cfg, resume, say, fill_gap)
         try:
             return _execute_and_finish(p, ex, say, progress, max_minutes)
         finally:
@@ -136,7 +150,8 @@ def _execute_and_finish(p: Plan, ex: Executor, say: Log, progress: Progress | No
             if results is not None:
                 _close(results)
             if p.manifest.status in ("complete", "incomplete", "partial"):
-                pass  # closed just before the signal: keep what the manifest says
+                with contextlib.suppress(OSError):  # closed just before the signal: keep what the manifest says,
+                    restore_success(p.manifest)  # with the _SUCCESS of a complete run the signal came before
             elif finish is not None:
                 finish.close("interrupted")
             else:

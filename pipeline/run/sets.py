@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import UserError
-from pipeline.run import stock
+from pipeline.run import history, stock
 from pipeline.run.layout import manifest_path, reserved
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import UNFINISHED, Manifest, runs_of, sum_counts
@@ -19,7 +19,9 @@ def overview(root: Path) -> list[dict[str, Any]]:
     ``levels``, ``created_at``, ``unfinished``: stopped before its range was made, and so finished
     first by the next run of the set; a ``running`` run is unfinished when no process holds the set's
     lock), ``puzzles``, ``next_index`` (the first index the next run gets), ``unfinished`` (the run
-    folders of the unfinished runs) and ``stock`` (level -> stock puzzles not taken yet)."""
+    folders of the unfinished runs), ``stock`` (level -> stock puzzles not taken yet) and ``problems``
+    (:func:`pipeline.run.history.review`: gaps in the set's ids, runs deleted by hand, runs that
+    disagree on the keys that define a set; one line each)."""
     out = []
     for set_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
         runs = runs_of(set_dir)
@@ -37,7 +39,7 @@ def overview(root: Path) -> list[dict[str, Any]]:
         out.append({"set": set_dir.name, "runs": rows, "puzzles": sum(r["puzzles"] for r in rows),
                     "next_index": max(m.start + m.count for m in runs),
                     "unfinished": [str(m.run_dir) for m, r in zip(runs, rows, strict=True) if r["unfinished"]],
-                    "stock": stock.levels(set_dir, runs)})
+                    "stock": stock.levels(set_dir, runs), "problems": history.review(set_dir, runs)})
     return out
 
 

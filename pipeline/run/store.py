@@ -38,6 +38,7 @@ from pipeline.run.layout import (
     OLD_CATALOG_GLOB,
     PART_GLOB,
     TEMP_GLOB,
+    catalog_file_known,
     catalog_name,
     catalog_run,
     manifest_path,
@@ -188,6 +189,27 @@ def catalog_files(root: Path) -> list[str]:
     return sorted(out)
 
 
+def unused_catalog_files(root: Path) -> list[str]:
+    """One line per file in ``<root>/_catalog/`` that the catalog does not use, saying what it is:
+    a name numplace does not write there (:func:`~pipeline.run.layout.catalog_file_known`), or an
+    entry whose run folder does not exist under ``root`` (deleted, renamed, or not numplace's)."""
+    folder = root / CATALOG
+    if not folder.is_dir():
+        return []
+    out = []
+    for p in sorted(folder.iterdir()):
+        if not catalog_file_known(p.name):
+            out.append(f"{p}: not a file numplace writes here (catalog entries are <set>--<run_id>.keys); it is "
+                       f"ignored: move it out of {folder}")
+        elif p.is_file() and p.name.endswith(CATALOG_GLOB.removeprefix("*")):
+            set_name, run_id = catalog_run(p.name)
+            if not (root / set_name / run_id).is_dir():
+                out.append(f"{p}: an entry of run {run_id} of set {set_name}, but {root / set_name / run_id} does "
+                           f"not exist (deleted, renamed, or not numplace's): its keys are ignored (numplace check "
+                           f"{root / set_name} tells a deleted run's gap)")
+    return out
+
+
 def _catalog_path(root: Path, name: str) -> Path:
     """A catalog entry as a manifest records it: relative to the root, or (older manifests) a bare
     file name in the old catalog folder."""
@@ -235,6 +257,21 @@ def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
         else:
             keys.update(part_keys(parts_in(entry_run(root, name))))
     return keys
+
+
+def entry_ids(root: Path, name: str) -> dict[str, str]:
+    """``puzzle_id -> dedup key`` of the catalog entry ``name`` (relative to ``root``, as
+    :func:`catalog_files` gives it): what the run that wrote it published. Raises
+    :class:`StoreError` naming a damaged file (``FileNotFoundError`` if it has gone)."""
+    frame = _read_entry(_catalog_path(root, name), root, ["puzzle_id", "key"])
+    return dict(zip(frame["puzzle_id"].to_list(), frame["key"].to_list(), strict=True))
+
+
+def set_entries(root: Path, set_name: str) -> list[str]:
+    """Every catalog entry of set ``set_name`` under ``root`` (relative to it, sorted), whether or not
+    its run folder still exists (:func:`catalog_files` gives only those that do)."""
+    found = sorted((root / CATALOG).glob(CATALOG_GLOB)) + sorted((root / OLD_CATALOG).glob(OLD_CATALOG_GLOB))
+    return [str(p.relative_to(root)) for p in found if catalog_run(p.name)[0] == set_name]
 
 
 def missing_entries(root: Path, names: Iterable[str]) -> list[str]:

@@ -51,7 +51,8 @@ Mode = Literal["solve", "count", "repair"]
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]+$")  # .txt, .csv, .parquet: a path, not a puzzle
 
 #: The columns of a batch result, in order (the keys of :data:`SCHEMA`).
-COLUMNS = ("line", "puzzle", "status", "solutions_found", "solution", "changes", "repaired_puzzle", "error")
+COLUMNS = ("line", "puzzle", "status", "solutions_found", "solution", "changes", "repaired_puzzle", "error",
+           "repaired_status", "repair_note")
 
 
 @cache
@@ -69,6 +70,8 @@ def _schema() -> dict[str, pl.DataType]:
                                       "to": pl.String()})),
         "repaired_puzzle": pl.String(),
         "error": pl.String(),
+        "repaired_status": pl.String(),  # --repair: the repaired puzzle's status (as solve --format json); else null
+        "repair_note": pl.String(),  # --repair: why the repaired puzzle is not unique, when it is not; else null
     }
 
 
@@ -202,9 +205,12 @@ def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False
     searches up to ``limit`` solutions, ``solve`` up to 2. ``compiled_first``: as for
     :func:`pipeline.solve.solver.count_solutions` (a batch worker sets it). ``text`` may be a JSON
     puzzle line with its own variant; plain text is played by ``rules`` (None: classic).
+    ``repaired_status`` and ``repair_note`` are set by ``repair`` only (as in ``solve --repair --format
+    json`` of one puzzle), null otherwise.
     """
     row: dict[str, Any] = {"puzzle": text, "status": "invalid", "solutions_found": 0, "solution": None,
-                           "changes": [], "repaired_puzzle": None, "error": None}
+                           "changes": [], "repaired_puzzle": None, "error": None, "repaired_status": None,
+                           "repair_note": None}
     try:
         grid, variant = parse_with_rules(text, rules)
     except PuzzleFormatError as exc:
@@ -215,6 +221,8 @@ def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False
     out = solver.outcome(result)
     row.update(status=out.status, solutions_found=out.solutions_found, solution=out.solution,
                changes=out.changes_json(), repaired_puzzle=out.repaired_puzzle, error=out.reason)
+    if mode == "repair":  # the fields of a single puzzle's repair (solve --repair --format json)
+        row.update(repaired_status=out.repaired_status, repair_note=out.note)
     return row
 
 

@@ -23,7 +23,7 @@ from pipeline.config import load
 from pipeline.run import plan as planmod
 from pipeline.run import runner, store
 from pipeline.run.manifest import read_manifest
-from tests.conftest import ROOT, error_line, numplace, tiny
+from tests.conftest import ROOT, error_line, numplace, said, tiny
 
 pytestmark = [pytest.mark.heavy, pytest.mark.system]  # faults on real processes and file systems: the system tier
 
@@ -39,8 +39,9 @@ def status(run_dir: Path) -> str:
 
 
 def plain_lines(stderr: str) -> list[str]:
-    """stderr without the JSON log lines (what a user reads)."""
-    return [ln for ln in stderr.splitlines() if ln.strip() and not ln.startswith("{")]
+    """What a user reads: stderr without the JSON log lines, but with ``run``'s last line as a terminal
+    shows it (:func:`tests.conftest.said`)."""
+    return said(stderr)
 
 
 # --- 1. SIGTERM ends the run like Ctrl-C --------------------------------------------------------------------

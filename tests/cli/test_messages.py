@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, error_line, numplace, tiny
+from tests.conftest import ROOT, error_line, numplace, said, tiny
 
 
 def plain_lines(stderr: str) -> list[str]:
-    """stderr without the JSON log lines (what a user reads)."""
-    return [ln for ln in stderr.splitlines() if ln.strip() and not ln.startswith("{")]
+    """What a user reads: stderr without the JSON log lines, but with ``run``'s last line as a terminal
+    shows it (:func:`tests.conftest.said`)."""
+    return said(stderr)
 
 
 # --- the local executor stopped early says nothing of its own --------------------------------------------------

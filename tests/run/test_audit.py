@@ -489,6 +489,10 @@ def test_replay_finds_puzzles_swapped_for_another_seeds(run_dir: Path) -> None:
     for k in (0, 1):
         data["shards"][str(k)]["sha256"] = store.file_sha256(_part(run_dir, k))  # the manifest hashed again
     _save_manifest(run_dir, data)
+    caught = audit(run_dir, fast=True).problems  # the run's catalog entry holds the keys it published
+    assert len(caught) == 2 and all("not the puzzle the run published" in p for p in caught), caught
+    for entry in (run_dir.parent.parent / "_catalog").glob("*.keys"):
+        entry.unlink()  # the entry gone (or rewritten too): the limit of the default check
     assert audit(run_dir).ok, audit(run_dir).problems  # every other check passes: sound rows, their own ids
     problems = _problems(run_dir, replay="all")
     for index in range(6):

@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 from pipeline import cli, config
 from pipeline.run import execute, runner
 from pipeline.run.manifest import read_manifest
-from tests.conftest import error_line, tiny
+from tests.conftest import error_line, said, tiny
 
 pytestmark = [pytest.mark.heavy, pytest.mark.system]  # dask clusters of processes: the system tier
 
@@ -61,8 +61,9 @@ def run_dir_of(out: Path, name: str) -> Path:
 
 
 def plain_lines(stderr: str) -> list[str]:
-    """stderr without the JSON log lines (what a user reads)."""
-    return [ln for ln in stderr.splitlines() if ln.strip() and not ln.startswith("{")]
+    """What a user reads: stderr without the JSON log lines, but with ``run``'s last line as a terminal
+    shows it (:func:`tests.conftest.said`)."""
+    return said(stderr)
 
 
 class Log:

@@ -24,6 +24,11 @@ its own; this module only walks the set and gathers their findings:
   besides the set's parts (a backup copy of a run, a stray part file).
 
 * :mod:`.replay`: with ``replay``, sampled rows (or all) made again from their seeds and compared.
+* :mod:`pipeline.run.history` (a set folder): gaps in the set's ids, runs deleted by hand (their
+  catalog entries remain), runs that disagree on the keys that define a set.
+* The catalog: each row's dedup key against the one its run's catalog entry recorded when the run
+  wrote it (:func:`catalog_problems`), so a puzzle swapped in after the run, with the manifest's part
+  hash written again, is caught without a replay (unless the catalog entry was rewritten too).
 
 The part's sha256 is what ties the bytes to the run that wrote them; a replay ties the puzzles to
 their seeds (tens of ms per 9x9 puzzle, so only on request).
@@ -38,14 +43,16 @@ from typing import Any, Literal
 
 import polars as pl
 
+from pipeline.run import history, rows, store
 from pipeline.run.audit.ids import Expect, Findings
-from pipeline.run.audit.manifests import config_digest, overlaps, part_label, run_problems, runs_at
+from pipeline.run.audit.manifests import Run, config_digest, overlaps, part_label, run_problems, runs_at
 from pipeline.run.audit.parts import read_part
 from pipeline.run.audit.puzzles import row_problems
 from pipeline.run.audit.replay import Sample
 from pipeline.run.audit.replay import replay as replay_rows
 from pipeline.run.audit.strays import strays
-from pipeline.run.layout import part_shard
+from pipeline.run.layout import CATALOG, catalog_name, part_shard
+from pipeline.run.manifest_schema import manifest_problem
 
 __all__ = ["Audit", "audit", "config_digest", "summary_lines"]
 
@@ -101,6 +108,7 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int
     for run in found_runs:
         held: dict[int, int] = {}  # shard -> rows of the part files present (-1: unreadable)
         part_problems: list[str] = []
+        published: dict[str, str] | None = None  # puzzle_id -> dedup key, from the run's catalog entry
         expect = Expect.of(run.manifest) if run.manifest is not None else None
         for path_ in run.parts:
             files += 1
@@ -115,6 +123,10 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int
             held_rows += part.frame.height
             if part.sound:
                 _check_rows(part.frame, part_label(run, path_), expect, fast, findings)
+                if published is None:
+                    published = _published(run)
+                if published:
+                    part_problems += catalog_problems(part.frame, published, run.label)
                 frames.append(part.frame)
                 if replay:
                     samples += [(run, row) for row in part.frame.iter_rows(named=True)]
@@ -122,6 +134,9 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int
             problems += run_problems(run, held)
         problems += part_problems
     problems += overlaps(found_runs)
+    if path.is_dir() and all(r.run_dir != path for r in found_runs):  # a set folder: its history too
+        problems += history.review(path, [r.manifest for r in found_runs if r.whole and r.manifest is not None
+                                          and manifest_problem(r.manifest.data) is None])
     problems += strays(path, found_runs)
     problems += findings.close()
     if replay:
@@ -132,6 +147,39 @@ def audit(path: Path, max_reported: int = 20, *, fast: bool = False, replay: int
     if frames:
         result.stats = _stats(pl.concat(frames, how="diagonal_relaxed"), findings.rows)
     return result
+
+
+def _published(run: Run) -> dict[str, str]:
+    """What the run's catalog entry says it published (``puzzle_id -> dedup key``); empty when the run
+    has no entry (still running, killed, legacy, or not under an output root) or it cannot be read
+    (``numplace catalog`` names a damaged entry)."""
+    m = run.manifest
+    if m is None or not m.set_name or m.legacy:
+        return {}
+    made_as = m.data.get("run_id")
+    name = f"{CATALOG}/{catalog_name(m.set_name, made_as if isinstance(made_as, str) else run.run_dir.name)}"
+    root = run.run_dir.parent.parent
+    if not (root / name).is_file():
+        return {}
+    try:
+        return store.entry_ids(root, name)
+    except (store.StoreError, OSError):
+        return {}
+
+
+def catalog_problems(frame: pl.DataFrame, published: dict[str, str], label: str) -> list[str]:
+    """Rows whose puzzle is not the one their run's catalog entry recorded for their ``puzzle_id``
+    (swapped in after the run wrote the part), at most three named, then a count."""
+    bad = []
+    for row in frame.iter_rows(named=True):
+        want = published.get(row["puzzle_id"])
+        if want is not None and want not in rows.dedup_keys(row):
+            bad.append(row["puzzle_id"])
+    if not bad:
+        return []
+    more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+    return [f"{label}: {', '.join(bad[:3])}{more}: not the puzzle the run published (its catalog entry "
+            f"recorded another dedup key for this puzzle_id): swapped after the run wrote it"]
 
 
 def _check_rows(frame: pl.DataFrame, label: str, expect: Expect | None, fast: bool, findings: Findings) -> None:

@@ -58,12 +58,30 @@ def runs_at(path: Path) -> list[Run]:
                     False)]
     runs = [_run_of(d) for d in sorted(path.iterdir())
             if d.is_dir() and not reserved(d.name) and (manifest_path(d) is not None or parts_in(d))]
+    runs += _hidden_runs(path, runs)
     if manifest_path(path) is not None or (parts_in(path) and not runs):
         return [_run_of(path)]  # a run folder (a set folder with a stray part file is still a set folder)
     if not runs:
         raise store.StoreError(f"{path}: not a set, run folder or part file (no {PART_GLOB} files or "
                                f"{MANIFEST} here or in its run folders)")
     return sorted(runs, key=lambda r: (r.manifest is None, r.manifest.start if r.manifest else 0, r.run_dir.name))
+
+
+def _hidden_runs(set_dir: Path, visible: list[Run]) -> list[Run]:
+    """Run folders of ``set_dir`` under a reserved name (``_hidden``, ``.old``) that are no copy of a
+    visible run: pandas and pyarrow skip them, but the polars and duckdb globs
+    (``<set>/*/part-*.parquet``) read their parts, so the audit checks them as what those readers see
+    (and :mod:`.strays` names the folder)."""
+    known = {r.run_dir.name for r in visible} | {str(r.manifest.data.get("run_id")) for r in visible
+                                                 if r.manifest is not None}
+    out = []
+    for d in sorted(set_dir.iterdir()):
+        if not (d.is_dir() and reserved(d.name) and manifest_path(d) is not None and parts_in(d)):
+            continue
+        run = _run_of(d)
+        if run.manifest is not None and str(run.manifest.data.get("run_id", d.name)) not in known:
+            out.append(run)
+    return out
 
 
 def _run_of(run_dir: Path) -> Run:

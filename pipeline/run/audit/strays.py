@@ -30,11 +30,13 @@ def strays(path: Path, runs: list[Run]) -> list[str]:
     if not path.is_dir():
         return []
     whole = {r.run_dir for r in runs if r.whole}
-    out = [_copy_of(r) for r in runs if r.whole and r.manifest is not None and _copy_of(r)]
     if path in whole:
-        return out + _in_run(path, "run")
+        return [x for x in (_renamed(r, runs) for r in runs if r.whole) if x] + _in_run(path, "run")
+    out = [x for x in (_renamed(r, runs) for r in runs if r.whole and not reserved(r.run_dir.name)) if x]
     for entry in sorted(path.iterdir()):
         if entry in whole:
+            if reserved(entry.name):
+                out.append(_hidden(entry, runs))
             out += _in_run(entry, "set")
         elif entry.is_dir():
             out += _folder(entry)
@@ -43,12 +45,34 @@ def strays(path: Path, runs: list[Run]) -> list[str]:
     return out
 
 
-def _copy_of(run: Run) -> str:
+def _made_as(run: Run) -> str | None:
     made_as = run.manifest.data.get("run_id") if run.manifest is not None else None
-    if not isinstance(made_as, str) or made_as == run.run_dir.name:
+    return made_as if isinstance(made_as, str) else None
+
+
+def _renamed(run: Run, runs: list[Run]) -> str:
+    """A run folder whose name is not the run id its manifest gives: a copy of a run that is in the
+    set too (every reader takes its puzzles twice), or a run folder renamed by hand."""
+    made_as = _made_as(run)
+    if made_as is None or made_as == run.run_dir.name:
         return ""
-    return (f"{run.run_dir}: a copy of run {made_as} (its manifest says so): every reader takes its puzzles "
-            f"twice; move it out of the output root")
+    twins = [r for r in runs if r is not run and (r.run_dir.name == made_as or _made_as(r) == made_as)]
+    if twins:
+        return (f"{run.run_dir}: a copy of run {made_as} (its manifest says so, and {twins[0].run_dir.name} is "
+                f"that run too): every reader takes its puzzles twice; move it out of the output root")
+    return (f"{run.run_dir}: the folder's name does not match its manifest, which says it is run {made_as}: "
+            f"renamed by hand (its catalog entry and --resume go by the run's own name); rename it back: "
+            f"mv {run.run_dir} {run.run_dir.parent / made_as}")
+
+
+def _hidden(folder: Path, runs: list[Run]) -> str:
+    """A run folder under a reserved name, that no visible run duplicates."""
+    run = next(r for r in runs if r.run_dir == folder)
+    made_as = _made_as(run) or folder.name
+    back = folder.parent / made_as
+    return (f"{folder}: a run folder (run {made_as}, its manifest says) under a name that pandas and pyarrow "
+            f"skip, while {_GLOB} take its {len(run.parts)} part file(s): readers disagree on the set; rename "
+            f"it back (mv {folder} {back}) or move it out of the output root")
 
 
 def _folder(folder: Path) -> list[str]:
