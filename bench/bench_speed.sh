@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The side-by-side run: numplace's default path (a new set's grids: weighted-lp since issue 37) and
+# The side-by-side run: numplace's default path (a new set's grids: weighted-lp since 2026-11-28) and
 # `--grid uniform` beside the PyPI peers and QQWing, one core each, one invocation, ratios printed by
 # peer_bench.py. EXTRA_GRIDS="weighted-ilp ..." adds a row per named grid method (the old default).
 # Peers live in their own Python 3.12 venv, never in ours (rustoku ships only a cp312 wheel):

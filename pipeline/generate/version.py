@@ -18,7 +18,7 @@ Versions, and what each promises:
   seconds). Classic and the other variants make the very puzzles of version 2; a killer set the
   same puzzles except where a certificate needed more than presolve (``docs/variants.md`` "Killer").
 
-New sets default to ``weighted-lp`` (:data:`NEW_SET_METHOD`, since issue 37): its grids come from the
+New sets default to ``weighted-lp`` (:data:`NEW_SET_METHOD`, since 2026-11-28): its grids come from the
 same random-weight objective, about four times as fast as ``weighted-ilp``'s, as many distinct grids, and
 within 0.03 of ``weighted-ilp``'s distance from uniform grids in the statistics of
 ``bench/bench_grids.py`` (``docs/benchmarks.md`` "Grid methods"). The switch needs no new version: it

@@ -54,7 +54,7 @@ def test_a_set_begun_by_older_code_is_continued_with_the_very_puzzles_it_would_h
                                                  ("c117bea4_set", {"version": 1, "grid_method": "weighted-ilp"})])
 def test_sets_begun_before_the_default_switch_continue_with_the_very_puzzles_of_their_code(
         tmp_path: Path, folder: str, record: dict[str, Any]) -> None:
-    """New sets default to weighted-lp since issue 37; a set begun by f5b0210 (record: version 3,
+    """New sets default to weighted-lp; a set begun by f5b0210 (record: version 3,
     weighted-ilp) or by 117bea4 (no record) goes on with the puzzles that code's second run made
     (tests/data/README.md says how each was made)."""
     assert version.NEW_SET_METHOD == "weighted-lp"
