@@ -8,8 +8,8 @@ Each figure is a whole child process, interpreter start and imports included, on
   wall seconds (min and median over ``--runs``) and CPU seconds (user + sys of the child, min);
 * ``numplace solve top95.txt --workers 1``: Norvig's 95 hard puzzles (tests/data/top95.txt),
   the whole command's wall time divided by 95, in ms per puzzle (min and median);
-* ``numplace generate --count 1`` (default grids, then ``--grid uniform``): the generator's start-up,
-  which every whole-command figure of ``bench_speed.sh`` carries (one puzzle is a few ms of it);
+* ``numplace generate --count 1`` (default grids, then ``--grid uniform`` and ``--grid weighted-ilp``): the
+  generator's start-up, which every whole-command figure of ``bench_speed.sh`` carries (one puzzle is a few ms of it);
 * ``python -c pass``: the interpreter alone, the floor under every figure.
 
 Each row gives wall seconds (min, median, max) and CPU seconds (min). ``--only WORD`` keeps the rows
@@ -87,6 +87,8 @@ def main() -> None:
         ("numplace", "generate --count 1", [*ours, "generate", "--count", "1", "--seed", "1"], 0),
         ("numplace", "generate --count 1 uniform", [*ours, "generate", "--count", "1", "--seed", "1", "--grid",
                                                     "uniform"], 0),
+        ("numplace", "generate --count 1 weighted-ilp", [*ours, "generate", "--count", "1", "--seed", "1", "--grid",
+                                                         "weighted-ilp"], 0),
         ("python", "python -c pass (floor)", [sys.executable, "-c", "pass"], 0),
     ]
     for spec in args.peer:

@@ -262,7 +262,11 @@ def ours(config: str, n: int, made_by: int | None = None) -> Ours:
 
     t0 = time.perf_counter()
     cfg = load(ROOT / "configs" / f"{config}.yaml")
-    spec = spec_of(cfg) if made_by is None else dataclasses.replace(spec_of(cfg), generator=made_by)
+    from pipeline.generate.version import NEW_SET_METHOD
+
+    # a new set's grid method where the config leaves it unset (the plan settles it so for a new set)
+    spec = dataclasses.replace(spec_of(cfg), grid_method=cfg.grid.method or NEW_SET_METHOD)
+    spec = spec if made_by is None else dataclasses.replace(spec, generator=made_by)
     size = cfg.board.size
     t1 = time.perf_counter()
     warm = make_puzzle(spec, puzzle_seed(cfg.seed, n))

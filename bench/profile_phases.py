@@ -58,7 +58,7 @@ def _warm_verifier() -> None:
                               "hints": 16, "symmetry": "full", "symmetry_requested": "none"}) == []
 
 
-def phases(n_puzzles: int, engine: str, size: int = 9, grid_method: str = "weighted-ilp") -> dict[str, float]:
+def phases(n_puzzles: int, engine: str, size: int = 9, grid_method: str = "weighted-lp") -> dict[str, float]:
     """Per 9x9 puzzle, mean ms: each phase of ``make_puzzle`` (wall and CPU), the row (``build_row``,
     with its canonical form and grid number also timed alone), ``verify_row`` and the Parquet write."""
     from pipeline import board, verify
@@ -225,7 +225,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--n16", type=int, default=5, help="16x16 puzzles to time (0: skip)")
-    ap.add_argument("--grid", default="weighted-ilp", help="grid.method of the 9x9 runs (default %(default)s)")
+    from pipeline.generate.version import NEW_SET_METHOD
+
+    ap.add_argument("--grid", default=NEW_SET_METHOD,
+                    help="grid.method of the 9x9 runs (default %(default)s, a new set's)")
     ap.add_argument("--hybrid-only", action="store_true", help="skip the 9x9 run with the ilp engine")
     ap.add_argument("--oracle", action="store_true", help="also time the pure-Python count on each 16x16 puzzle")
     args = ap.parse_args()

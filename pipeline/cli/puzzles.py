@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from pipeline.cli.base import ExitCode, fail, user_errors
+from pipeline.generate.version import NEW_SET_METHOD
 
 
 @user_errors
@@ -25,8 +26,8 @@ def generate(
                                                            "--hints).")] = False,
     hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
     engine: Annotated[str, typer.Option(help="hybrid (compiled checks, ILP certifies) or ilp.")] = "hybrid",
-    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-ilp, weighted-lp or uniform.")
-                    ] = "weighted-ilp",
+    grid: Annotated[str, typer.Option(help="How grids are made (grid.method): weighted-lp (a new set's default), "
+                                           "weighted-ilp or uniform.")] = NEW_SET_METHOD,
     level: Annotated[list[str] | None, typer.Option(help="Only puzzles of these levels (difficulty.levels; "
                                                          "repeat or comma-separate), e.g. expert.")] = None,
     steer: Annotated[bool, typer.Option("--steer", help="With --level: when a puzzle misses the level, search "

@@ -23,6 +23,8 @@ grid (``docs/output.md``).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from pipeline.board import Grid, Variant
@@ -40,6 +42,45 @@ SOURCES: dict[str, str] = {
 
 #: Search nodes the guided completion gets before the IP takes over.
 GUIDED_NODES = 20_000
+#: Classic grids a process completes with the pure-Python search (:func:`guided_py`) before it loads numba:
+#: a one-shot ``generate`` then loads no numba (about 0.35 s of CPU) for its grid. The same search, the same
+#: grid; a search that needs more than :data:`PURE_NODES` nodes is handed to the kernel from the start.
+PURE_GRIDS = 2
+#: Nodes the pure-Python search may visit before the kernel takes the search over (:data:`PURE_GRIDS`).
+PURE_NODES = 200
+_grids = 0
+
+
+class _PastNodes(Exception):
+    """The pure-Python search passed its node budget."""
+
+
+def _pure_first(variant: Variant | None) -> bool:
+    """True for a classic grid while this process has not loaded numba and has completed fewer than
+    :data:`PURE_GRIDS` grids: the pure-Python search answers first (as the removal check does)."""
+    global _grids
+    if variant is not None and not variant.classic:
+        return False
+    _grids += 1
+    return _grids <= PURE_GRIDS and "numba" not in sys.modules
+
+
+def _guided(cand: np.ndarray, prio: np.ndarray, variant: Variant | None, fewest: bool, pure: bool) -> Grid | None:
+    """The guided search within :data:`GUIDED_NODES` nodes: the pure-Python one first when ``pure`` (a
+    classic board), the kernel when that passes :data:`PURE_NODES` or when not ``pure``. Both visit the
+    same nodes in the same order, so a search the pure one finishes is the kernel's answer too."""
+    if pure:
+        from pipeline.board import board
+
+        b = board(prio.shape[1])
+        try:
+            return guided_py(cand, prio, [list(u) for u in b.units], [set(p) for p in b.peers], fewest,
+                             node_limit=PURE_NODES)
+        except _PastNodes:
+            pass
+    from pipeline.generate import lpgrid_jit  # numba: only where the method is used, past the pure tier
+
+    return lpgrid_jit.guided(cand, prio, GUIDED_NODES, variant, fewest)
 
 
 def ilp_source(out: Outcome, start: Grid | None) -> str:
@@ -65,8 +106,6 @@ def lp_grid(eng: Engine, weights: np.ndarray, seed: int, start: Grid | None,
             variant: Variant | None = None) -> tuple[Outcome, str]:
     """The grid of the LP-first method (module docstring) and its ``grid_source``; the outcome is not
     ``feasible`` when the LP says there is no grid or a solve ran out of time."""
-    from pipeline.generate import lpgrid_jit  # numba: only where the method is used
-
     n = eng.n
     relaxed = eng.relaxation(weights, seed, start)
     if isinstance(relaxed, Outcome):
@@ -76,8 +115,9 @@ def lp_grid(eng: Engine, weights: np.ndarray, seed: int, start: Grid | None,
         return Outcome("feasible", grid, True), "ilp-optimal"
     cand = candidates(start or (0,) * (n * n), n)
     prio = priorities(relaxed, weights, n)
+    pure = _pure_first(variant)
     for fewest in (False, True):
-        grid_or_none = lpgrid_jit.guided(cand, prio, GUIDED_NODES, variant, fewest)
+        grid_or_none = _guided(cand, prio, variant, fewest, pure)
         if grid_or_none is not None:
             return Outcome("feasible", grid_or_none), "lp-guided"
     out = eng.random_grid(weights, seed, start)
@@ -85,10 +125,13 @@ def lp_grid(eng: Engine, weights: np.ndarray, seed: int, start: Grid | None,
 
 
 def guided_py(cand: np.ndarray, prio: np.ndarray, units: list[list[int]], peers: list[set[int]],
-              fewest: bool = False) -> Grid | None:
-    """The pure-Python oracle of :func:`pipeline.generate.lpgrid_jit.guided` (no node budget): the same
-    propagation (naked and hidden singles to a fixpoint), branching cell and candidate order."""
+              fewest: bool = False, node_limit: int | None = None) -> Grid | None:
+    """The pure-Python twin of :func:`pipeline.generate.lpgrid_jit.guided`: the same propagation (naked
+    and hidden singles to a fixpoint), branching cell and candidate order, so the same nodes in the same
+    order; the tests' oracle (no node budget) and a one-shot process's first search. Past ``node_limit``
+    nodes it raises :class:`_PastNodes` (the kernel counts nodes the same way: one per search call)."""
     n = prio.shape[1]
+    nodes = 0
 
     def settle(c: list[int]) -> bool:
         changed = True
@@ -119,6 +162,10 @@ def guided_py(cand: np.ndarray, prio: np.ndarray, units: list[list[int]], peers:
         return max((d for d in range(n) if v >> d & 1), key=lambda d: (p[d], -d))
 
     def search(c: list[int]) -> Grid | None:
+        nonlocal nodes
+        nodes += 1
+        if node_limit is not None and nodes > node_limit:
+            raise _PastNodes
         if not settle(c):
             return None
         open_cells = [i for i, v in enumerate(c) if v & (v - 1)]

@@ -36,7 +36,6 @@ from typing import Any, Protocol, overload
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
 from pipeline.config.defining import DEFINING, defining_keys, differences, shown
-from pipeline.config.hashing import UNSET_GRID_METHOD
 from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, NewerGrader, held_version
 from pipeline.errors import UserError
 from pipeline.generate import version as generator
@@ -184,7 +183,8 @@ def spec_of(cfg: Config) -> Spec:
         max_attempts=d.max_attempts if d else cfg.removal.max_attempts,
         time_limit=cfg.removal.time_limit,
         engine=cfg.engine,
-        grid_method=cfg.grid.method or UNSET_GRID_METHOD,  # unset only outside a set (plan settles it)
+        # unset only outside a set (a run's plan settles it first): what a new set would get, as `generate`
+        grid_method=cfg.grid.method or generator.NEW_SET_METHOD,
         levels=tuple(d.levels) if d and d.levels else None,
         score_min=d.score.min if d and d.score else None,
         score_max=d.score.max if d and d.score else None,

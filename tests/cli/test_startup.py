@@ -51,7 +51,7 @@ def _comparable(line: str) -> dict[str, object]:
     return row
 
 
-@pytest.mark.parametrize("grid", ["weighted-ilp", "uniform"])
+@pytest.mark.parametrize("grid", ["weighted-lp", "weighted-ilp", "uniform"])
 def test_one_puzzle_loads_neither_numba_nor_polars(grid: str) -> None:
     lines, loaded = _generate(["--count", "1", "--seed", "1", "--grid", grid])
     assert loaded == []

@@ -109,3 +109,40 @@ def test_generate_with_weighted_lp_prints_rows_that_say_so() -> None:
     assert len(rows) == 3 and all(r["grid_source"] in ("ilp-optimal", "lp-guided") for r in rows)
     bad = numplace("generate", "--count", "1", "--grid", "weighted-lpx")
     assert bad.returncode != 0 and "grid.method" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_pure_first_search_gives_the_kernels_grid_or_hands_the_search_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-shot process completes its first grids in pure Python (no numba): on real LP optima of
+    fractional seeds, the same grid as the kernel; a search past the pure budget goes to the kernel
+    (the same answer), never cut short."""
+    eng = engine_for(9)
+    handed, fractional = 0, 0
+    real_guided = lpgrid_jit.guided
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal handed
+        handed += 1
+        return real_guided(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lpgrid_jit, "guided", counted)
+    for k in range(40):
+        rng = np.random.default_rng([k, 0])
+        weights, seed = rng.random(729), int(rng.integers(2**31 - 1))
+        start = prefill(9, rng)
+        relaxed = eng.relaxation(weights, seed, start)
+        assert isinstance(relaxed, np.ndarray)
+        if lpgrid.integral(relaxed):
+            continue
+        fractional += 1
+        cand, prio = lpgrid.candidates(start, 9), lpgrid.priorities(relaxed, weights, 9)
+        for fewest in (False, True):
+            before = handed
+            pure = lpgrid._guided(cand, prio, None, fewest, pure=True)
+            assert pure == real_guided(cand, prio, lpgrid.GUIDED_NODES, None, fewest)
+            assert handed - before <= 1
+    assert fractional >= 10
+    monkeypatch.setattr(lpgrid, "PURE_NODES", 1)  # every search past the pure budget: the kernel answers
+    before = handed
+    assert lpgrid._guided(cand, prio, None, False, pure=True) == real_guided(cand, prio, lpgrid.GUIDED_NODES)
+    assert handed == before + 1

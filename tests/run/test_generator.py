@@ -50,6 +50,34 @@ def test_a_set_begun_by_older_code_is_continued_with_the_very_puzzles_it_would_h
     assert m["config"]["grid"]["method"] == "weighted-ilp"
 
 
+@pytest.mark.parametrize(("folder", "record"), [("f5b0210_set", {"version": 3, "grid_method": "weighted-ilp"}),
+                                                 ("c117bea4_set", {"version": 1, "grid_method": "weighted-ilp"})])
+def test_sets_begun_before_the_default_switch_continue_with_the_very_puzzles_of_their_code(
+        tmp_path: Path, folder: str, record: dict[str, Any]) -> None:
+    """New sets default to weighted-lp; a set begun by f5b0210 (record: version 3,
+    weighted-ilp) or by 117bea4 (no record) goes on with the puzzles that code's second run made
+    (tests/data/README.md says how each was made)."""
+    assert version.NEW_SET_METHOD == "weighted-lp"
+    src = DATA / folder
+    root = tmp_path / "outputs"
+    shutil.copytree(src / "outputs", root)
+    cfg = config.load(src / "set.yaml", {"output.dir": str(root)})
+    (first,) = (d for d in (root / cfg.name).iterdir() if d.is_dir())
+    summary = runner.run(cfg)
+    assert summary.ok and summary.start == 4
+    made = _rows(summary.run_dir)
+    want = [line.split() for line in (src / "continued.txt").read_text().splitlines()]
+    assert made.select("index", "puzzle", "solution").rows() == [(int(i), p, s) for i, p, s in want]
+    assert set(made["grid_source"]) <= {"ilp-optimal", "ilp-incumbent"}
+    m = read_manifest(summary.run_dir)
+    assert m["generator"] == record and m["config"]["grid"]["method"] == "weighted-ilp"
+    assert m["config_hash"] == read_manifest(first)["config_hash"]
+    fresh = runner.run(cfg.model_copy(update={"name": "fresh", "count": 2}))  # a new set: the new default
+    assert read_manifest(fresh.run_dir)["generator"] == {"version": version.GENERATOR_VERSION,
+                                                         "grid_method": "weighted-lp"}
+    assert set(_rows(fresh.run_dir)["grid_source"]) <= {"ilp-optimal", "lp-guided"}
+
+
 def test_a_new_set_records_its_generator_and_keeps_it_when_the_default_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "out"

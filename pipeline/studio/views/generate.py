@@ -26,6 +26,7 @@ from pipeline.board import PuzzleFormatError, parse
 from pipeline.config.sections import IMAGE_MAPS
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.errors import UserError
+from pipeline.generate.version import NEW_SET_METHOD
 from pipeline.studio import draw, forms, puzzle_io, widgets
 from pipeline.studio.puzzle_io import KINDS, SIDES
 from pipeline.studio.widgets import t
@@ -70,7 +71,9 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
                                format_func=t)
         steer = d.checkbox(t("steer"), bool(difficulty.get("steer")))
         a, b, c = st.columns(3)
-        method = a.selectbox(t("method"), ("weighted-ilp", "uniform"), index=int(grid.get("method") == "uniform"))
+        methods = ("weighted-lp", "weighted-ilp", "uniform")
+        named = grid.get("method")  # None: the set's own method (a new set: NEW_SET_METHOD)
+        method = a.selectbox(t("method"), methods, index=methods.index(named if named in methods else NEW_SET_METHOD))
         maps = ("", *IMAGE_MAPS)
         current = (grid.get("solution_symmetry") or {}).get("map", "")
         image = b.selectbox(t("solution_symmetry"), maps, index=maps.index(current) if current in maps else 0)
@@ -93,7 +96,7 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
     if "killer" in variant and isinstance(board.get("cages"), dict):
         out["board"]["cages"] = board["cages"]
     fixed = puzzle_io.from_table(fixed_rows) if size == n else ""
-    out["grid"] = {k: v for k, v in (("method", method if method != "weighted-ilp" else None),
+    out["grid"] = {k: v for k, v in (("method", None if named is None and method == NEW_SET_METHOD else method),
                                       ("fixed", fixed if fixed.strip(".") else None),
                                       ("keep_fixed", keep or None),
                                       ("solution_symmetry", {"map": image} if image else None)) if v is not None}
