@@ -21,9 +21,10 @@ import streamlit as st
 
 from pipeline.board import Grid, PuzzleFormatError, Variant
 from pipeline.errors import UserError
-from pipeline.studio import puzzle_io
+from pipeline.studio import messages, puzzle_io
 from pipeline.studio.puzzle_io import KINDS, SIDES, PuzzleQuery
 from pipeline.studio.words import Lang, lang_of, word
+from pipeline.studio.words import variant_name as _variant_name
 
 ROOT_ENV = "NUMPLACE_STUDIO_ROOT"
 LANG_ENV = "NUMPLACE_STUDIO_LANG"
@@ -52,6 +53,42 @@ def settings() -> Settings:
 def t(key: str) -> str:
     """The label of ``key`` in this view's language."""
     return word(key, settings().lang)
+
+
+def variant_name(name: str) -> str:
+    """A variant name (``x+hyper``, ``classic``) in this view's language."""
+    return _variant_name(name, settings().lang)
+
+
+def say(message: str) -> str:
+    """A library message line in this view's language (:func:`pipeline.studio.messages.say`)."""
+    return messages.say(message, settings().lang)
+
+
+def number(value: float | int | None) -> str:
+    """A grade's score, a count or a seed as every page prints it: a whole number without ``.0``,
+    a fraction with at most one decimal (``306``, ``204.5``), ``-`` for none."""
+    if value is None:
+        return "-"
+    f = float(value)
+    return f"{int(f)}" if f.is_integer() else f"{f:.1f}"
+
+
+#: Page-wide style: code lines wrap (a solution line is never clipped), the data editor scrolls
+#: sideways instead of losing columns, and columns stack on a narrow (tablet, phone) screen.
+STYLE = """<style>
+pre code, .stCode pre {white-space: pre-wrap !important; word-break: break-all !important;}
+[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"] {max-width: 100%; overflow-x: auto;}
+@media (max-width: 820px) {
+  [data-testid="stHorizontalBlock"] {flex-wrap: wrap !important;}
+  [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {min-width: 100% !important; flex: 1 1 100% !important;}
+}
+</style>"""
+
+
+def style() -> None:
+    """Put :data:`STYLE` on the page (once a run)."""
+    st.html(STYLE)
 
 
 def grid(svg: str, width: int = 360) -> None:
@@ -84,6 +121,7 @@ def _init(key: str) -> None:
 
 def _rebase(key: str) -> None:
     """The text box changed: the grid editor starts again from its puzzle (when it is one)."""
+    st.session_state.pop(f"{key}.bad", None)  # the text box holds the puzzle now
     line = puzzle_io.line_of(st.session_state[f"{key}.text"])
     if line is not None:
         st.session_state[f"{key}.base"] = line
@@ -111,6 +149,7 @@ def _new_size(key: str) -> None:
     st.session_state[f"{key}.base"] = puzzle_io.empty(n)
     st.session_state[f"{key}.text"] = ""
     st.session_state[f"{key}.ver"] += 1
+    st.session_state.pop(f"{key}.bad", None)
 
 
 def _editor(key: str) -> None:
@@ -142,12 +181,14 @@ def _upload(key: str) -> None:
     text = query.puzzle
     st.session_state[f"{key}.text"] = text
     st.session_state[f"{key}.note"] = f"{file.name}: the first of {count} puzzles" if count > 1 else ""
+    st.session_state.pop(f"{key}.bad", None)
     _rebase(key)
 
 
 def puzzle_input(key: str) -> PuzzleQuery:
     """The puzzle input block of a page (see the module contract); returns the current puzzle."""
     _init(key)
+    style()
     edit, paste, upload = st.tabs([t("type_in"), t("paste"), t("upload")])
     with edit:
         side = round(len(st.session_state[f"{key}.base"]) ** 0.5)
@@ -156,19 +197,19 @@ def puzzle_input(key: str) -> PuzzleQuery:
         _editor(key)
     with paste:
         st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),
-                     label_visibility="collapsed", placeholder="53..7....6..195....98....6.8...6...34...")
+                     label_visibility="collapsed", placeholder=t("puzzle_placeholder"))
     with upload:
         st.file_uploader(t("upload"), key=f"{key}.file", on_change=_upload, args=(key,),
                          type=["txt", "sdk", "csv", "parquet", "jsonl"], label_visibility="collapsed")
         if st.session_state.get(f"{key}.note"):
-            st.caption(st.session_state[f"{key}.note"])
+            st.caption(say(st.session_state[f"{key}.note"]))
     with st.expander(t("variant"), expanded=bool(st.session_state[f"{key}.variant"])):
-        st.multiselect(t("variant"), KINDS, key=f"{key}.variant")
+        st.multiselect(t("variant"), KINDS, key=f"{key}.variant", format_func=t, placeholder=t("choose"))
         st.text_area(t("regions"), key=f"{key}.regions", height=80)
         st.text_area(t("cages"), key=f"{key}.cages", height=80,
                      placeholder='[{"cells": [0, 1], "sum": 3}, ...]')
     if st.session_state.get(f"{key}.bad"):
-        st.error(st.session_state[f"{key}.bad"])
+        st.error(say(st.session_state[f"{key}.bad"]))
     text = st.session_state[f"{key}.text"].strip()
     line = puzzle_io.line_of(text)
     query = PuzzleQuery(line or text, "+".join(st.session_state[f"{key}.variant"]),
@@ -193,11 +234,13 @@ def entered(key: str) -> tuple[PuzzleQuery, Grid, Variant] | None:
     rules; None when nothing is entered yet or the puzzle cannot be read (then one inline line says
     why, naming the cell or field)."""
     query = puzzle_input(key)
+    if st.session_state.get(f"{key}.bad"):
+        return None  # the grid on screen is not a puzzle: no answer of an earlier one stays below it
     if not query.puzzle:
         return None
     try:
         grid, variant = puzzle_io.parse(query)
     except PuzzleFormatError as exc:
-        st.error(str(exc))
+        st.error(say(str(exc)))
         return None
     return query, grid, variant
