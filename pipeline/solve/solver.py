@@ -94,6 +94,8 @@ class RepairResult:
     #: other repairs as good as this one (as few changes, as much inside the clashes, unique when
     #: this one is), each its changes; at most :data:`ALTERNATIVES` are looked for
     alternatives: tuple[tuple[Change, ...], ...] = ()
+    #: every change is a given of the puzzle's clashes (:func:`pipeline.solve.why.clashes`)
+    inside: bool = False
 
 
 def _variant(variant: Variant | None) -> Variant | None:
@@ -198,9 +200,11 @@ def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | Non
     best = _repaired(puzzle, grid, compiled_first, variant)
     if best.repaired_status != "unique":
         best = _unique_on_face(engine, puzzle, best, compiled_first, variant)
-    if not all(c.row * n + c.col in inside for c in best.changes):
+    within_clashes = bool(inside) and all(c.row * n + c.col in inside for c in best.changes)
+    if not within_clashes:
         pinned = []  # the repair kept reaches outside the clashes: any set of as few changes is as good
-    return replace(best, alternatives=_alternatives(engine, puzzle, best, keep, pinned, compiled_first, variant))
+    return replace(best, alternatives=_alternatives(engine, puzzle, best, keep, pinned, compiled_first, variant),
+                   inside=within_clashes)
 
 
 #: How many other repairs :func:`repair` looks at for ones as good as the chosen one.
