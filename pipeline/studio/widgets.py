@@ -27,6 +27,8 @@ from pipeline.studio.words import Lang, lang_of, word
 from pipeline.studio.words import variant_name as _variant_name
 
 ROOT_ENV = "NUMPLACE_STUDIO_ROOT"
+#: A grid editor's column width in pixels: nine columns and the row numbers fit a phone (390 px).
+CELL = 34
 LANG_ENV = "NUMPLACE_STUDIO_LANG"
 
 
@@ -86,9 +88,21 @@ pre code, .stCode pre {white-space: pre-wrap !important; word-break: break-all !
 </style>"""
 
 
+#: Streamlit's own words in the file uploader, put into Japanese (its instructions and button have no
+#: parameter for their text: the English is hidden and the Japanese drawn in its place).
+STYLE_JA = """<style>
+[data-testid="stFileUploaderDropzoneInstructions"] > div > span,
+[data-testid="stFileUploaderDropzoneInstructions"] > div > small {display: none;}
+[data-testid="stFileUploaderDropzoneInstructions"] > div::before {
+  content: "ここにファイルをドロップ(txt、sdk、csv、parquet、jsonl。最大 200MB)";}
+[data-testid="stFileUploaderDropzone"] button {font-size: 0 !important;}
+[data-testid="stFileUploaderDropzone"] button::after {content: "ファイルを選ぶ"; font-size: 0.875rem;}
+</style>"""
+
+
 def style() -> None:
-    """Put :data:`STYLE` on the page (once a run)."""
-    st.html(STYLE)
+    """Put :data:`STYLE` (and, in Japanese, :data:`STYLE_JA`) on the page."""
+    st.html(STYLE + (STYLE_JA if settings().lang == "ja" else ""))
 
 
 def grid(svg: str, width: int = 360) -> None:
@@ -159,7 +173,7 @@ def _editor(key: str) -> None:
     n = round(len(base) ** 0.5)
     frame = pd.DataFrame(puzzle_io.table(base, n), columns=[str(c) for c in range(1, n + 1)],
                          index=[str(r) for r in range(1, n + 1)])
-    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=40) for c in range(1, n + 1)}
+    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=CELL) for c in range(1, n + 1)}
     st.data_editor(frame, key=f"{key}.ed{st.session_state[f'{key}.ver']}", num_rows="fixed",
                    column_config=columns, on_change=_from_editor, args=(key,), width="content")
 

@@ -27,7 +27,7 @@ from tests.studio.test_solve import EASY
 
 pytestmark = [pytest.mark.browser, pytest.mark.heavy]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CELL = 40  # the grid editor's column width in pixels (widgets.py, views/generate.py)
+CELL = 34  # the grid editor's column width in pixels (widgets.CELL)
 ROW = 35  # a row of Streamlit's data editor, header included
 
 
@@ -94,7 +94,7 @@ def tab(browser: Any) -> Iterator[Any]:
     page.close()
 
 
-def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
+def _shot(tab: Any, name: str, tmp_path: Path, min_width: int = 1000) -> Path:
     """A full-page screenshot, kept under $NUMPLACE_SHOTS when set; checked to be a real picture."""
     from PIL import Image
 
@@ -104,7 +104,7 @@ def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
     tab.wait_for_timeout(1500)  # the grid editor and the slider draw a moment after the text
     tab.screenshot(path=str(path), full_page=True)
     with Image.open(path) as im:
-        assert im.width >= 1000 and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
+        assert im.width >= min_width and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
     return path
 
 

@@ -63,7 +63,9 @@ def _main_text(tab: Any) -> str:
     return str(tab.evaluate("""() => {
         const main = document.querySelector('[data-testid="stMain"]') || document.body;
         const clone = main.cloneNode(true);
-        clone.querySelectorAll('[data-testid="stCode"], pre, code, svg').forEach(e => e.remove());
+        const machine = '[data-testid="stCode"], pre, code, svg, [data-testid="stIconMaterial"], '
+            + '[data-testid="stExpanderIcon"], .material-icons, .material-symbols-rounded';
+        clone.querySelectorAll(machine).forEach(e => e.remove());  // machine text, icon ligatures
         document.body.appendChild(clone);
         clone.style.position = 'absolute';
         const text = clone.innerText;
