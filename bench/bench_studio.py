@@ -10,12 +10,13 @@ against ``numplace generate --count 10`` as a whole command, interleaved, after 
 side (``--tree before=/tmp/old --tree after=.``; each tree's studio runs with this interpreter and
 its own ``pipeline`` package), interleaved tree by tree per repeat so machine load falls on both:
 
-* the set's first open (``/sets?set=NAME`` until its puzzles are drawn), then the same view warm;
+* the set's first open (``/sets?set=NAME`` until its match line shows), then the same view warm;
 * ``/repair`` of a puzzle with no solution until the reason is shown;
 * ``/solve`` of a hard puzzle (AI Escargot) until its grade is shown;
 * ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the config is shown.
 
-Each time is from ``goto`` to the answer's text and Streamlit's running-indicator gone. A fresh
+Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
+gone (the page's script done: a grade, the last drawing). A fresh
 server per tree per repeat, so "first open" is a first open. Usage::
 
     python bench/bench_studio.py clicks --root /tmp/root --set default-classic \\
@@ -43,7 +44,7 @@ CLICKS = (
     ("set: first open", "/sets?set={set}", "puzzles match"),
     ("set: open again (warm)", "/sets?set={set}", "puzzles match"),
     ("repair: no solution", f"/repair?puzzle={BROKEN}", "These givens cannot stand together"),
-    ("solve: AI Escargot", f"/solve?puzzle={ESCARGOT}", "Solving path"),
+    ("solve: AI Escargot", f"/solve?puzzle={ESCARGOT}", "Status: unique"),
     ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", "The same as a config for numplace run"),
     ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", "The same as a config for numplace run"),
     ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", "The same as a config for numplace run"),
@@ -79,12 +80,15 @@ def _serve(tree: Path, root: Path | None = None) -> tuple[str, subprocess.Popen[
     return url, proc
 
 
-def _answer(page: object, url: str, text: str) -> float:
+def _answer(page: object, url: str, text: str) -> tuple[float, float]:
+    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done."""
     t0 = time.perf_counter()
     page.goto(url)  # type: ignore[attr-defined]
     page.get_by_text(text).first.wait_for(timeout=600_000)  # type: ignore[attr-defined]
+    t_answer = time.perf_counter() - t0
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=600_000)  # type: ignore[attr-defined]
-    return time.perf_counter() - t0
+    return t_answer, time.perf_counter() - t0
 
 
 def startup(browser: object, seed: int) -> tuple[float, float]:
@@ -106,7 +110,7 @@ def startup(browser: object, seed: int) -> tuple[float, float]:
 
 def generate_in_page(browser: object, url: str, seed: int) -> float:
     page = browser.new_page()  # type: ignore[attr-defined]
-    took = _answer(page, f"{url}/generate?count=10&seed={seed}", "The same as a config for numplace run")
+    took = _answer(page, f"{url}/generate?count=10&seed={seed}", "The same as a config for numplace run")[1]
     page.close()
     return took
 
@@ -147,7 +151,7 @@ def _startup(browser: object, repeat: int) -> None:
 def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, Path]], repeat: int,
             only: list[str]) -> None:
     clicks = [c for c in CLICKS if not only or any(o in c[0] for o in only)]
-    times: dict[tuple[str, str], list[float]] = {}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for _ in range(repeat):
         for label, tree in trees:
             url, proc = _serve(tree, root)
@@ -158,18 +162,22 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
                 for name, path, text in clicks:
                     took = _answer(page, url + path.format(set=set_name), text)
                     times.setdefault((name, label), []).append(took)
-                    print(f"  {label:<8} {name:<28} {took:6.2f} s", file=sys.stderr)
+                    print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s", file=sys.stderr)
                 page.close()
             finally:
                 proc.terminate()
                 proc.wait()
     labels = [label for label, _ in trees]
-    print(f"{'click (median of ' + str(repeat) + ')':<30}" + "".join(f"{label:>12}" for label in labels)
-          + ("       ratio" if len(labels) == 2 else ""))
+    print(f"{'click (median of ' + str(repeat) + ')':<26}"
+          + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
     for name, _, _ in clicks:
-        meds = [statistics.median(times[(name, label)]) for label in labels]
-        ratio = f"{meds[1] / meds[0]:>11.2f}x" if len(meds) == 2 and meds[0] > 0 else ""
-        print(f"{name:<30}" + "".join(f"{m:>10.2f} s" for m in meds) + ratio)
+        cells = []
+        for label in labels:
+            got = times[(name, label)]
+            answer, done = statistics.median(a for a, _ in got), statistics.median(d for _, d in got)
+            cells.append(f"{answer:>13.2f} s{done:>11.2f} s")
+        print(f"{name:<26}" + "".join(cells))
+    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing)")
 
 
 def main() -> None:

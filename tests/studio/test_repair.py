@@ -28,7 +28,7 @@ def test_a_broken_puzzle_is_repaired_and_explained() -> None:
     assert "**Repaired puzzle** (unique)" in texts(at)
     clashes = why.clashes(parse(BROKEN))
     assert [str(c) for c in clashes.cores] == ["r1c1=5 r1c2=5"]
-    assert "1. These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in texts(at)
+    assert "**1.** These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in texts(at)
     assert marked_cells(grids[2]) == {(0, 0), (0, 1)}
     assert at.query_params["puzzle"] == BROKEN
 
@@ -39,8 +39,8 @@ def test_every_independent_clash_is_listed_and_marked() -> None:
     text = texts(at)
     assert "Changed givens: 2" in [s.value for s in at.subheader]
     assert "2 independent clash(es)" in text
-    assert "1. These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in text
-    assert "2. These givens cannot stand together (2, smallest such set): `r5c1=4 r5c4=4`" in text
+    assert "**1.** These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in text
+    assert "**2.** These givens cannot stand together (2, smallest such set): `r5c1=4 r5c4=4`" in text
     grids = [m.value for m in at.markdown if "<svg" in m.value]
     assert marked_cells(grids[2]) == {(0, 0), (0, 1), (4, 0), (4, 3)}
 

@@ -133,7 +133,8 @@ def _areas_editor(areas: Any) -> list[dict[str, Any]]:
     frame = pd.DataFrame(rows or [{"cells": "", "digits": "", "rule": "only"}], columns=["cells", "digits", "rule"])
     config = {"cells": st.column_config.TextColumn(t("area_cells"), width="medium"),
               "digits": st.column_config.TextColumn(t("area_digits"), width="small"),
-              "rule": st.column_config.SelectboxColumn(t("area_rule"), options=RULES, required=True)}
+              "rule": st.column_config.SelectboxColumn(t("area_rule"), options=RULES, required=True,
+                                                       format_func=lambda r: t(f"rule.{r}"))}
     edited = st.data_editor(frame, key="generate.areas", num_rows="dynamic", column_config=config, hide_index=True)
     out: list[dict[str, Any]] = []
     for k, row in enumerate(edited.itertuples(index=False)):

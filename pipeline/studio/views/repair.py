@@ -104,7 +104,7 @@ def _explain(grid: Grid, variant: Variant, clashes: why.Clashes | str) -> None:
     st.markdown(t("clashes_n").format(k=len(cores)) + (f" {t('more_remain')}" if clashes.more else ""))
     for k, core in enumerate(cores, 1):
         kind = t("smallest") if core.smallest else t("minimal")
-        st.markdown(f"{k}. {t('why_core')} ({len(core.cells)}, {kind}): `{core}`")
+        st.markdown(f"**{k}.** {t('why_core')} ({len(core.cells)}, {kind}): `{core}`")
     widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=clashes.cells())))
     if all(c.smallest for c in cores):
         return

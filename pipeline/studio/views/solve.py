@@ -61,8 +61,9 @@ def render() -> None:
 
 def _path(grid: Grid, variant: Variant) -> None:
     """The grade and the solving path, one step at a time."""
-    g = _grade(grid, variant)
     st.subheader(t("grade"))
+    with st.spinner(t("grading")):  # the status and solution are on screen already; a hard grade takes seconds
+        g = _grade(grid, variant)
     if isinstance(g, str):
         st.info(f"{t('no_grade')}: {say(g)}")
         return
