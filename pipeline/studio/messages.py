@@ -80,6 +80,16 @@ PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
     ))
 
 
+#: Field names a message starts with (``score: ...``), in Japanese.
+FIELDS = {"score": "スコア", "hints": "ヒント", "count": "個数", "seed": "シード", "level": "レベル",
+          "levels": "レベル", "variant": "バリアント", "size": "サイズ", "symmetry": "対称性", "cages": "ケージ"}
+
+
+def _field(line: str) -> str:
+    head, sep, rest = line.partition(": ")
+    return f"{FIELDS[head]}{sep}{rest}" if sep and head in FIELDS else line
+
+
 def say(text: str, lang: Lang) -> str:
     """``text`` (one message line of the library) in ``lang`` (see the module contract)."""
     if lang != "ja":
@@ -90,6 +100,6 @@ def say(text: str, lang: Lang) -> str:
         if m is None:
             continue
         if callable(ja):
-            return ja(m)
-        return ja.format(m.group(0), *m.groups())
+            return _field(ja(m))
+        return _field(ja.format(m.group(0), *m.groups()))
     return f"入力エラー: {line}"

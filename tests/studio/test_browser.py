@@ -151,6 +151,7 @@ def test_solve_from_a_link_then_type_a_digit(studio: str, tab: Any, tmp_path: Pa
 def test_repair_from_a_link(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.goto(f"{studio}/repair?puzzle={BROKEN}")
     tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
+    tab.get_by_text("1 independent clash(es)").wait_for(timeout=120_000)
     tab.get_by_text("These givens cannot stand together").wait_for(timeout=120_000)
     tab.locator("svg rect.mark").nth(2).wait_for(timeout=30_000)  # the change twice, the core at least once
     _shot(tab, "repair", tmp_path)
@@ -188,7 +189,7 @@ def test_the_pages_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.get_by_role("heading", name="修正").wait_for(timeout=60_000)  # still Japanese
     tab.wait_for_function("() => location.search.includes('lang=ja')", timeout=30_000)
     tab.goto(f"{studio}/solve?puzzle={EASY}&lang=ja")
-    tab.get_by_text("状態: unique").wait_for(timeout=90_000)
+    tab.get_by_text("状態: 唯一解").wait_for(timeout=90_000)
     tab.get_by_text("初級").first.wait_for()
     tab.get_by_text("ステップ 1: ネイキッドシングル").first.wait_for()  # the path in Japanese too
     _shot(tab, "solve-ja", tmp_path)
