@@ -95,7 +95,7 @@ STYLE_JA = """<style>
 [data-testid="stFileUploaderDropzoneInstructions"] > div > small {display: none;}
 [data-testid="stFileUploaderDropzoneInstructions"] > div::before {
   content: "ここにファイルをドロップ(txt、sdk、csv、parquet、jsonl。最大 200MB)";}
-[data-testid="stFileUploaderDropzone"] button {font-size: 0 !important;}
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] {display: none;}
 [data-testid="stFileUploaderDropzone"] button::after {content: "ファイルを選ぶ"; font-size: 0.875rem;}
 </style>"""
 

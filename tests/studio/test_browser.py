@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.studio.test_repair import BROKEN
-from tests.studio.test_solve import EASY
+from tests.studio.test_solve import EASY, EASY_SOLUTION
 
 pytestmark = [pytest.mark.browser, pytest.mark.heavy]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -102,6 +102,8 @@ def _shot(tab: Any, name: str, tmp_path: Path, min_width: int = 1000) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"studio-{name}.png"
     tab.wait_for_timeout(1500)  # the grid editor and the slider draw a moment after the text
+    tab.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=120_000)  # the run done
+    tab.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
     tab.screenshot(path=str(path), full_page=True)
     with Image.open(path) as im:
         assert im.width >= min_width and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
@@ -192,6 +194,7 @@ def test_the_pages_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.get_by_text("状態: 唯一解").wait_for(timeout=90_000)
     tab.get_by_text("初級").first.wait_for()
     tab.get_by_text("ステップ 1: ネイキッドシングル").first.wait_for()  # the path in Japanese too
+    tab.get_by_text(EASY_SOLUTION).first.wait_for(timeout=60_000)  # the solution line drawn
     _shot(tab, "solve-ja", tmp_path)
 
 

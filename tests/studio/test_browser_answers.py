@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.studio.test_browser import _shot, _type_into_grid, browser, studio  # noqa: F401 (fixtures)
-from tests.studio.test_solve import EASY
+from tests.studio.test_solve import EASY, EASY_SOLUTION
 
 pytestmark = [pytest.mark.browser, pytest.mark.heavy]
 #: EASY without four givens: exactly two solutions (checked in test_two_solutions_exactly).
@@ -171,6 +171,7 @@ def test_a_solution_line_is_never_clipped_and_a_phone_keeps_every_column(studio:
             page.goto(f"{studio}/solve?puzzle={EASY}")
             _wait(page, "Status: unique")
             page.get_by_text("Step 1:").first.wait_for(timeout=120_000)  # the page drawn to its end
+            page.get_by_text(EASY_SOLUTION).first.wait_for(timeout=60_000)  # the solution line
             codes = page.locator('[data-testid="stCode"]')
             assert codes.count() >= 1
             for k in range(codes.count()):  # every digit of every line inside its box, none behind a scroll
@@ -225,4 +226,4 @@ def test_every_page_in_japanese_has_no_english_word(studio: str, tab: Any, tmp_p
             assert "問、パーツファイル" in check and "対称性" in check  # the check lines too
             tab.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)  # the report, drawn
             _shot(tab, "sets-ja", tmp_path)
-    assert not found, found
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
