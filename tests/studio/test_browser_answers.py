@@ -83,7 +83,7 @@ def english_words(text: str, typed: tuple[str, ...] = ()) -> list[str]:
     text = re.sub(r"\b\d{8}T\d{6}Z-[0-9a-f]{8}\b", " ", text)  # run ids
     text = re.sub(r"\b[\w.-]+\.(png|svg|csv|pdf|yaml|json|txt|parquet)\b", " ", text, flags=re.I)
     text = re.sub(r"\br\d+c\d+\b", " ", text)
-    text = re.sub(r"\bnumplace [a-z]+\b", " ", text)  # a command of numplace's own (numplace run)
+    text = re.sub(r"\bnumplace [a-z]+( --[a-z-]+)*", " ", text)  # numplace's own commands (numplace check --fast)
     for word in typed:
         text = text.replace(word, " ")
     return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() not in ALLOWED]

@@ -24,7 +24,6 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from pipeline.run.rows import SCHEMA
-from pipeline.studio.views import sets
 from tests.conftest import numplace, tiny
 from tests.publish.test_select import MIX, fake_row
 
@@ -34,6 +33,7 @@ HINTS = (24, 25, 26, 27, 28, 29, 30, 31, 32, 33)  # givens of the mix set's rows
 
 
 def _app() -> None:
+    from pipeline.studio.views import sets
 
     sets.render()
 
@@ -252,7 +252,7 @@ def test_check_full_check_and_report(monkeypatch: pytest.MonkeyPatch, run_root: 
     (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
     assert code.splitlines()[0] == f"{run_root / 'tiny'}: 6 puzzles in 2 part file(s)" and code.endswith("\nOK")
     assert texts(at, "success") == ["Quick check (numplace check --fast): sound"]
-    charts = at.get("arrow_vega_lite_chart")
+    charts = at.get("vega_lite_chart")
     assert len(charts) == 6  # the report drawn in the page: hints, levels, scores, symmetry, techniques, time
     (full,) = [b for b in at.button if b.label == "Full check"]
     full.click().run()
