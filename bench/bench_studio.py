@@ -1,13 +1,26 @@
 #!/usr/bin/env python3
-"""The studio's two costs, measured side by side in one run (never asserted by a test):
+"""The studio's waits, measured in headless Chromium (never asserted by a test).
 
-1. start-up to a usable page: ``numplace studio`` launched -> its server answers -> the Solve page of
-   a linked puzzle shows its status in headless Chromium;
-2. generating 10 9x9 puzzles in the page (``/generate?count=10&seed=S`` opened until the results are
-   drawn) against ``numplace generate --count 10 --seed S`` as a whole command.
+``start-up`` (default): ``numplace studio`` launched -> its server answers -> the Solve page of a
+linked puzzle shows its status; and 10 9x9 puzzles made in the page (``/generate?count=10``)
+against ``numplace generate --count 10`` as a whole command, interleaved, after one warm-up.
 
-Each is repeated ``--repeat`` times after one warm-up run (the numba cache and the OS file cache warm).
-Needs Debian's chromium and the dev extra (playwright). Usage: python bench/bench_studio.py [--repeat 3]
+``clicks``: click-to-answer times of issue 39 over a set of many puzzles (``--root``, e.g. a
+4,000-puzzle ``numplace run configs/default.yaml``), for one or two studio source trees side by
+side (``--tree before=/tmp/old --tree after=.``; each tree's studio runs with this interpreter and
+its own ``pipeline`` package), interleaved tree by tree per repeat so machine load falls on both:
+
+* the set's first open (``/sets?set=NAME`` until its match line shows), then the same view warm;
+* ``/repair`` of a puzzle with no solution until the reason is shown;
+* ``/solve`` of a hard puzzle (AI Escargot) until its grade is shown;
+* ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the config is shown.
+
+Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
+gone (the page's script done: a grade, the last drawing). A fresh
+server per tree per repeat, so "first open" is a first open. Usage::
+
+    python bench/bench_studio.py clicks --root /tmp/root --set default-classic \\
+        --tree before=/tmp/before --tree after=. --repeat 2
 """
 
 from __future__ import annotations
@@ -24,6 +37,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+BROKEN = "55" + EASY[2:]
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+#: (name, path and query, text that marks the answer)
+CLICKS = (
+    ("set: first open", "/sets?set={set}", "puzzles match"),
+    ("set: open again (warm)", "/sets?set={set}", "puzzles match"),
+    ("repair: no solution", f"/repair?puzzle={BROKEN}", "These givens cannot stand together"),
+    ("solve: AI Escargot", f"/solve?puzzle={ESCARGOT}", "Status: unique"),
+    ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", "The same as a config for numplace run"),
+    ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", "The same as a config for numplace run"),
+    ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", "The same as a config for numplace run"),
+    ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", "The same as a config for numplace run"),
+)
 
 
 def _port() -> int:
@@ -44,15 +70,32 @@ def _up(url: str, proc: subprocess.Popen[bytes]) -> None:
             time.sleep(0.05)
 
 
+def _serve(tree: Path, root: Path | None = None) -> tuple[str, subprocess.Popen[bytes]]:
+    port = _port()
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    args = [sys.executable, "-m", "pipeline", "studio", *([str(root)] if root else []), "--port", str(port)]
+    proc = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    _up(url, proc)
+    return url, proc
+
+
+def _answer(page: object, url: str, text: str) -> tuple[float, float]:
+    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done."""
+    t0 = time.perf_counter()
+    page.goto(url)  # type: ignore[attr-defined]
+    page.get_by_text(text).first.wait_for(timeout=600_000)  # type: ignore[attr-defined]
+    t_answer = time.perf_counter() - t0
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=600_000)  # type: ignore[attr-defined]
+    return t_answer, time.perf_counter() - t0
+
+
 def startup(browser: object, seed: int) -> tuple[float, float]:
     """Seconds from launch to the server answering, and to the Solve page showing its status."""
-    port = _port()
-    url = f"http://127.0.0.1:{port}"
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "studio", "--port", str(port)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url, proc = _serve(ROOT)
     try:
-        _up(url, proc)
         t_server = time.perf_counter() - t0
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto(f"{url}/solve?puzzle={EASY}")
@@ -67,10 +110,7 @@ def startup(browser: object, seed: int) -> tuple[float, float]:
 
 def generate_in_page(browser: object, url: str, seed: int) -> float:
     page = browser.new_page()  # type: ignore[attr-defined]
-    t0 = time.perf_counter()
-    page.goto(f"{url}/generate?count=10&seed={seed}")
-    page.get_by_text("The same as a config for numplace run").wait_for(timeout=600_000)
-    took = time.perf_counter() - t0
+    took = _answer(page, f"{url}/generate?count=10&seed={seed}", "The same as a config for numplace run")[1]
     page.close()
     return took
 
@@ -86,39 +126,84 @@ def _line(name: str, xs: list[float]) -> str:
     return f"{name:<44} min {min(xs):6.2f} s  median {statistics.median(xs):6.2f} s  max {max(xs):6.2f} s"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    chromium = "/usr/bin/chromium"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        startup(browser, 0)  # warm-up
-        runs = [startup(browser, k) for k in range(args.repeat)]
-        print(_line("studio start-up: server answers", [r[0] for r in runs]))
-        print(_line("studio start-up: Solve page usable", [r[1] for r in runs]))
-        port = _port()
-        url = f"http://127.0.0.1:{port}"
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "studio", "--port", str(port)], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
-        try:
-            _up(url, proc)
-            generate_in_page(browser, url, 999)  # warm-up
-            generate_cli(999)
-            page_s, cli_s = [], []
-            for k in range(args.repeat):  # interleaved, so machine load falls on both alike
-                page_s.append(generate_in_page(browser, url, 100 + k))
-                cli_s.append(generate_cli(100 + k))
-        finally:
-            proc.terminate()
-            proc.wait()
-        browser.close()
+def _startup(browser: object, repeat: int) -> None:
+    startup(browser, 0)  # warm-up
+    runs = [startup(browser, k) for k in range(repeat)]
+    print(_line("studio start-up: server answers", [r[0] for r in runs]))
+    print(_line("studio start-up: Solve page usable", [r[1] for r in runs]))
+    url, proc = _serve(ROOT)
+    try:
+        generate_in_page(browser, url, 999)  # warm-up
+        generate_cli(999)
+        page_s, cli_s = [], []
+        for k in range(repeat):  # interleaved, so machine load falls on both alike
+            page_s.append(generate_in_page(browser, url, 100 + k))
+            cli_s.append(generate_cli(100 + k))
+    finally:
+        proc.terminate()
+        proc.wait()
     print(_line("10 puzzles in the page (open to drawn)", page_s))
     print(_line("numplace generate --count 10 (whole command)", cli_s))
     diffs = [a - b for a, b in zip(page_s, cli_s, strict=True)]
     print(f"page minus command, same seeds: median {statistics.median(diffs):+.2f} s")
+
+
+def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, Path]], repeat: int,
+            only: list[str]) -> None:
+    clicks = [c for c in CLICKS if not only or any(o in c[0] for o in only)]
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for _ in range(repeat):
+        for label, tree in trees:
+            url, proc = _serve(tree, root)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1200})  # type: ignore[attr-defined]
+                page.goto(f"{url}/")  # the server's first page: the front end loaded, as an editor starts
+                page.get_by_text("Solve").first.wait_for(timeout=120_000)
+                for name, path, text in clicks:
+                    took = _answer(page, url + path.format(set=set_name), text)
+                    times.setdefault((name, label), []).append(took)
+                    print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s", file=sys.stderr)
+                page.close()
+            finally:
+                proc.terminate()
+                proc.wait()
+    labels = [label for label, _ in trees]
+    print(f"{'click (median of ' + str(repeat) + ')':<26}"
+          + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
+    for name, _, _ in clicks:
+        cells = []
+        for label in labels:
+            got = times[(name, label)]
+            answer, done = statistics.median(a for a, _ in got), statistics.median(d for _, d in got)
+            cells.append(f"{answer:>13.2f} s{done:>11.2f} s")
+        print(f"{name:<26}" + "".join(cells))
+    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", nargs="?", choices=("start-up", "clicks"), default="start-up")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--root", type=Path, help="clicks: the output root holding the set")
+    ap.add_argument("--set", default="default-classic", help="clicks: the set's name under the root")
+    ap.add_argument("--tree", action="append", default=[], help="clicks: LABEL=PATH of a source tree (repeatable)")
+    ap.add_argument("--only", action="append", default=[], help="clicks: only the clicks whose name holds this")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        try:
+            if args.what == "start-up":
+                _startup(browser, args.repeat)
+            else:
+                if args.root is None:
+                    raise SystemExit("clicks needs --root (an output root holding the set)")
+                trees = [(t.split("=", 1)[0], Path(t.split("=", 1)[1]).resolve()) for t in args.tree] or \
+                    [("now", ROOT)]
+                _clicks(browser, args.root, args.set, trees, args.repeat, args.only)
+        finally:
+            browser.close()
 
 
 if __name__ == "__main__":

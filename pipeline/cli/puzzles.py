@@ -115,6 +115,11 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
             lines.append(f"repaired: {len(result.changes)} given(s) changed "
                          f"(the repaired puzzle is {result.repaired_status}{note})")
             lines += [f"  {c}" for c in result.changes]
+            if result.alternatives:  # the choice was not forced: say so, and show one other
+                others = len(result.alternatives)
+                lines.append(f"equally good: {others} other repair(s) found with as few changes"
+                             f"{' inside the clashing givens' if result.inside else ''}, e.g. "
+                             + ", ".join(str(c) for c in result.alternatives[0]))
         else:
             lines.append(f"nothing to repair: the puzzle is {result.status}")
         sol = result.solution

@@ -24,6 +24,10 @@ Contracts (after tdoku's header):
   first when it is unique, else the first unique one of the optimal face as :func:`repair` walks
   it); ``repaired_status`` says whether the repaired puzzle is unique, and when it is not, ``note``
   says plainly that no repair with as few changes is (or none was found within the walk's bounds).
+  Among repairs with equally few changes, one that changes only givens of the puzzle's clashes
+  (:func:`pipeline.solve.why.clashes`, the ``--why`` cores) is preferred: the wrong given is one
+  of them. ``alternatives`` lists other repairs found that are as good (as few changes, as much
+  inside the clashes, unique when the chosen one is), so a caller can say the choice was not forced.
 * Variants (``variant=``, :class:`~pipeline.board.Variant`, killer cages included): the compiled
   counter with the variant's units and cage propagation decides, the ILP with the variant's rows
   where its budget runs out; a repair is the same objective on the variant's IP. Classic puzzles
@@ -32,6 +36,7 @@ Contracts (after tdoku's header):
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -86,6 +91,11 @@ class RepairResult:
     #: set when the repaired puzzle is not unique: that no repair with as few changes is unique
     #: (``no repair with 1 change gives a unique puzzle``), or none was found so; else None
     note: str | None = None
+    #: other repairs as good as this one (as few changes, as much inside the clashes, unique when
+    #: this one is), each its changes; at most :data:`ALTERNATIVES` are looked for
+    alternatives: tuple[tuple[Change, ...], ...] = ()
+    #: every change is a given of the puzzle's clashes (:func:`pipeline.solve.why.clashes`)
+    inside: bool = False
 
 
 def _variant(variant: Variant | None) -> Variant | None:
@@ -145,7 +155,8 @@ def count_line(result: SolveResult) -> str:
     return f"multiple: {many}{found} solutions (limit {result.limit})"
 
 
-def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | None = None) -> RepairResult:
+def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | None = None,
+           core: Collection[int] | None = None) -> RepairResult:
     """Change the fewest givens so that ``puzzle`` has a solution (unchanged if it has one), preferring
     a repair whose result is unique; ``note`` says plainly when none is.
 
@@ -153,7 +164,8 @@ def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | Non
     few changes are looked through (:func:`_unique_on_face`) and the first unique one is returned;
     when there is none, or none was found within the bounds, the first repair is returned with a
     ``note``. The counts are :func:`count_solutions`'s (``compiled_first``, ``variant`` as there); the
-    repair is the ILP's (for a variant: its rows, cages included, are kept; only givens change)."""
+    repair is the ILP's (for a variant: its rows, cages included, are kept; only givens change).
+    ``core``: the givens of the puzzle's clashes to prefer changing (None: :func:`why.clashes`'s)."""
     n = size_of_grid(puzzle)
     variant = _variant(variant)
     first = count_solutions(puzzle, 2, compiled_first=compiled_first, variant=variant)
@@ -167,10 +179,55 @@ def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | Non
     out = engine.closest(puzzle)
     if out.status != "feasible" or out.grid is None:
         return RepairResult("timeout", puzzle, puzzle, (), None, "timeout", 0)
-    best = _repaired(puzzle, out.grid, compiled_first, variant)
-    if best.repaired_status == "unique":
-        return best
-    return _unique_on_face(engine, puzzle, best, compiled_first, variant)
+    if core is None:
+        from pipeline.solve import why  # why counts with this module: imported here, not at the top
+
+        try:
+            core = why.clashes(puzzle, variant=variant).cells()
+        except why.Undecided:
+            core = frozenset()
+    inside = frozenset(core)
+    grid = out.grid
+    givens = [i for i, d in enumerate(puzzle) if d]
+    keep = sum(1 for i in givens if puzzle[i] == grid[i])
+    pinned = [frozenset((i,)) for i in givens if i not in inside]  # keep every given outside the clashes
+    if inside and any(puzzle[i] != grid[i] for i in givens if i not in inside):
+        within = engine.closest(puzzle, keep, pinned)
+        if within.status == "feasible" and within.grid is not None:
+            grid = within.grid
+    else:
+        pinned = pinned if inside else []
+    best = _repaired(puzzle, grid, compiled_first, variant)
+    if best.repaired_status != "unique":
+        best = _unique_on_face(engine, puzzle, best, compiled_first, variant)
+    within_clashes = bool(inside) and all(c.row * n + c.col in inside for c in best.changes)
+    if not within_clashes:
+        pinned = []  # the repair kept reaches outside the clashes: any set of as few changes is as good
+    return replace(best, alternatives=_alternatives(engine, puzzle, best, keep, pinned, compiled_first, variant),
+                   inside=within_clashes)
+
+
+#: How many other repairs :func:`repair` looks at for ones as good as the chosen one.
+ALTERNATIVES = 6
+
+
+def _alternatives(engine: Engine, puzzle: Grid, best: RepairResult, keep: int, pinned: list[frozenset[int]],
+                  compiled_first: bool, variant: Variant | None) -> tuple[tuple[Change, ...], ...]:
+    """Other repairs as good as ``best``: as few changes (``keep`` givens kept), none outside the
+    clashes when ``pinned`` keeps the givens outside them, and unique when ``best`` is; each found set
+    of changed cells is cut off before the next solve, at most :data:`ALTERNATIVES` solves."""
+    n = size_of_grid(puzzle)
+    seen = [frozenset(c.row * n + c.col for c in best.changes)]
+    out: list[tuple[Change, ...]] = []
+    for _ in range(ALTERNATIVES):
+        found = engine.closest(puzzle, keep, [*pinned, *seen])
+        if found.status != "feasible" or found.grid is None:
+            break
+        other = _repaired(puzzle, found.grid, compiled_first, variant)
+        seen.append(frozenset(c.row * n + c.col for c in other.changes))
+        if best.repaired_status != "unique" or other.repaired_status == "unique":
+            out.append(other.changes)
+    return tuple(out)
 
 
 def _repaired(puzzle: Grid, grid: Grid, compiled_first: bool, variant: Variant | None) -> RepairResult:

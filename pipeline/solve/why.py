@@ -16,6 +16,12 @@ Contracts:
   the budget runs out the core is minimal and ``smallest`` is False. A clash of two givens in one
   unit is found in the first rounds, so such a core is always proved smallest.
 * An empty core means the rules alone (a variant's cages) admit no grid.
+* :func:`clashes` returns *every independent* clash at once: disjoint cores, each minimal, found
+  quickly (no subset proof): first the pairs of equal givens in one unit or cage (each a core of
+  two, smallest by nature), then deletion-minimal cores of what is left, until the givens outside
+  every core have a solution. Disjoint cores need one change each, so their number is a lower bound
+  on the changes of any repair. ``more`` on the result says the search stopped before that (a
+  budget), so more clashes may remain.
 * Every verdict comes from :func:`pipeline.solve.solver.count_solutions` (exact). A verdict the
   solver could not reach within its time limit raises :class:`Undecided`.
 """
@@ -25,11 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from pipeline.board import SYMBOLS, Grid, Variant, size_of_grid
+from pipeline.board import SYMBOLS, Grid, Variant, board, size_of_grid
 from pipeline.solve import solver
 
 #: How many exact searches the proof that a core is smallest may take.
 SUBSET_BUDGET = 3000
+#: How many cores :func:`clashes` looks for before it says that more may remain.
+CLASH_LIMIT = 12
 
 
 class Undecided(RuntimeError):
@@ -122,3 +130,57 @@ def _core(puzzle: Grid, variant: Variant | None) -> Core:
     if found is not None:
         return Core(puzzle, found, True)  # the first infeasible subset by size: smallest, and minimal
     return Core(puzzle, core, complete)
+
+
+@dataclass(frozen=True)
+class Clashes:
+    """Disjoint cores of a puzzle's givens (see :func:`clashes`); ``more``: the search stopped early,
+    so the givens outside the cores may still have no solution."""
+
+    cores: tuple[Core, ...]
+    more: bool
+
+    def cells(self) -> frozenset[int]:
+        """Every given of every core."""
+        return frozenset(i for core in self.cores for i in core.cells)
+
+
+def _pairs(puzzle: Grid, variant: Variant | None) -> list[tuple[int, int]]:
+    """Disjoint pairs of equal givens in one unit (or cage), first found first."""
+    b = board(size_of_grid(puzzle), variant)
+    used: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for unit in (*b.units, *(c.cells for c in b.variant.cages)):
+        seen: dict[int, int] = {}
+        for i in unit:
+            d = puzzle[i]
+            if not d or i in used:
+                continue
+            if d in seen and seen[d] not in used:
+                out.append((seen[d], i))
+                used.update((seen[d], i))
+                seen.pop(d)
+            else:
+                seen[d] = i
+    return out
+
+
+def clashes(puzzle: Grid, *, variant: Variant | None = None) -> Clashes:
+    """Every independent clash of ``puzzle`` (see the module contract); no cores when it has a
+    solution. Raises :class:`Undecided` when the solver cannot decide."""
+    caged = variant is not None and bool(variant.cages)  # a cage can refuse one given alone
+    cores = [Core(puzzle, tuple(sorted(p)), not caged) for p in _pairs(puzzle, variant)]
+    rest = list(puzzle)
+    for core in cores:
+        for i in core.cells:
+            rest[i] = 0
+    while not _solvable(tuple(rest), variant):
+        if len(cores) >= CLASH_LIMIT:
+            return Clashes(tuple(cores), True)
+        if not _solvable(_keep(tuple(rest), []), variant):
+            return Clashes((*cores, Core(puzzle, (), True)), False)  # the rules alone admit no grid
+        found = _minimal(tuple(rest), variant)
+        cores.append(Core(puzzle, found, len(found) == 1 or (len(found) == 2 and not caged)))
+        for i in found:
+            rest[i] = 0
+    return Clashes(tuple(cores), False)

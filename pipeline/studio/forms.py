@@ -162,8 +162,23 @@ def params_from_config(data: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+class _Dumper(yaml.SafeDumper):
+    """Block style, and a text of several lines (a clue pattern, jigsaw regions drawn row by row) as a
+    ``|`` block scalar a person reads back as the grid it is."""
+
+
+def _text_block(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value.strip("\n"), style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _text_block)
+
+
 def yaml_text(data: Mapping[str, Any]) -> str:
     """The config as a YAML file that ``numplace run`` takes as it is (block style, keys in the
-    order they were set, a comment saying where it came from)."""
-    body = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=False)
+    order they were set, a text of several lines as a ``|`` block, a comment saying where it came
+    from)."""
+    body = yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return "# made by numplace studio's Generate page; run it with: numplace run <this file>\n" + body

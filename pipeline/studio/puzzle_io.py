@@ -14,6 +14,7 @@ Pure functions, no web framework: the pages and their tests share them.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -98,7 +99,16 @@ def parse(query: PuzzleQuery) -> tuple[Grid, Variant]:
             json.loads(query.cages)
         except json.JSONDecodeError as exc:
             raise PuzzleFormatError(f"cages: not JSON: {exc.msg} at character {exc.pos + 1}") from None
-    return parse_with_rules(query.json_line())
+    try:
+        return parse_with_rules(query.json_line())
+    except PuzzleFormatError as exc:
+        text = query.puzzle.strip()
+        if not text.startswith("{") and str(exc).startswith("puzzle has ") and \
+                any(ch.isalpha() and ch.upper() not in SYMBOLS[:16] for ch in text):
+            raise PuzzleFormatError(
+                "not a puzzle: expected one line of 81 symbols for 9x9 (1-9, and . or 0 for blank; 16, 36 or "
+                "256 for 4x4, 6x6, 16x16), a drawn grid as numplace show prints it, or a JSON puzzle line") from None
+        raise
 
 
 def empty(n: int) -> str:
@@ -131,13 +141,45 @@ def from_table(rows: Sequence[Sequence[object]]) -> str:
     return "".join(out)
 
 
-def line_of(text: str) -> str | None:
-    """``text`` (a line or a drawn grid, plain: no variant) as a line, or None if it is not a puzzle."""
-    try:
-        grid, _ = parse_with_rules(text)
-    except PuzzleFormatError:
+_DRAWN = re.compile(r"[\s|+\-=:_*#]")
+#: What a puzzle text may hold besides the drawing characters.
+_CELLS = set(SYMBOLS[:16] + ".0")
+
+
+def _row_like(line: str) -> bool | None:
+    """True for a line of a drawn grid, None for a rule line (only drawing characters), else False."""
+    cells = _DRAWN.sub("", line).upper()
+    if not cells:
         return None
-    return format_line(grid)
+    return set(cells) <= _CELLS
+
+
+def drawn_grid(text: str) -> str:
+    """The grid of ``text`` as ``numplace show`` prints it: the header line before it (the puzzle id,
+    hints, grade) and the variant lines after it left out; other text is returned as it is."""
+    lines = text.strip().splitlines()
+    if len(lines) < 2:
+        return text
+    rows: list[str] = []
+    for line in lines:
+        kind = _row_like(line)
+        if kind:
+            rows.append(line)
+        elif kind is False and rows:
+            break  # the variant's lines after the grid
+    return "\n".join(rows) if rows else text
+
+
+def line_of(text: str) -> str | None:
+    """``text`` (a line or a drawn grid, plain: no variant; a grid as ``numplace show`` prints it,
+    header and all) as a line, or None if it is not a puzzle."""
+    for candidate in (text, drawn_grid(text)):
+        try:
+            grid, _ = parse_with_rules(candidate)
+        except PuzzleFormatError:
+            continue
+        return format_line(grid)
+    return None
 
 
 def side_of(grid: Grid) -> int:

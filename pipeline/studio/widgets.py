@@ -21,11 +21,14 @@ import streamlit as st
 
 from pipeline.board import Grid, PuzzleFormatError, Variant
 from pipeline.errors import UserError
-from pipeline.studio import puzzle_io
+from pipeline.studio import messages, puzzle_io
 from pipeline.studio.puzzle_io import KINDS, SIDES, PuzzleQuery
 from pipeline.studio.words import Lang, lang_of, word
+from pipeline.studio.words import variant_name as _variant_name
 
 ROOT_ENV = "NUMPLACE_STUDIO_ROOT"
+#: A grid editor's column width in pixels: nine columns and the row numbers fit a phone (390 px).
+CELL = 34
 LANG_ENV = "NUMPLACE_STUDIO_LANG"
 
 
@@ -52,6 +55,54 @@ def settings() -> Settings:
 def t(key: str) -> str:
     """The label of ``key`` in this view's language."""
     return word(key, settings().lang)
+
+
+def variant_name(name: str) -> str:
+    """A variant name (``x+hyper``, ``classic``) in this view's language."""
+    return _variant_name(name, settings().lang)
+
+
+def say(message: str) -> str:
+    """A library message line in this view's language (:func:`pipeline.studio.messages.say`)."""
+    return messages.say(message, settings().lang)
+
+
+def number(value: float | int | None) -> str:
+    """A grade's score, a count or a seed as every page prints it: a whole number without ``.0``,
+    a fraction with at most one decimal (``306``, ``204.5``), ``-`` for none."""
+    if value is None:
+        return "-"
+    f = float(value)
+    return f"{int(f)}" if f.is_integer() else f"{f:.1f}"
+
+
+#: Page-wide style: code lines wrap (a solution line is never clipped), the data editor scrolls
+#: sideways instead of losing columns, and columns stack on a narrow (tablet, phone) screen.
+STYLE = """<style>
+pre code, .stCode pre {white-space: pre-wrap !important; word-break: break-all !important;}
+[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"] {max-width: 100%; overflow-x: auto;}
+@media (max-width: 820px) {
+  [data-testid="stHorizontalBlock"] {flex-wrap: wrap !important;}
+  [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {min-width: 100% !important; flex: 1 1 100% !important;}
+}
+</style>"""
+
+
+#: Streamlit's own words in the file uploader, put into Japanese (its instructions and button have no
+#: parameter for their text: the English is hidden and the Japanese drawn in its place).
+STYLE_JA = """<style>
+[data-testid="stFileUploaderDropzoneInstructions"] > div > span,
+[data-testid="stFileUploaderDropzoneInstructions"] > div > small {display: none;}
+[data-testid="stFileUploaderDropzoneInstructions"] > div::before {
+  content: "ここにファイルをドロップ(txt、sdk、csv、parquet、jsonl。最大 200MB)";}
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] {display: none;}
+[data-testid="stFileUploaderDropzone"] button::after {content: "ファイルを選ぶ"; font-size: 0.875rem;}
+</style>"""
+
+
+def style() -> None:
+    """Put :data:`STYLE` (and, in Japanese, :data:`STYLE_JA`) on the page."""
+    st.html(STYLE + (STYLE_JA if settings().lang == "ja" else ""))
 
 
 def grid(svg: str, width: int = 360) -> None:
@@ -84,6 +135,7 @@ def _init(key: str) -> None:
 
 def _rebase(key: str) -> None:
     """The text box changed: the grid editor starts again from its puzzle (when it is one)."""
+    st.session_state.pop(f"{key}.bad", None)  # the text box holds the puzzle now
     line = puzzle_io.line_of(st.session_state[f"{key}.text"])
     if line is not None:
         st.session_state[f"{key}.base"] = line
@@ -111,6 +163,7 @@ def _new_size(key: str) -> None:
     st.session_state[f"{key}.base"] = puzzle_io.empty(n)
     st.session_state[f"{key}.text"] = ""
     st.session_state[f"{key}.ver"] += 1
+    st.session_state.pop(f"{key}.bad", None)
 
 
 def _editor(key: str) -> None:
@@ -120,7 +173,7 @@ def _editor(key: str) -> None:
     n = round(len(base) ** 0.5)
     frame = pd.DataFrame(puzzle_io.table(base, n), columns=[str(c) for c in range(1, n + 1)],
                          index=[str(r) for r in range(1, n + 1)])
-    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=40) for c in range(1, n + 1)}
+    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=CELL) for c in range(1, n + 1)}
     st.data_editor(frame, key=f"{key}.ed{st.session_state[f'{key}.ver']}", num_rows="fixed",
                    column_config=columns, on_change=_from_editor, args=(key,), width="content")
 
@@ -142,12 +195,14 @@ def _upload(key: str) -> None:
     text = query.puzzle
     st.session_state[f"{key}.text"] = text
     st.session_state[f"{key}.note"] = f"{file.name}: the first of {count} puzzles" if count > 1 else ""
+    st.session_state.pop(f"{key}.bad", None)
     _rebase(key)
 
 
 def puzzle_input(key: str) -> PuzzleQuery:
     """The puzzle input block of a page (see the module contract); returns the current puzzle."""
     _init(key)
+    style()
     edit, paste, upload = st.tabs([t("type_in"), t("paste"), t("upload")])
     with edit:
         side = round(len(st.session_state[f"{key}.base"]) ** 0.5)
@@ -156,19 +211,19 @@ def puzzle_input(key: str) -> PuzzleQuery:
         _editor(key)
     with paste:
         st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),
-                     label_visibility="collapsed", placeholder="53..7....6..195....98....6.8...6...34...")
+                     label_visibility="collapsed", placeholder=t("puzzle_placeholder"))
     with upload:
         st.file_uploader(t("upload"), key=f"{key}.file", on_change=_upload, args=(key,),
                          type=["txt", "sdk", "csv", "parquet", "jsonl"], label_visibility="collapsed")
         if st.session_state.get(f"{key}.note"):
-            st.caption(st.session_state[f"{key}.note"])
+            st.caption(say(st.session_state[f"{key}.note"]))
     with st.expander(t("variant"), expanded=bool(st.session_state[f"{key}.variant"])):
-        st.multiselect(t("variant"), KINDS, key=f"{key}.variant")
+        st.multiselect(t("variant"), KINDS, key=f"{key}.variant", format_func=t, placeholder=t("choose"))
         st.text_area(t("regions"), key=f"{key}.regions", height=80)
         st.text_area(t("cages"), key=f"{key}.cages", height=80,
                      placeholder='[{"cells": [0, 1], "sum": 3}, ...]')
     if st.session_state.get(f"{key}.bad"):
-        st.error(st.session_state[f"{key}.bad"])
+        st.error(say(st.session_state[f"{key}.bad"]))
     text = st.session_state[f"{key}.text"].strip()
     line = puzzle_io.line_of(text)
     query = PuzzleQuery(line or text, "+".join(st.session_state[f"{key}.variant"]),
@@ -193,11 +248,13 @@ def entered(key: str) -> tuple[PuzzleQuery, Grid, Variant] | None:
     rules; None when nothing is entered yet or the puzzle cannot be read (then one inline line says
     why, naming the cell or field)."""
     query = puzzle_input(key)
+    if st.session_state.get(f"{key}.bad"):
+        return None  # the grid on screen is not a puzzle: no answer of an earlier one stays below it
     if not query.puzzle:
         return None
     try:
         grid, variant = puzzle_io.parse(query)
     except PuzzleFormatError as exc:
-        st.error(str(exc))
+        st.error(say(str(exc)))
         return None
     return query, grid, variant

@@ -23,11 +23,11 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.studio.test_repair import BROKEN
-from tests.studio.test_solve import EASY
+from tests.studio.test_solve import EASY, EASY_SOLUTION
 
 pytestmark = [pytest.mark.browser, pytest.mark.heavy, pytest.mark.system]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CELL = 40  # the grid editor's column width in pixels (widgets.py, views/generate.py)
+CELL = 34  # the grid editor's column width in pixels (widgets.CELL)
 ROW = 35  # a row of Streamlit's data editor, header included
 
 
@@ -94,7 +94,7 @@ def tab(browser: Any) -> Iterator[Any]:
     page.close()
 
 
-def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
+def _shot(tab: Any, name: str, tmp_path: Path, min_width: int = 1000) -> Path:
     """A full-page screenshot, kept under $NUMPLACE_SHOTS when set; checked to be a real picture."""
     from PIL import Image
 
@@ -102,9 +102,11 @@ def _shot(tab: Any, name: str, tmp_path: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"studio-{name}.png"
     tab.wait_for_timeout(1500)  # the grid editor and the slider draw a moment after the text
+    tab.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=120_000)  # the run done
+    tab.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
     tab.screenshot(path=str(path), full_page=True)
     with Image.open(path) as im:
-        assert im.width >= 1000 and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
+        assert im.width >= min_width and len(im.convert("L").getcolors(256) or ()) > 20  # not a blank page
     return path
 
 
@@ -151,6 +153,7 @@ def test_solve_from_a_link_then_type_a_digit(studio: str, tab: Any, tmp_path: Pa
 def test_repair_from_a_link(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.goto(f"{studio}/repair?puzzle={BROKEN}")
     tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
+    tab.get_by_text("1 independent clash(es)").wait_for(timeout=120_000)
     tab.get_by_text("These givens cannot stand together").wait_for(timeout=120_000)
     tab.locator("svg rect.mark").nth(2).wait_for(timeout=30_000)  # the change twice, the core at least once
     _shot(tab, "repair", tmp_path)
@@ -188,9 +191,10 @@ def test_the_pages_in_japanese(studio: str, tab: Any, tmp_path: Path) -> None:
     tab.get_by_role("heading", name="修正").wait_for(timeout=60_000)  # still Japanese
     tab.wait_for_function("() => location.search.includes('lang=ja')", timeout=30_000)
     tab.goto(f"{studio}/solve?puzzle={EASY}&lang=ja")
-    tab.get_by_text("状態: unique").wait_for(timeout=90_000)
+    tab.get_by_text("状態: 唯一解").wait_for(timeout=90_000)
     tab.get_by_text("初級").first.wait_for()
     tab.get_by_text("ステップ 1: ネイキッドシングル").first.wait_for()  # the path in Japanese too
+    tab.get_by_text(EASY_SOLUTION).first.wait_for(timeout=60_000)  # the solution line drawn
     _shot(tab, "solve-ja", tmp_path)
 
 

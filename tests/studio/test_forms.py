@@ -63,3 +63,16 @@ def test_refusals_name_the_key(params: dict[str, str], message: str) -> None:
 
 def test_page_keys_and_empty_values_are_not_config() -> None:
     assert forms.config_from_params({"lang": "ja", "seed": ""}) == forms.DEFAULTS
+
+
+def test_a_clue_pattern_is_a_block_scalar_that_reads_back() -> None:
+    """Issue 39 item 11: the pattern comes out as the grid it is, not one quoted string."""
+    import yaml
+
+    from pipeline.studio import forms
+
+    pattern = "\n".join(("#." * 5)[:9] for _ in range(9))
+    data = {"name": "studio", "seed": 1, "count": 2, "board": {"size": 9}, "removal": {"pattern": pattern}}
+    text = forms.yaml_text(data)
+    assert "pattern: |-\n    #.#.#.#.#\n" in text
+    assert yaml.safe_load(text) == data

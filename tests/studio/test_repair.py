@@ -1,5 +1,6 @@
-"""The Repair page: the fewest changed givens, marked on both grids, the repaired puzzle as a line
-with its status, and why the original has no solution (a core of givens, also marked)."""
+"""The Repair page: the fewest changed givens (preferring the givens of the clashes), marked on both
+grids, the repaired puzzle as a line with its status, other repairs as good named, every independent
+clash listed and marked; a puzzle with several solutions is not fit to print (issue 39 items 1, 4, 6)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from tests.studio.apptest import page, texts
 from tests.studio.test_solve import EASY, marked_cells
 
 BROKEN = "55" + EASY[2:]  # r1c2 should be 3: two 5s in row 1
+#: r1c2 5 (should be 3) and r5c4 4 (should be 8): a clash in row 1 and another in row 5.
+TWO_ROWS = "55" + EASY[2:39] + "4" + EASY[40:]
 
 
 def test_a_broken_puzzle_is_repaired_and_explained() -> None:
@@ -16,29 +19,102 @@ def test_a_broken_puzzle_is_repaired_and_explained() -> None:
     assert not at.exception
     expected = solver.repair(parse(BROKEN))
     assert len(expected.changes) == 1
-    assert at.subheader[0].value == "Changed givens: 1"
+    assert [s.value for s in at.subheader[:2]] == ["Status: none", "Changed givens: 1"]
     assert format_line(expected.repaired) in [c.value for c in at.code]
     change = expected.changes[0]
     grids = [m.value for m in at.markdown if "<svg" in m.value]
     assert marked_cells(grids[0]) == {(change.row, change.col)}  # the original
     assert marked_cells(grids[1]) == {(change.row, change.col)}  # the repaired puzzle
-    assert f"**Repaired puzzle** ({expected.repaired_status})" in texts(at)
-    core = why.explain(parse(BROKEN))
-    assert core is not None
-    assert f"`{core}`" in texts(at)
-    assert marked_cells(grids[2]) == {divmod(i, 9) for i in core.cells}
+    assert "**Repaired puzzle** (unique)" in texts(at)
+    clashes = why.clashes(parse(BROKEN))
+    assert [str(c) for c in clashes.cores] == ["r1c1=5 r1c2=5"]
+    assert "**1.** These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in texts(at)
+    assert marked_cells(grids[2]) == {(0, 0), (0, 1)}
     assert at.query_params["puzzle"] == BROKEN
+
+
+def test_every_independent_clash_is_listed_and_marked() -> None:
+    at = page("repair", {"puzzle": TWO_ROWS})
+    assert not at.exception
+    text = texts(at)
+    assert "Changed givens: 2" in [s.value for s in at.subheader]
+    assert "2 independent clash(es)" in text
+    assert "**1.** These givens cannot stand together (2, smallest such set): `r1c1=5 r1c2=5`" in text
+    assert "**2.** These givens cannot stand together (2, smallest such set): `r5c1=4 r5c4=4`" in text
+    grids = [m.value for m in at.markdown if "<svg" in m.value]
+    assert marked_cells(grids[2]) == {(0, 0), (0, 1), (4, 0), (4, 3)}
+
+
+def test_the_repair_stays_inside_the_clashes_and_names_equally_good_ones() -> None:
+    result = solver.repair(parse(TWO_ROWS))
+    inside = why.clashes(parse(TWO_ROWS)).cells()
+    assert len(result.changes) == 2 and all(c.row * 9 + c.col in inside for c in result.changes)
+    assert result.repaired_status == "unique"
+    for other in result.alternatives:  # each as good: as few changes, inside the clashes, unique
+        assert len(other) == 2 and all(c.row * 9 + c.col in inside for c in other)
+        fixed = list(parse(TWO_ROWS))
+        for c in other:
+            fixed[c.row * 9 + c.col] = int(c.new)
+        assert solver.count_solutions(tuple(fixed), 2).status == "unique"
+    at = page("repair", {"puzzle": TWO_ROWS})
+    if result.alternatives:
+        assert any("other repair(s) change as few givens" in i.value for i in at.info)
+
+
+def test_a_wrong_given_away_from_any_clash_is_the_one_changed() -> None:
+    """A given whose wrong digit clashes with no peer: the core search finds the set it belongs to,
+    and the repair changes a given of that set."""
+    puzzle = parse(EASY)
+    solution = solver.count_solutions(puzzle, 1).solutions[0]
+    from pipeline.board import board
+
+    peers = board(9).peers
+    for i, d in enumerate(puzzle):
+        if not d:
+            continue
+        for wrong in range(1, 10):
+            bad = list(puzzle)
+            bad[i] = wrong
+            if wrong == d or any(bad[p] == wrong for p in peers[i]):
+                continue
+            if solver.count_solutions(tuple(bad), 1).status != "none":
+                continue
+            clashes = why.clashes(tuple(bad))
+            assert clashes.cores and not clashes.more
+            assert i in clashes.cells()
+            result = solver.repair(tuple(bad))
+            assert len(result.changes) == 1
+            assert all(c.row * 9 + c.col in clashes.cells() for c in result.changes)
+            assert solution is not None
+            return
+    raise AssertionError("no wrong given without a direct clash in EASY")
 
 
 def test_a_sound_puzzle_needs_no_repair() -> None:
     at = page("repair", {"puzzle": EASY})
-    assert [s.value for s in at.success] == ["Nothing to repair: the puzzle is unique"]
+    assert [s.value for s in at.success] == ["Nothing to repair: the puzzle has exactly one solution"]
+
+
+def test_a_puzzle_with_two_solutions_is_not_fit_to_print() -> None:
+    from tests.studio.test_solve import two_solutions
+
+    two = two_solutions()
+    at = page("repair", {"puzzle": two})
+    assert not at.exception
+    text = texts(at)
+    assert at.subheader[0].value == "Status: multiple: exactly 2 solutions"
+    assert not at.success  # never the green "nothing to repair"
+    assert at.warning[0].value.startswith("Not fit to print")
+    assert "**Solution 1**" in text and "**Solution 2**" in text
+    assert "Givens to add" in [s.value for s in at.subheader]
+    added = [c.value for c in at.code][-1]
+    assert solver.count_solutions(parse(added), 2).status == "unique"
 
 
 def test_labels_in_japanese() -> None:
     at = page("repair", {"puzzle": EASY, "lang": "ja"})
     assert at.title[0].value == "修正"
-    assert [s.value for s in at.success] == ["修正不要: この問題は 唯一解"]
+    assert [s.value for s in at.success] == ["修正不要: この問題の解はちょうど1つです"]
     assert at.query_params["lang"] == "ja"  # kept in the URL
 
 

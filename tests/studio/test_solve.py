@@ -24,6 +24,21 @@ def _multiple() -> str:
     raise AssertionError("unreachable")
 
 
+def two_solutions() -> str:
+    """EASY with givens taken away (last first, a removal that gives three or more put back) until
+    it has exactly two solutions."""
+    cells = list(EASY)
+    for i in reversed(range(81)):
+        if cells[i] != ".":
+            keep, cells[i] = cells[i], "."
+            found = solver.count_solutions(parse("".join(cells)), 3)
+            if found.count == 2:
+                return "".join(cells)
+            if found.count > 2:
+                cells[i] = keep
+    raise AssertionError("no two-solution puzzle on this path")
+
+
 def _marks(svg: str) -> int:
     return len(re.findall(r'<rect class="mark"', svg))
 
@@ -59,17 +74,28 @@ def test_stepping_through_the_path_marks_the_cells_of_the_step() -> None:
 
 
 def test_two_solutions_are_drawn_side_by_side_with_the_differences_marked() -> None:
-    puzzle = _multiple()
+    puzzle = two_solutions()
     at = page("solve", {"puzzle": puzzle})
-    result = solver.solve(parse(puzzle))
-    assert at.subheader[0].value == f"Status: {solver.count_line(result)}"
-    assert at.subheader[0].value.startswith("Status: multiple: at least 2 solutions")
+    result = solver.solve(parse(puzzle), 3)
+    assert len(result.solutions) == 2
+    assert at.subheader[0].value == "Status: multiple: exactly 2 solutions"  # not "at least 2 (limit 2)"
     a, b = (format_line(s) for s in result.solutions)
     codes = [c.value for c in at.code]
     assert a in codes and b in codes
+    text = texts(at)
+    assert "**Solution 1**" in text and "**Solution 2**" in text
     differ = sum(x != y for x, y in zip(a, b, strict=True))
     grids = [m.value for m in at.markdown if "<svg" in m.value]
-    assert [_marks(g) for g in grids] == [differ, differ]
+    assert [_marks(g) for g in grids[:2]] == [differ, differ]
+    assert "Add these givens and the puzzle has one solution (1, the fewest" in text  # two solutions: one cell
+
+
+def test_three_or_more_solutions_are_at_least_three() -> None:
+    at = page("solve", {"puzzle": _multiple()})
+    assert at.subheader[0].value in ("Status: multiple: at least 3 solutions", "Status: multiple: exactly 2 solutions")
+    at = page("solve", {"puzzle": "." * 81})
+    assert at.subheader[0].value == "Status: multiple: at least 3 solutions"
+    assert at.warning[0].value.startswith("Not fit to print")
 
 
 def test_no_solution_says_why_and_links_the_repair_page() -> None:
@@ -89,6 +115,22 @@ def test_bad_input_is_one_inline_line_naming_the_cell() -> None:
     at = page("solve", {"puzzle": EASY[:80]})
     assert [e.value for e in at.error] == ["puzzle has 80 cells; expected 16 for 4x4, 36 for 6x6, 81 for 9x9, "
                                            "256 for 16x16"]
+    at = page("solve", {"puzzle": "hello world"})  # what was expected, not "10 cells"
+    assert at.error[0].value.startswith("not a puzzle: expected one line of 81 symbols for 9x9")
+    at = page("solve", {"puzzle": EASY[:40] + "x" + EASY[41:], "lang": "ja"})
+    assert [e.value for e in at.error] == ["5行5列の記号 'X' は使えません(9\u00d79 の問題は 1-9 と、空白に . か 0)"]
+    assert not at.subheader  # no status of another puzzle
+
+
+def test_a_grid_as_numplace_show_prints_it_is_read() -> None:
+    from pipeline.board import format_grid
+
+    shown = (f"default-classic-0000012  hints 30  symmetry rot180  minimal True  orbit_minimal True  "
+             f"difficulty easy 24\n{format_grid(parse(EASY))}\n")
+    at = page("solve", {"puzzle": shown})
+    assert not at.exception and not at.error
+    assert at.subheader[0].value == "Status: unique"
+    assert at.query_params["puzzle"] == EASY
 
 
 def test_pasting_a_drawn_grid_edits_the_puzzle_and_the_url() -> None:

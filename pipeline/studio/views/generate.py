@@ -29,7 +29,7 @@ from pipeline.errors import UserError
 from pipeline.generate.version import NEW_SET_METHOD
 from pipeline.studio import draw, forms, puzzle_io, widgets
 from pipeline.studio.puzzle_io import KINDS, SIDES
-from pipeline.studio.widgets import t
+from pipeline.studio.widgets import say, t
 from pipeline.symmetry import TAGS
 
 
@@ -41,7 +41,7 @@ def _table_editor(key: str, rows: list[list[Any]], checkbox: bool = False) -> li
     names = [str(c) for c in range(1, n + 1)]
     frame = pd.DataFrame(rows, columns=names, index=names)
     column = st.column_config.CheckboxColumn if checkbox else st.column_config.TextColumn
-    config = {c: column(c, width=40) for c in names}
+    config = {c: column(c, width=widgets.CELL) for c in names}
     edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config, width="content")
     return [list(r) for r in edited.itertuples(index=False)]
 
@@ -58,25 +58,29 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         size = a.selectbox(t("size"), SIDES, index=SIDES.index(n))
         count = b.number_input(t("count"), 1, forms.COUNT_CAP, int(data.get("count", 2)))
         seed = c.text_input(t("seed"), str(data.get("seed", 0)))
-        symmetry = d.selectbox(t("symmetry"), (*TAGS, "random"), index=(*TAGS, "random").index(
-            removal.get("symmetry", "rot180")))
+        tags = (*TAGS, "random")
+        symmetry = d.selectbox(t("symmetry"), tags, index=tags.index(removal.get("symmetry", "rot180"))
+                               if removal.get("symmetry", "rot180") in tags else 1, format_func=_sym)
         a, b, c, d = st.columns(4)
         kinds = board.get("variant", "classic")
         kinds = kinds.split("+") if isinstance(kinds, str) else list(kinds)
-        variant = a.multiselect(t("variant"), KINDS, default=[k for k in kinds if k in KINDS])
+        variant = a.multiselect(t("variant"), KINDS, default=[k for k in kinds if k in KINDS], format_func=t,
+                                placeholder=t("choose"))
         hints = removal.get("hints") or {}
         hint_text = b.text_input(t("hints"), f"{hints.get('min', '')}-{hints.get('max', '')}" if hints else "",
-                                 placeholder="minimal, or 24-28")
+                                 placeholder=t("hints_placeholder"))
         levels = c.multiselect(t("levels"), LEVELS, default=[x for x in difficulty.get("levels") or [] if x in LEVELS],
-                               format_func=t)
+                               format_func=t, placeholder=t("choose"))
         steer = d.checkbox(t("steer"), bool(difficulty.get("steer")))
         a, b, c = st.columns(3)
         methods = ("weighted-lp", "weighted-ilp", "uniform")
         named = grid.get("method")  # None: the set's own method (a new set: NEW_SET_METHOD)
-        method = a.selectbox(t("method"), methods, index=methods.index(named if named in methods else NEW_SET_METHOD))
+        method = a.selectbox(t("method"), methods, index=methods.index(named if named in methods else NEW_SET_METHOD),
+                             format_func=lambda m: t(f"method.{m}"))
         maps = ("", *IMAGE_MAPS)
         current = (grid.get("solution_symmetry") or {}).get("map", "")
-        image = b.selectbox(t("solution_symmetry"), maps, index=maps.index(current) if current in maps else 0)
+        image = b.selectbox(t("solution_symmetry"), maps, index=maps.index(current) if current in maps else 0,
+                            format_func=_sym)
         keep = c.checkbox(t("keep_fixed"), bool(grid.get("keep_fixed")))
         with st.expander(t("fixed"), expanded=bool(grid.get("fixed"))):
             fixed_rows = _table_editor("generate.fixed", _rows_of(grid.get("fixed"), n))
@@ -84,6 +88,8 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
             pattern_rows = _table_editor("generate.pattern", _mask_of(removal.get("pattern"), n), checkbox=True)
         with st.expander(t("regions"), expanded=bool(board.get("regions"))):
             region_rows = _table_editor("generate.regions", _labels_of(board.get("regions"), n))
+        with st.expander(t("areas"), expanded=bool(grid.get("areas"))):
+            area_rows = _areas_editor(grid.get("areas"))
         if not st.form_submit_button(t("go"), type="primary"):
             return None
     if not seed.strip().isdigit():
@@ -99,7 +105,8 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
     out["grid"] = {k: v for k, v in (("method", None if named is None and method == NEW_SET_METHOD else method),
                                       ("fixed", fixed if fixed.strip(".") else None),
                                       ("keep_fixed", keep or None),
-                                      ("solution_symmetry", {"map": image} if image else None)) if v is not None}
+                                      ("solution_symmetry", {"map": image} if image else None),
+                                      ("areas", area_rows or None)) if v is not None}
     pattern = "\n".join("".join("#" if v else "." for v in r) for r in pattern_rows)
     out["removal"] = {"symmetry": symmetry}
     if "#" in pattern and size == n:
@@ -109,6 +116,39 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
     if levels:
         out["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
     return {k: v for k, v in out.items() if v != {}}
+
+
+def _sym(tag: str) -> str:
+    return t(f"sym.{tag}")
+
+
+#: The rules an area may have (``grid.areas[].rule``).
+RULES = ("only", "never", "somewhere")
+
+
+def _areas_editor(areas: Any) -> list[dict[str, Any]]:
+    """``grid.areas`` as an editable table (cells, digits, rule; a row a area, rows added at the
+    bottom); returns the areas of the filled rows. A row with bad digits is refused in one line."""
+    import pandas as pd
+
+    rows = [{"cells": str(a.get("cells", "")), "digits": " ".join(str(d) for d in a.get("digits") or []),
+             "rule": a.get("rule", "only")} for a in (areas or []) if isinstance(a, dict)]
+    frame = pd.DataFrame(rows or [{"cells": "", "digits": "", "rule": "only"}], columns=["cells", "digits", "rule"])
+    config = {"cells": st.column_config.TextColumn(t("area_cells"), width="medium"),
+              "digits": st.column_config.TextColumn(t("area_digits"), width="small"),
+              "rule": st.column_config.SelectboxColumn(t("area_rule"), options=RULES, required=True,
+                                                       format_func=lambda r: t(f"rule.{r}"))}
+    edited = st.data_editor(frame, key="generate.areas", num_rows="dynamic", column_config=config, hide_index=True)
+    out: list[dict[str, Any]] = []
+    for k, row in enumerate(edited.itertuples(index=False)):
+        cells, digits, rule = (str(v or "").strip() for v in (row.cells, row.digits, row.rule))
+        if not cells and not digits:
+            continue
+        parts = digits.replace(",", " ").split()
+        if not parts or not all(p.isdigit() for p in parts):
+            raise forms.FormError(f"grid.areas.{k}.digits: {digits!r} is not a list of digits")
+        out.append({"cells": cells, "digits": [int(p) for p in parts], "rule": rule or "only"})
+    return out
 
 
 def _rows_of(text: Any, n: int) -> list[list[Any]]:
@@ -153,34 +193,37 @@ def _make(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
 def render() -> None:
     """Draw the page (see the module docstring)."""
     st.title(t("generate"))
+    widgets.style()
+    refused = False
     try:
         data = forms.config_from_params(st.query_params)
     except UserError as exc:
-        st.error(str(exc))
+        st.error(say(str(exc)))
         data = dict(forms.DEFAULTS)
+        refused = True  # a refused link makes nothing: the form shows the defaults, nothing is made
     try:
         submitted = _form(data)
     except UserError as exc:
-        st.error(str(exc))
+        st.error(say(str(exc)))
         return
     if submitted is not None:
         widgets.set_params(forms.params_from_config(submitted))
         data = submitted
-    elif not (set(st.query_params) - set(forms.PAGE_KEYS)):
-        return  # nothing asked for yet
+    elif refused or not (set(st.query_params) - set(forms.PAGE_KEYS)):
+        return  # nothing asked for yet, or the link was refused
     text = forms.yaml_text(data)
     if st.session_state.get("generate.key") != text:
         try:
             made, failed = _make(data)
         except UserError as exc:
-            st.error(str(exc))
+            st.error(say(str(exc)))
             return
         st.session_state["generate.key"] = text
         st.session_state["generate.result"] = (made, failed)
     made, failed = st.session_state["generate.result"]
     for line in failed:
-        st.warning(line)
-    _show(made)
+        st.warning(say(line))
+    _show(made, int(data.get("seed") or 0))
     _downloads(made, text)
 
 
@@ -215,8 +258,10 @@ def _pdf(made: list[dict[str, Any]]) -> bytes:
         return out.read_bytes()
 
 
-def _show(made: list[dict[str, Any]]) -> None:
-    """Each puzzle drawn, as a line, with its grade, hints and seed, and its files (made when clicked)."""
+def _show(made: list[dict[str, Any]], seed: int) -> None:
+    """Each puzzle drawn, as a line (a killer's cages under it), with its grade, hints, the page's seed
+    and its number, and its files (made when clicked)."""
+    from pipeline.board import describe_variant
     from pipeline.publish import render
 
     cols = st.columns(3)
@@ -226,8 +271,11 @@ def _show(made: list[dict[str, Any]]) -> None:
             grid = parse(row["puzzle"])
             widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
             st.code(row["puzzle"], language=None, wrap_lines=True)
-            st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · score {row.get('difficulty_score')} · "
-                       f"{t('hints')} {row.get('hints')} · {t('seed')} {row.get('seed')}")
+            if variant.cages:
+                st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
+            st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
+                       f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
+                       f"{t('seed')} {seed} · {t('number')} {row.get('index')}")
             a, b = st.columns(2)
             a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
                               key=f"generate.png{k}")

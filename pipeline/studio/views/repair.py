@@ -1,11 +1,16 @@
-"""``/repair?puzzle=LINE[&variant=..&regions=..&cages=..]``: repair a puzzle with the fewest changed
-givens, and show why the original has no solution.
+"""``/repair?puzzle=LINE[&variant=..&regions=..&cages=..]``: what to do with a puzzle that is not fit
+to print.
 
-The repair is :func:`pipeline.solve.solver.repair` (``numplace solve --repair``): the changed givens
-are marked on the original and on the repaired puzzle, which is given as a line with its status. The
-reason is :func:`pipeline.solve.why.explain` (``numplace solve --why``): a set of givens that cannot
-stand together, marked on the original, minimal (each one needed) and called smallest only when every
-smaller set was tried.
+* No solution: the fewest changed givens (:func:`pipeline.solve.solver.repair`, ``numplace solve
+  --repair``), preferring givens of the clashes, marked on the original and on the repaired puzzle,
+  which is given as a line with its status; when other repairs are as good, the page says so and
+  names one. Then why the original has no solution: *every* independent clash at once
+  (:func:`pipeline.solve.why.clashes`: disjoint sets of givens that cannot stand together, each
+  minimal), each listed and all marked; a button looks for the smallest such set
+  (:func:`pipeline.solve.why.explain`, ``numplace solve --why``), which may take seconds.
+* Several solutions: not fit to print either (:func:`pipeline.studio.verdict.show_multiple`: two
+  solutions, the fewest givens to add).
+* One solution: nothing to repair.
 """
 
 from __future__ import annotations
@@ -14,13 +19,21 @@ import streamlit as st
 
 from pipeline.board import Grid, Variant, format_line
 from pipeline.solve import solver, why
-from pipeline.studio import draw, puzzle_io, widgets
-from pipeline.studio.widgets import t
+from pipeline.studio import draw, puzzle_io, verdict, widgets
+from pipeline.studio.widgets import say, t
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _repair(grid: Grid, variant: Variant) -> solver.RepairResult:
-    return solver.repair(grid, variant=variant)
+def _clashes(grid: Grid, variant: Variant) -> why.Clashes | str:
+    try:
+        return why.clashes(grid, variant=variant)
+    except why.Undecided as exc:
+        return str(exc)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _repair(grid: Grid, variant: Variant, core: frozenset[int]) -> solver.RepairResult:
+    return solver.repair(grid, variant=variant, core=core)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -31,41 +44,76 @@ def _why(grid: Grid, variant: Variant) -> why.Core | str | None:
         return str(exc)
 
 
+def _changes(changes: tuple[solver.Change, ...]) -> str:
+    return " · ".join(f"`{c}`" for c in changes)
+
+
 def render() -> None:
     """Draw the page (see the module docstring)."""
     st.title(t("repair"))
     got = widgets.entered("repair")
     if got is None:
         return
-    _, grid, variant = got
+    query, grid, variant = got
     with st.spinner(t("working")):
-        result = _repair(grid, variant)
+        counted = verdict.count(grid, variant)
+    st.subheader(f"{t('status')}: {verdict.status_line(counted)}")
+    if counted.status == "unique":
+        st.success(t("nothing_to_repair"))
+        return
+    if counted.status == "multiple":
+        verdict.show_multiple(query, grid, variant, counted)
+        return
+    if counted.status == "timeout":
+        st.error(say("the solver hit its time limit; no answer"))
+        return
+    with st.spinner(t("working")):
+        clashes = _clashes(grid, variant)
+        core = clashes.cells() if isinstance(clashes, why.Clashes) else frozenset()
+        result = _repair(grid, variant, core)
     if not result.changes:
-        if result.status == "timeout":
-            st.error("the solver hit its time limit; no answer")
-        else:
-            st.success(f"{t('nothing_to_repair')} {t(result.status)}")
+        st.error(say("the solver hit its time limit; no answer"))
         return
     n = puzzle_io.side_of(grid)
     changed = [c.row * n + c.col for c in result.changes]
     st.subheader(f"{t('changes')}: {len(result.changes)}")
-    st.markdown(" · ".join(f"`{c}`" for c in result.changes))
+    st.markdown(_changes(result.changes))
+    if result.alternatives:
+        st.info(f"{t('equally_good').format(k=len(result.alternatives))} "
+                + " / ".join(_changes(a) for a in result.alternatives))
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('puzzle')}**")
         widgets.grid(draw.svg(grid, variant, highlight=draw.marks(changed=changed)))
     with right:
-        st.markdown(f"**{t('repaired')}** ({result.repaired_status})")
+        st.markdown(f"**{t('repaired')}** ({t(result.repaired_status)})")
         widgets.grid(draw.svg(result.repaired, variant, highlight=draw.marks(changed=changed)))
-    st.code(format_line(result.repaired), language=None)
+    st.code(format_line(result.repaired), language=None, wrap_lines=True)
     if result.repaired_status != "unique":
-        st.warning(f"the repaired puzzle is {result.repaired_status}, not unique")
+        st.warning(f"{t('repaired_not_unique')}" + (f" ({say(result.note)})" if result.note else ""))
+    _explain(grid, variant, clashes)
+
+
+def _explain(grid: Grid, variant: Variant, clashes: why.Clashes | str) -> None:
+    """Every independent clash, listed and marked; the smallest set on request."""
     st.subheader(t("why"))
-    with st.spinner(t("working")):
-        core = _why(grid, variant)
-    if isinstance(core, str):
-        st.warning(core)
-    elif core is not None:
+    if isinstance(clashes, str):
+        st.warning(say(clashes))
+        return
+    cores = clashes.cores
+    st.markdown(t("clashes_n").format(k=len(cores)) + (f" {t('more_remain')}" if clashes.more else ""))
+    for k, core in enumerate(cores, 1):
         kind = t("smallest") if core.smallest else t("minimal")
-        st.markdown(f"{t('why_core')} ({len(core.cells)}, {kind}): `{core}`")
-        widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=core.cells)))
+        st.markdown(f"**{k}.** {t('why_core')} ({len(core.cells)}, {kind}): `{core}`")
+    widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=clashes.cells())))
+    if all(c.smallest for c in cores):
+        return
+    if st.button(t("find_smallest"), key="repair.smallest"):
+        with st.spinner(t("working")):
+            found = _why(grid, variant)
+        if isinstance(found, str):
+            st.warning(say(found))
+        elif found is not None:
+            kind = t("smallest") if found.smallest else t("minimal")
+            st.markdown(f"{t('why_core')} ({len(found.cells)}, {kind}): `{found}`")
+            widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=found.cells)))

@@ -47,9 +47,6 @@ PER_PAGE = 6
 BOOK_PER_PAGE = (1, 2, 4, 6)
 #: Grids drawn in a column shrink to its width (the publisher's SVG has a fixed size).
 GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
-#: The report's plots shown: (title, function name of :mod:`pipeline.publish.report`).
-PLOTS = (("Hints", "plot_hints"), ("Difficulty", "plot_levels"), ("Score", "plot_scores"),
-         ("Symmetry", "plot_symmetry"), ("Techniques", "plot_techniques"), ("Generation time", "plot_time"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,21 +78,32 @@ def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> list[str]:
+def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> dict[str, list[str]]:
+    """``numplace check``'s lines, and the same in Japanese (``{"en": [...], "ja": [...]}``)."""
     from pipeline.run.audit import audit, summary_lines
 
-    return summary_lines(audit(Path(path), fast=fast))
+    result = audit(Path(path), fast=fast)
+    return {"en": summary_lines(result), "ja": _check_ja(result)}
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _plots(path: str, _sig: tuple[Any, ...], sig: int) -> list[tuple[str, bytes]]:
-    from pipeline.publish import report
+def _counts_ja(value: Any, sym: bool = False) -> str:
+    if isinstance(value, dict):
+        return "、".join(f"{widgets.word(f'sym.{k}', 'ja') if sym else k} {v}" for k, v in value.items())
+    return str(value)
 
-    data = report.load([Path(path)])
-    out = [(title, report.plot(getattr(report, name), data.frame)) for title, name in PLOTS]
-    if len(data.runs) > 1:
-        out.append(("Runs", report.plot(report.plot_runs, data.frame, 7.5, 3.6)))
-    return out
+
+def _check_ja(result: Any) -> list[str]:
+    """:func:`pipeline.run.audit.summary_lines` in Japanese (a problem line keeps the checker's text)."""
+    s = result.stats
+    lines = [f"{result.path}: {result.rows} 問、パーツファイル {result.files} 個"]
+    if s:
+        lines += [f"  ヒント数 平均 {s['hints_mean']}(最小 {s['hints_min']}、最大 {s['hints_max']})、"
+                  f"サイズ {_counts_ja(s['sizes'])}",
+                  f"  対称性 {_counts_ja(s['symmetry'], sym=True)}",
+                  f"  極小 {s['minimal']}、軌道極小 {s['orbit_minimal']}、不正な行 {s['bad_rows']}"]
+    lines += [f"  問題点 {p}" for p in result.problems]
+    lines.append("OK" if result.ok else f"失敗: 問題点 {len(result.problems)} 件")
+    return lines
 
 
 def _key(set_dir: Path) -> tuple[str, tuple[Any, ...], int]:
@@ -149,15 +157,21 @@ def _overview(root: Path) -> list[dict[str, Any]] | None:
 
 
 def _runs_table(runs: list[dict[str, Any]]) -> None:
-    table = [{t("run_id"): r["run_id"], t("status"): r["status"],
+    table = [{t("run_id"): r["run_id"], t("status"): t(str(r["status"])),
               t("indices"): f"{r['start']}-{r['start'] + r['count'] - 1}", t("puzzles"): r["puzzles"],
-              t("levels"): ", ".join(f"{t(k)} {v}" for k, v in r["levels"].items()),
+              t("levels"): ", ".join(f"{t(k)} {v}" for k, v in _in_order(r["levels"])),
               t("created"): r.get("created_at") or ""} for r in runs]
     st.dataframe(table, hide_index=True)
 
 
+def _in_order(counts: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Level counts easy -> extreme (then any other key), as every page lists levels."""
+    order = {lv: k for k, lv in enumerate((*select.LEVELS, "unrated"))}
+    return sorted(counts.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+
+
 def _headline(s: dict[str, Any]) -> str:
-    held = ", ".join(f"{t(k)} {v}" for k, v in s["stock"].items())
+    held = ", ".join(f"{t(k)} {v}" for k, v in _in_order(s["stock"]))
     return (f"{s['puzzles']} {t('puzzles')} · {t('runs')} {len(s['runs'])} · {t('next_index')} "
             f"{s['next_index']}" + (f" · {t('stock')}: {held}" if held else ""))
 
@@ -196,13 +210,13 @@ def _one_set(root: Path, name: str) -> None:
     _runs_table(found["runs"])
     key = _key(set_dir)
     _check(name, key)
-    with st.expander(t("plots")):
-        _report(key)
     try:
         rows = _rows(*key)
     except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
-        st.error(str(exc))
+        st.error(widgets.say(str(exc)))
         return
+    with st.expander(t("plots")):
+        _report(rows)
     frame = _filtered(name, rows)
     if frame is None:
         return
@@ -226,21 +240,76 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
         return
     if full:
         st.session_state[full_key] = key[2]
-    ok = lines[-1] == "OK"
+    ok = lines["en"][-1] == "OK"
     label = t("check_full_done") if full else t("check_fast")
     (st.success if ok else st.error)(f"{label}: {t('check_ok') if ok else t('check_bad')}")
-    st.code("\n".join(lines), language=None)
+    st.code("\n".join(lines[widgets.settings().lang]), language=None, wrap_lines=True)
 
 
-def _report(key: tuple[str, tuple[Any, ...], int]) -> None:
-    try:
-        plots = _plots(*key)
-    except UserError as exc:
-        st.error(str(exc))
-        return
-    cols = st.columns(2)
-    for k, (title, png) in enumerate(plots):
-        cols[k % 2].image(png, caption=title, width="stretch")
+def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order: list[str] | None = None,
+          horizontal: bool = False) -> None:
+    """One bar chart (Vega-Lite through Altair, drawn by the browser) with this view's axis titles."""
+    import altair as alt
+
+    xs = alt.X(f"{x}:N", title=x_title, sort=order or None, axis=alt.Axis(labelAngle=0 if horizontal else -30))
+    ys = alt.Y(f"{y}:Q", title=y_title)
+    enc = {"y": alt.Y(f"{x}:N", title=x_title, sort=order or None), "x": alt.X(f"{y}:Q", title=y_title)} \
+        if horizontal else {"x": xs, "y": ys}
+    chart = alt.Chart(data.to_pandas()).mark_bar(color="#4c78a8").encode(**enc, tooltip=[x, y])
+    st.altair_chart(chart.properties(height=220), width="stretch")
+
+
+def _report(rows: pl.DataFrame) -> None:
+    """The report's figures, drawn in the page from the set's rows (numbers as ``numplace report``
+    counts them), every title, axis and value in this view's language."""
+    from pipeline.studio import steps
+
+    lang = widgets.settings().lang
+    puzzles = t("chart_puzzles")
+    graded = rows.with_columns(pl.col("difficulty").fill_null("unrated").alias("difficulty"))
+    order = [lv for lv in (*select.LEVELS, "unrated") if lv in set(graded["difficulty"].to_list())]
+    names = [t(lv) for lv in order]
+    level_of = pl.col("difficulty").replace_strict({lv: t(lv) for lv in order}, default=pl.col("difficulty"))
+    a, b = st.columns(2)
+    with a:
+        st.markdown(f"**{t('chart_hints')}**")
+        hints = rows.group_by("hints").len().sort("hints").with_columns(pl.col("hints").cast(pl.String))
+        _bars(hints.rename({"len": puzzles, "hints": t("hints")}), t("hints"), puzzles, t("hints"), puzzles,
+              hints["hints"].to_list())
+    with b:
+        st.markdown(f"**{t('chart_levels')}**")
+        mix = graded.group_by("difficulty").len().with_columns(level_of.alias(t("level")))
+        _bars(mix.rename({"len": puzzles}), t("level"), puzzles, t("level"), puzzles, names)
+    a, b = st.columns(2)
+    with a:
+        st.markdown(f"**{t('chart_scores')}**")
+        scores = graded.filter(pl.col("difficulty_score").is_not_null()).group_by("difficulty").agg(
+            pl.col("difficulty_score").median().alias("median"), pl.col("difficulty_score").min().alias("min"),
+            pl.col("difficulty_score").max().alias("max")).with_columns(level_of.alias(t("level")))
+        _bars(scores.rename({"median": t("score")}), t("level"), t("score"), t("level"), t("score"), names)
+    with b:
+        st.markdown(f"**{t('chart_symmetry')}**")
+        sym = rows.group_by("symmetry").len().with_columns(
+            pl.col("symmetry").fill_null("none").map_elements(lambda v: t(f"sym.{v}"), return_dtype=pl.String)
+            .alias(t("symmetry")))
+        _bars(sym.rename({"len": puzzles}), t("symmetry"), puzzles, t("symmetry"), puzzles)
+    a, b = st.columns(2)
+    with a:
+        st.markdown(f"**{t('chart_techniques')}**")
+        if "techniques" in rows.columns and rows["techniques"].null_count() < rows.height:
+            last = rows.filter(pl.col("techniques").list.len() > 0).select(
+                pl.col("techniques").list.last().alias("technique")).group_by("technique").len() \
+                .sort("len", descending=True).head(14)
+            last = last.with_columns(pl.col("technique").map_elements(lambda v: steps.title(v, lang),
+                                                                       return_dtype=pl.String).alias(t("technique")))
+            _bars(last.rename({"len": puzzles}), t("technique"), puzzles, t("technique"), puzzles,
+                  last[t("technique")].to_list(), horizontal=True)
+    with b:
+        st.markdown(f"**{t('chart_time')}**")
+        if "gen_ms" in rows.columns:
+            ms = graded.group_by("difficulty").agg(pl.col("gen_ms").median().alias(t("ms"))) \
+                .with_columns(level_of.alias(t("level")))
+            _bars(ms, t("level"), t("ms"), t("level"), t("ms"), names)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,26 +358,27 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     if unknown_variant:
         ss["sets.variant"] = ""
     a, b, c, d = st.columns(4)
-    a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter)
+    a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter,
+                  placeholder=t("any"))
     b.text_input(t("score"), key="sets.score", placeholder="900-1500", on_change=_new_filter)
     c.text_input(t("hints"), key="sets.hints", placeholder="24-28", on_change=_new_filter)
     d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter,
-                format_func=lambda v: t(v) if v else t("any"))
+                format_func=lambda v: _variant(v) if v else t("any"))
     _to_url(name)
     if bad:
-        st.error(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}")
+        st.error(widgets.say(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}"))
     if unknown_variant:
-        st.error(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})")
+        st.error(widgets.say(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})"))
     try:
         flt = select.filter_from_flags(ss["sets.level"], ss["sets.score"].strip() or None,
                                        ss["sets.hints"].strip() or None)
     except select.PublishError as exc:
-        st.error(str(exc).removeprefix("--"))
+        st.error(widgets.say(str(exc).removeprefix("--")))
         return None
     frame = select.apply(rows, flt)
     if ss["sets.variant"]:
         frame = frame.filter(pl.col("variant_name") == ss["sets.variant"])
-    what = flt.describe() + (f"; variant {ss['sets.variant']}" if ss["sets.variant"] else "")
+    what = _describe(flt, ss["sets.variant"])
     if frame.is_empty():
         st.info(f"{t('no_match')} ({what})")
         return None
@@ -319,12 +389,22 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
 def _table(name: str, frame: pl.DataFrame) -> list[str]:
     """The matching puzzles as a table whose ticked rows are picked; returns the picked ids."""
     st.caption(t("pick_hint"))
-    shown = frame.select("puzzle_id", "difficulty", "difficulty_score", "hints", "variant_name", "symmetry",
-                         "minimal", "puzzle")
-    config: dict[str, Any] = {"puzzle_id": "id", "difficulty": st.column_config.TextColumn(t("grade")),
-              "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
-              "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"), "minimal": "minimal",
-                              "puzzle": t("puzzle")}
+    levels = {lv: t(lv) for lv in (*select.LEVELS, "unrated")}
+    syms = {tag: t(f"sym.{tag}") for tag in frame["symmetry"].drop_nulls().unique().to_list()}
+    kinds = {v: _variant(v) for v in frame["variant_name"].unique().to_list()}
+    shown = frame.select(
+        "puzzle_id",
+        pl.col("difficulty").fill_null("unrated").replace_strict(levels, default=pl.col("difficulty"))
+        .alias("difficulty"),
+        "difficulty_score", "hints",
+        pl.col("variant_name").replace_strict(kinds, default=pl.col("variant_name")).alias("variant_name"),
+        pl.col("symmetry").replace_strict(syms, default=pl.col("symmetry")).alias("symmetry"),
+        pl.when(pl.col("minimal")).then(pl.lit(t("yes"))).otherwise(pl.lit(t("no"))).alias("minimal"),
+        "puzzle")
+    config: dict[str, Any] = {"puzzle_id": t("id"), "difficulty": st.column_config.TextColumn(t("grade")),
+                              "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
+                              "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"),
+                              "minimal": t("minimal_col"), "puzzle": t("puzzle")}
     # the selection is of row positions: a new filter is a new table (the key), so no stale pick survives
     ids = frame["puzzle_id"]
     key = f"sets.table.{name}.{zlib.crc32(' '.join(ids.to_list()).encode()):08x}"
@@ -358,9 +438,9 @@ def _puzzle(row: dict[str, Any]) -> None:
     variant = publish_render.variant_of_row(row)
     grid, solution = parse(row["puzzle"], n), parse(row["solution"], n)
     score = row.get("difficulty_score")
-    st.markdown(f"**{row['puzzle_id']}** · {t(str(row.get('difficulty') or 'unrated'))}"
-                f"{f' · score {score:g}' if score is not None else ''} · {t('hints')} {row['hints']}"
-                f" · {t(row['variant_name'])}")
+    scored = f" · {t('score')} {widgets.number(score)}" if score is not None else ""
+    st.markdown(f"**{row['puzzle_id']}** · {t(str(row.get('difficulty') or 'unrated'))}{scored}"
+                f" · {t('hints')} {row['hints']} · {_variant(row['variant_name'])}")
     a, b = st.columns(2)
     with a:
         widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=260)
@@ -408,6 +488,24 @@ def _book(name: str, set_dir: Path, rows: pl.DataFrame, frame: pl.DataFrame, pic
                       key="sets.book.pdf", type="primary")
     b.download_button(f"{t('download')} {t('used')}", used, f"{stem}.used.json", "application/json",
                       on_click="ignore", key="sets.book.used")
+
+
+def _variant(name: str) -> str:
+    return widgets.variant_name(name)
+
+
+def _describe(flt: select.Filter, variant: str) -> str:
+    """The filter's conditions in this view's language (``any puzzle`` when none)."""
+    parts = []
+    if flt.levels:
+        parts.append(f"{t('levels')} " + ", ".join(t(lv) for lv in flt.levels))
+    for key, lo, hi in (("score", flt.score_min, flt.score_max), ("hints", flt.hints_min, flt.hints_max)):
+        if lo is not None or hi is not None:
+            low, high = ("" if v is None else widgets.number(v) for v in (lo, hi))
+            parts.append(f"{t(key)} {low}-{high}")
+    if variant:
+        parts.append(f"{t('variant')} {_variant(variant)}")
+    return "; ".join(parts) or t("any_puzzle")
 
 
 def _stem(name: str) -> str:

@@ -1,7 +1,8 @@
 """``/solve?puzzle=LINE[&variant=..&regions=..&cages=..]``: solve a puzzle, count its solutions, grade it.
 
-The status line is :func:`pipeline.solve.solver.count_line`'s, word for word ``numplace solve --count``;
-two solutions are drawn side by side with the cells where they differ marked; a unique puzzle's
+The status line is :func:`pipeline.studio.verdict.status_line`'s (counted up to 3, so two solutions
+are *exactly* two); a puzzle with several is not fit to print: two solutions labelled and drawn side
+by side with the cells where they differ marked, and the fewest givens to add; a unique puzzle's
 solution is drawn and given as a line, and its grade (:func:`pipeline.solve.rate.rate`, as ``numplace
 rate``) comes with the solving path, one step at a time, the step's cells marked on the grid; technique
 names and steps in the page's language (:mod:`pipeline.studio.steps`).
@@ -13,14 +14,9 @@ import streamlit as st
 
 from pipeline.board import Grid, Variant, format_line
 from pipeline.difficulty import grade
-from pipeline.solve import rate, solver
-from pipeline.studio import draw, puzzle_io, steps, widgets
-from pipeline.studio.widgets import t
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _solve(grid: Grid, variant: Variant) -> solver.SolveResult:
-    return solver.solve(grid, 2, variant=variant)
+from pipeline.solve import rate
+from pipeline.studio import draw, puzzle_io, steps, verdict, widgets
+from pipeline.studio.widgets import say, t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -39,23 +35,17 @@ def render() -> None:
         return
     query, grid, variant = got
     with st.spinner(t("working")):
-        result = _solve(grid, variant)
-    st.subheader(f"{t('status')}: {solver.count_line(result)}")
+        result = verdict.count(grid, variant)
+    st.subheader(f"{t('status')}: {verdict.status_line(result)}")
     if result.status == "none":
-        st.error(result.reason or "")
+        st.error(say(result.reason or ""))
         widgets.link("repair", f"{t('repair')} →", query.params())
         return
     if result.status == "multiple":
-        a, b = result.solutions[0], result.solutions[1]
-        cells = puzzle_io.differing(a, b)
-        st.caption(t("differ"))
-        for col, sol in zip(st.columns(2), (a, b), strict=True):
-            with col:
-                widgets.grid(draw.svg(grid, variant, sol, draw.marks(differ=cells)))
-                st.code(format_line(sol), language=None)
+        verdict.show_multiple(query, grid, variant, result)
         return
     if result.solution is None:
-        st.error("the solver hit its time limit; no answer")
+        st.error(say("the solver hit its time limit; no answer"))
         return
     left, right = st.columns(2)
     with left:
@@ -65,24 +55,25 @@ def render() -> None:
         st.markdown(f"**{t('solution')}**")
         widgets.grid(draw.svg(grid, variant, result.solution))
     st.markdown(f"**{t('line')}**")
-    st.code(format_line(result.solution), language=None)
+    st.code(format_line(result.solution), language=None, wrap_lines=True)
     _path(grid, variant)
 
 
 def _path(grid: Grid, variant: Variant) -> None:
     """The grade and the solving path, one step at a time."""
-    g = _grade(grid, variant)
     st.subheader(t("grade"))
+    with st.spinner(t("grading")):  # the status and solution are on screen already; a hard grade takes seconds
+        g = _grade(grid, variant)
     if isinstance(g, str):
-        st.info(f"{t('no_grade')}: {g}")
+        st.info(f"{t('no_grade')}: {say(g)}")
         return
     lang = widgets.settings().lang
     hardest = steps.title(g.techniques[-1], lang) if g.techniques else "-"
-    guesses = f" · {g.guesses} {t('guesses')}" if g.guesses else ""
-    st.markdown(f"**{t(g.level)}** · {t('score')} {g.score:g} · {g.logic_steps} {t('logic_steps')}{guesses} · "
-                f"{t('hardest')}: {hardest}")
+    guesses = f" · {t('guesses_n').format(k=g.guesses)}" if g.guesses else ""
+    st.markdown(f"**{t(g.level)}** · {t('score')} {widgets.number(g.score)} · "
+                f"{t('logic_steps_n').format(k=g.logic_steps)}{guesses} · {t('hardest')}: {hardest}")
     if g.reason:
-        st.caption(g.reason)
+        st.caption(say(g.reason))
     if not g.steps:
         return
     st.subheader(t("path"))
