@@ -7,6 +7,7 @@ no other module spells them::
         _catalog/<set>--<run_id>.keys       dedup keys of one finished run      CATALOG, catalog_name
         _catalog/damaged/                   entries moved aside by --repair     DAMAGED
         _catalog/_lock                      the root's dedup lock               CATALOG, LOCK
+        _catalog/_index/seg-<16 hex>.idx    the catalog's key index (segments)  INDEX, SEGMENT_GLOB
         .catalog/<set>--<run_id>.parquet    the old catalog folder (still read) OLD_CATALOG
         <set>/
             _lock                           one run of the set at a time        LOCK
@@ -44,6 +45,10 @@ STOCK_GLOB = "*.stock"
 CATALOG = "_catalog"
 CATALOG_GLOB = "*.keys"
 DAMAGED = "damaged"
+#: The folder of the catalog's key index (:mod:`pipeline.run.keyindex`) in the catalog folder, and
+#: its segment files (``seg-<16 hex digits>.idx``; ``.seg-*.idx.XXXX.tmp`` while being written).
+INDEX = "_index"
+SEGMENT_GLOB = "seg-*.idx"
 #: The catalog folder before the underscore names (``.catalog/<set>--<run_id>.parquet``; still read).
 OLD_CATALOG = ".catalog"
 OLD_CATALOG_GLOB = "*.parquet"

@@ -413,7 +413,10 @@ def _check_capacity(cfg: Config, root: Path, snapshot: list[str], published: lis
     keys = capacity.distinct(cfg.removal.symmetry, cfg.removal.is_minimal, lo, hi)
     if keys is None:
         return
-    left = len(keys - store.catalog_keys(root, snapshot) - store.part_keys(root / p for p in published))
+    seen = store.snapshot_keys(root, snapshot)
+    seen.update(store.part_keys(root / p for p in published))
+    seen.prefetch(keys)
+    left = sum(1 for k in keys if k not in seen)
     if cfg.count > left:
         rule = "minimal" if cfg.removal.is_minimal else f"hints {lo}-{hi}"
         taken = f", {len(keys) - left} of them already in {root}" if left < len(keys) else ""
