@@ -24,7 +24,9 @@ Then, against each root, in a fresh child process each (so ``resource.getrusage(
   median of the wall seconds; the median of the peak memory). What the catalog adds to a night is
   this minus the empty root's figure;
 * ``night``: a night of ``--night`` puzzles (4,000 is the real one; smaller is a scaled night),
-  once, on the roots of ``--night-keys``; ratio to the empty root's night.
+  once, on the roots of ``--night-keys``: wall and CPU seconds (user + system of the command and the
+  worker processes it waited for) and their ratios to the empty root's night (on a loaded machine the
+  CPU ratio is the steadier one).
 
 Every run's own run folder and catalog entry are removed after it is measured, so each measurement
 meets the same root. The first start-up run on a root that has no key index yet builds it (the
@@ -184,8 +186,10 @@ def _measure_child(cap_gb: float, cmd: list[str]) -> None:
     threading.Thread(target=watch, daemon=True).start()
     _, err = proc.communicate()
     wall = time.perf_counter() - t0
-    maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({"wall": wall, "maxrss_mb": maxrss, "rc": proc.returncode, "over_cap": over.is_set(),
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    maxrss = use.ru_maxrss / 1024
+    print(json.dumps({"wall": wall, "cpu": use.ru_utime + use.ru_stime, "maxrss_mb": maxrss,
+                      "rc": proc.returncode, "over_cap": over.is_set(),
                       "stderr": err.decode(errors="replace")[-600:]}))
 
 
@@ -240,10 +244,11 @@ def _row(label: str, name: str, keys: int, r: dict[str, Any], base: dict[str, An
     night = r.get("night")
     bn = base.get("night")
     nx = night["wall"] / bn["wall"] if night and bn else float("nan")
+    cx = night["cpu"] / bn["cpu"] if night and bn else float("nan")
     return (f"{label:7} {name:6} {keys:12,} {first['wall']:8.2f} {first['maxrss_mb']:9.0f} "
             f"{st['wall_min']:8.2f} {st['wall_median']:8.2f} {st['maxrss_mb']:9.0f} {extra:+9.2f} "
-            f"{night['wall'] if night else float('nan'):8.2f} {night['maxrss_mb'] if night else float('nan'):9.0f} "
-            f"{nx:8.3f}")
+            f"{night['wall'] if night else float('nan'):8.2f} {night['cpu'] if night else float('nan'):8.2f} "
+            f"{night['maxrss_mb'] if night else float('nan'):9.0f} {nx:8.3f} {cx:8.3f}")
 
 
 def main() -> None:
@@ -276,7 +281,8 @@ def main() -> None:
     print(f"# bench_catalog: night of {args.night} on roots of {args.keys} keys, {args.per_entry} a run; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}", flush=True)
     print(f"{'side':7} {'root':6} {'keys':>12} {'first s':>8} {'first MB':>9} {'start s':>8} {'median':>8} "
-          f"{'start MB':>9} {'+start s':>9} {'night s':>8} {'night MB':>9} {'night x':>8}", flush=True)
+          f"{'start MB':>9} {'+start s':>9} {'night s':>8} {'cpu s':>8} {'night MB':>9} {'night x':>8} {'cpu x':>8}",
+          flush=True)
     base: dict[str, dict[str, Any]] = {}
     for keys in sizes:
         for label, checkout in sides:

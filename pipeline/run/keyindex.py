@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,7 +115,7 @@ def stamp(path: Path) -> Stamp | None:
         st = path.stat()
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns, st.st_ino
+    return (st.st_size, st.st_mtime_ns, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,11 +356,11 @@ BUILD_CHUNK = 4_000_000
 def open_index(root: Path, names: dict[str, Path], read_keys: Callable[[str], list[str]],
                lock: Callable[[], Any]) -> KeyIndex:
     """The index of the snapshot ``names`` (entry name -> its file; entries whose file has gone are
-    left to the caller), brought up to date first: entries no valid segment covers are read with
-    ``read_keys`` (a damaged one raises: what was indexed before it stays valid) and indexed as new
-    segments, and same-tier segments are merged, all under ``lock()`` (a context manager: the root's
-    dedup lock). If the index cannot be written (a read-only or full device), the new segments are
-    kept in memory for this run."""
+    not covered: the caller reads them from their run's parts), brought up to date first: entries
+    no valid segment covers are read with ``read_keys`` (a damaged one raises: what was indexed
+    before it stays valid) and indexed as new segments, and same-tier segments are merged, all
+    under ``lock()`` (a context manager: the root's dedup lock). If the index cannot be written (a
+    read-only or full device), the new segments are kept in memory for this run."""
     want = {name: st for name, path in names.items() if (st := stamp(path)) is not None}
     segments = list_segments(root)
     valid, covered = _cover(segments, want)

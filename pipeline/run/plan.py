@@ -253,8 +253,9 @@ def plan(cfg: Config, resume: Path | None, say: Log) -> Plan:
     The set's generator (:mod:`pipeline.generate.version`) is settled first: an unset ``grid.method``
     becomes the set's, so the config is hashed and saved with the method the run uses."""
     set_dir = resume.parent if resume is not None else Path(cfg.output.dir) / cfg.name
-    cfg, record = set_generator(cfg, set_dir, resume)
-    grader = set_grader(set_dir, resume)
+    runs = runs_of(set_dir) if resume is None else None  # read once for both (a set of years holds thousands)
+    cfg, record = set_generator(cfg, set_dir, resume, runs)
+    grader = set_grader(set_dir, resume, runs)
     job = job_of(cfg, grader, record["version"])
     parts = math.ceil(cfg.count / cfg.output.shard_size)
     if parts > MAX_PARTS:
@@ -330,11 +331,13 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     return manifest
 
 
-def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Config, dict[str, Any]]:
+def set_generator(cfg: Config, set_dir: Path, resume: Path | None,
+                  runs: list[Manifest] | None = None) -> tuple[Config, dict[str, Any]]:
     """The set's generator record (``resume``'s run's, else the set's first run's, else a new set's) and
     ``cfg`` with an unset ``grid.method`` replaced by the record's; raises :class:`RunError` for a set
-    recorded by a newer generator or with a malformed record."""
-    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    recorded by a newer generator or with a malformed record. ``runs``: the set's runs when the
+    caller has read them (:func:`~pipeline.run.manifest.runs_of`)."""
+    first = _first(set_dir, resume, runs)
     try:
         record = generator.record_of(first.generator) if first is not None else generator.new_record()
     except ValueError as exc:
@@ -345,12 +348,19 @@ def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Conf
     return cfg, record
 
 
-def set_grader(set_dir: Path, resume: Path | None) -> int:
+def _first(set_dir: Path, resume: Path | None, runs: list[Manifest] | None) -> Manifest | None:
+    """``resume``'s manifest, else the set's first run's (of ``runs`` when given), else None."""
+    if resume is not None:
+        return Manifest.read(resume)
+    return next(iter(runs if runs is not None else runs_of(set_dir)), None)
+
+
+def set_grader(set_dir: Path, resume: Path | None, runs: list[Manifest] | None = None) -> int:
     """The grader version that grades the run's puzzles: the one ``resume``'s run recorded, else the
     one the set's first run recorded, else this code's for a new set, each as
     :func:`~pipeline.difficulty.techniques.held_version` maps it; raises :class:`RunError` for a set
-    graded by rules newer than this code's."""
-    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    graded by rules newer than this code's. ``runs`` as for :func:`set_generator`."""
+    first = _first(set_dir, resume, runs)
     try:
         return held_version(first.grader_version if first is not None else None)
     except NewerGrader as exc:

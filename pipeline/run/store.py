@@ -377,8 +377,7 @@ def catalog_index(root: Path, names: Iterable[str]) -> KeyIndex:
         keys: list[str] = _read_entry(files.get(name, _catalog_path(root, name)), root)["key"].to_list()
         return keys
 
-    return keyindex.open_index(root, {n: p for n, p in files.items() if p.is_file()}, read_keys,
-                               lambda: dedup_lock(root))
+    return keyindex.open_index(root, files, read_keys, lambda: dedup_lock(root))
 
 
 def snapshot_keys(root: Path, names: Iterable[str]) -> SeenKeys:

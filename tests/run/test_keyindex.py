@@ -253,3 +253,16 @@ def test_catalog_files_lists_the_entries_of_existing_runs(tmp_path: Path) -> Non
     assert store.catalog_files(root) == sorted(names)
     shutil.rmtree(root / "set1" / "r1")  # deleting a run folder unpublishes its entry
     assert store.catalog_files(root) == sorted(n for n in names if "--r1." not in n)
+
+
+def test_entries_of_the_old_catalog_folder_are_indexed_too(tmp_path: Path) -> None:
+    """Runs older than the underscore names kept ``.catalog/<set>--<run_id>.parquet``, named bare in
+    their manifests' snapshots: still read, now through the index."""
+    root, names, every = _root(tmp_path, entries=3)
+    old = root / layout.OLD_CATALOG
+    old.mkdir()
+    (root / names[0]).rename(old / "set0--r0.parquet")
+    names = ["set0--r0.parquet", *names[1:]]
+    queries = _queries(random.Random(12), every)
+    linear = store.catalog_keys(root, names)
+    assert linear and store.catalog_index(root, names).hits(queries) == {q for q in queries if q in linear}
