@@ -258,11 +258,12 @@ class Manifest:
         atomic_write(self.run_dir / self._name, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-#: The manifests :func:`runs_of` read in this process: file -> ((size, mtime_ns, inode), text). A
-#: manifest is replaced only by rename (a new inode), so an equal stamp means the same, already
-#: validated, text: a run reads its set's manifests (one per night: thousands after some years)
-#: from disk once, not once per step of its start.
-_READ: dict[Path, tuple[tuple[int, int, int], str]] = {}
+#: The manifests :func:`runs_of` read in this process: file -> ((size, mtime_ns, inode), manifest). A
+#: manifest file is replaced only by rename (a new inode), and a :class:`Manifest` changes only by
+#: saving itself, so an equal stamp means the manifest read before is the file's: a run reads its
+#: set's manifests (one per night: thousands after some years) from disk once, not once per step of
+#: its start.
+_READ: dict[Path, tuple[tuple[int, int, int], Manifest]] = {}
 
 
 def _read_run(run_dir: Path) -> Manifest | None:
@@ -280,9 +281,9 @@ def _read_run(run_dir: Path) -> Manifest | None:
     stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
     seen = _READ.get(path)
     if seen is not None and seen[0] == stamp:
-        return Manifest(run_dir, json.loads(seen[1]), path.name)
+        return seen[1]
     m = Manifest.read(run_dir)  # the stamp was taken first: a file replaced meanwhile is only read again
-    _READ[path] = (stamp, json.dumps(m._data, default=str))
+    _READ[path] = (stamp, m)
     return m
 
 
