@@ -29,6 +29,7 @@ from typing import Any
 from pipeline import verify
 from pipeline.atomic import DiskFull
 from pipeline.run import rows, stock, store
+from pipeline.run.keyindex import SeenKeys
 from pipeline.run.layout import catalog_name, parts_in
 from pipeline.run.lock import dedup_lock
 from pipeline.run.manifest import sum_counts
@@ -68,7 +69,8 @@ class Dedup:
     shared by all parts of the run. The outcome depends only on the data, never on the worker count.
     """
 
-    def __init__(self, seen: set[str], redraw: Redraw, max_redraws: int, need: dict[str, int] | None = None) -> None:
+    def __init__(self, seen: set[str] | SeenKeys, redraw: Redraw, max_redraws: int,
+                 need: dict[str, int] | None = None) -> None:
         self.seen, self.redraw, self.max_redraws, self.need = seen, redraw, max_redraws, need
         self._why: dict[int, str] = {}  # index -> why its last item was refused: duplicate or quota
 
@@ -77,6 +79,7 @@ class Dedup:
         how many were replaced; and the surplus rows for the stock."""
         by_index = {it.index: it for it in items}
         surplus: list[rows.Row] = []
+        self._prefetch(by_index.values())
         clashing = [i for i in sorted(by_index) if not self._accept(by_index[i], surplus)]
         replaced = len(clashing)
         for redraw in range(1, self.max_redraws + 1):
@@ -86,6 +89,7 @@ class Dedup:
                 for new in chunk:
                     old = by_index[new.index]
                     by_index[new.index] = _add_attempts(new, old.attempts)
+            self._prefetch(by_index[i] for i in clashing)
             clashing = [i for i in clashing if not self._accept(by_index[i], surplus)]
         for i in clashing:
             it = by_index[i]
@@ -97,6 +101,12 @@ class Dedup:
                        "(see numplace catalog)")
             by_index[i] = Failed(i, "duplicate", why, it.attempts, it.timeouts)
         return [by_index[i] for i in sorted(by_index)], replaced - len(clashing), surplus
+
+    def _prefetch(self, items: Iterable[Item]) -> None:
+        """Ask the catalog's key index about the keys of ``items`` at once (the answers of ``in``
+        are the same without it, one key at a time)."""
+        if isinstance(self.seen, SeenKeys):
+            self.seen.prefetch(k for it in items if isinstance(it, Made) for k in rows.dedup_keys(it.row))
 
     def _accept(self, item: Item, surplus: list[rows.Row]) -> bool:
         """True (and the key taken) unless the item is a row whose key is already taken or whose
@@ -147,7 +157,8 @@ class Finisher:
         self._next = next(self._order, None)
         self._ready: dict[int, list[Item]] = {}
         seen = _seen_keys(plan)
-        self._read_parts = _parts_in_seen(plan)  # other runs' part files whose keys ``seen`` holds
+        self._watch = store.PartsWatch(plan.root)  # every run's part files, listed again where they changed
+        self._read_parts = _parts_in_seen(plan, self._watch)  # other runs' part files whose keys ``seen`` holds
         quota = plan.cfg.difficulty.quota if plan.cfg.difficulty is not None else None
         need = None
         if quota:  # what the finished parts already hold counts against the quota
@@ -232,8 +243,7 @@ class Finisher:
     def _catch_up(self) -> None:
         """Take the keys of the part files other runs under the root wrote since this run gathered
         its keys (runs started meanwhile, or resumed): concurrent runs never make the same puzzle."""
-        new = [p for p in (self.plan.root / q for q in store.uncataloged_parts(self.plan.root, []))
-               if p.parent != self.plan.run_dir and p not in self._read_parts]
+        new = [p for p in self._watch.parts() if p.parent != self.plan.run_dir and p not in self._read_parts]
         if new:
             self.dedup.seen.update(store.part_keys(new))
             self._read_parts.update(new)
@@ -285,13 +295,14 @@ def _stock_items(plan: Plan) -> list[Item]:
     return out
 
 
-def _seen_keys(plan: Plan) -> set[str]:
-    """Dedup keys already taken: the catalog snapshot of the run's start and the parts of runs that
-    had no catalog entry then (:attr:`~pipeline.run.manifest.Manifest.published_parts`), plus the
-    run's own parts written so far."""
+def _seen_keys(plan: Plan) -> SeenKeys:
+    """Dedup keys already taken: the catalog snapshot of the run's start (through the catalog's key
+    index: :func:`~pipeline.run.store.snapshot_keys`) and the parts of runs that had no catalog entry
+    then (:attr:`~pipeline.run.manifest.Manifest.published_parts`), plus the run's own parts written
+    so far."""
     own = catalog_name(plan.cfg.name, plan.run_dir.name)
     names = [n for n in plan.manifest.catalog_snapshot if n.rpartition("/")[2] != own]
-    seen = store.catalog_keys(plan.root, names)
+    seen = store.snapshot_keys(plan.root, names)
     mine = plan.run_dir.resolve()
     seen.update(store.part_keys(plan.root / p for p in plan.manifest.published_parts
                                 if (plan.root / p).parent.resolve() != mine))
@@ -301,13 +312,14 @@ def _seen_keys(plan: Plan) -> set[str]:
     return seen
 
 
-def _parts_in_seen(plan: Plan) -> set[Path]:
+def _parts_in_seen(plan: Plan, watch: store.PartsWatch) -> set[Path]:
     """The part files of other runs whose keys :func:`_seen_keys` took: those of the runs of the
-    catalog snapshot and the published parts, as they are now."""
+    catalog snapshot and the published parts, as they are now (the part files a later
+    :meth:`~pipeline.run.store.PartsWatch.parts` lists that are not among these are new)."""
     root = plan.root
+    runs = {store.entry_run(root, name) for name in plan.manifest.catalog_snapshot}
     out = {root / p for p in plan.manifest.published_parts}
-    for name in plan.manifest.catalog_snapshot:
-        out.update(parts_in(store.entry_run(root, name)))
+    out.update(p for p in watch.parts() if p.parent in runs)
     return out
 
 

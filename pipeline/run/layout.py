@@ -7,6 +7,7 @@ no other module spells them::
         _catalog/<set>--<run_id>.keys       dedup keys of one finished run      CATALOG, catalog_name
         _catalog/damaged/                   entries moved aside by --repair     DAMAGED
         _catalog/_lock                      the root's dedup lock               CATALOG, LOCK
+        _catalog/_index/seg-<16 hex>.idx    the catalog's key index (segments)  INDEX, SEGMENT_GLOB
         .catalog/<set>--<run_id>.parquet    the old catalog folder (still read) OLD_CATALOG
         <set>/
             _lock                           one run of the set at a time        LOCK
@@ -47,6 +48,10 @@ STOCK_GLOB = "*.stock"
 CATALOG = "_catalog"
 CATALOG_GLOB = "*.keys"
 DAMAGED = "damaged"
+#: The folder of the catalog's key index (:mod:`pipeline.run.keyindex`) in the catalog folder, and
+#: its segment files (``seg-<16 hex digits>.idx``; ``.seg-*.idx.XXXX.tmp`` while being written).
+INDEX = "_index"
+SEGMENT_GLOB = "seg-*.idx"
 #: The catalog folder before the underscore names (``.catalog/<set>--<run_id>.parquet``; still read).
 OLD_CATALOG = ".catalog"
 OLD_CATALOG_GLOB = "*.parquet"
@@ -113,10 +118,10 @@ def reserved(name: str) -> bool:
 
 def catalog_file_known(name: str) -> bool:
     """Whether a name in ``<root>/_catalog/`` is one numplace writes there: an entry
-    ``<set>--<run_id>.keys``, the root's ``_lock``, the ``damaged/`` folder, a temp file being
-    written (``.<name>.XXXX.tmp``). Everything else is foreign (``numplace catalog`` names it). The
+    ``<set>--<run_id>.keys``, the root's ``_lock``, the ``damaged/`` folder, the key index's
+    ``_index/`` folder (:mod:`pipeline.run.keyindex`), a temp file being written (``.<name>.XXXX.tmp``). Everything else is foreign (``numplace catalog`` names it). The
     one list of those names: extend it here when numplace writes a new kind of file there."""
-    if name in (LOCK, DAMAGED) or (name.startswith(".") and name.endswith(".tmp")):
+    if name in (LOCK, DAMAGED, INDEX) or (name.startswith(".") and name.endswith(".tmp")):
         return True
     set_name, run_id = catalog_run(name)
     return name.endswith(CATALOG_GLOB.removeprefix("*")) and bool(set_name) and bool(run_id)

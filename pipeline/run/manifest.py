@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import platform
+import stat
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
@@ -265,14 +267,45 @@ def restore_success(m: Manifest) -> bool:
     return True
 
 
+#: The manifests :func:`runs_of` read in this process: file -> ((size, mtime_ns, inode), manifest). A
+#: manifest file is replaced only by rename (a new inode), and a :class:`Manifest` changes only by
+#: saving itself, so an equal stamp means the manifest read before is the file's: a run reads its
+#: set's manifests (one per night: thousands after some years) from disk once, not once per step of
+#: its start.
+_READ: dict[Path, tuple[tuple[int, int, int], Manifest]] = {}
+
+
+def _read_run(run_dir: Path) -> Manifest | None:
+    """:meth:`Manifest.read` of ``run_dir`` (None: no manifest), from :data:`_READ` when the file is
+    the one read before."""
+    for path in (run_dir / MANIFEST, run_dir / OLD_MANIFEST):  # as manifest_path, with one stat
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            break
+    else:
+        return None
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+    seen = _READ.get(path)
+    if seen is not None and seen[0] == stamp:
+        return seen[1]
+    m = Manifest.read(run_dir)  # the stamp was taken first: a file replaced meanwhile is only read again
+    _READ[path] = (stamp, m)
+    return m
+
+
 def runs_of(set_dir: Path) -> list[Manifest]:
     """The runs of the set folder ``set_dir`` (folders with a manifest), oldest first by start
     index, then run id. Folders whose name starts with a dot (a ``.<run_id>.tmp`` run folder in the
     making) are not runs. A damaged manifest raises :class:`StoreError` naming it."""
-    if not set_dir.is_dir():
+    try:
+        with os.scandir(set_dir) as it:  # the type from the listing: no stat per folder
+            dirs = sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+    except OSError:
         return []
-    found = [Manifest.read(d) for d in sorted(set_dir.iterdir())
-             if d.is_dir() and not d.name.startswith(".") and manifest_path(d) is not None]
+    found = [m for d in dirs if (m := _read_run(set_dir / d)) is not None]
     return sorted(found, key=lambda m: (m.start, m.run_dir.name))
 
 

@@ -261,8 +261,9 @@ def plan(cfg: Config, resume: Path | None, say: Log, fill_gap: bool = False) -> 
     if fill_gap:
         gap = _gap_to_fill(cfg, set_dir)
         cfg = cfg.model_copy(update={"count": gap.stop - gap.start})
-    cfg, record = set_generator(cfg, set_dir, resume)
-    grader = set_grader(set_dir, resume)
+    runs = runs_of(set_dir) if resume is None else None  # read once for both (a set of years holds thousands)
+    cfg, record = set_generator(cfg, set_dir, resume, runs)
+    grader = set_grader(set_dir, resume, runs)
     job = job_of(cfg, grader, record["version"])
     parts = math.ceil(cfg.count / cfg.output.shard_size)
     if parts > MAX_PARTS:
@@ -351,11 +352,13 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     return manifest
 
 
-def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Config, dict[str, Any]]:
+def set_generator(cfg: Config, set_dir: Path, resume: Path | None,
+                  runs: list[Manifest] | None = None) -> tuple[Config, dict[str, Any]]:
     """The set's generator record (``resume``'s run's, else the set's first run's, else a new set's) and
     ``cfg`` with an unset ``grid.method`` replaced by the record's; raises :class:`RunError` for a set
-    recorded by a newer generator or with a malformed record."""
-    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    recorded by a newer generator or with a malformed record. ``runs``: the set's runs when the
+    caller has read them (:func:`~pipeline.run.manifest.runs_of`)."""
+    first = _first(set_dir, resume, runs)
     try:
         record = generator.record_of(first.generator) if first is not None else generator.new_record()
     except ValueError as exc:
@@ -366,12 +369,19 @@ def set_generator(cfg: Config, set_dir: Path, resume: Path | None) -> tuple[Conf
     return cfg, record
 
 
-def set_grader(set_dir: Path, resume: Path | None) -> int:
+def _first(set_dir: Path, resume: Path | None, runs: list[Manifest] | None) -> Manifest | None:
+    """``resume``'s manifest, else the set's first run's (of ``runs`` when given), else None."""
+    if resume is not None:
+        return Manifest.read(resume)
+    return next(iter(runs if runs is not None else runs_of(set_dir)), None)
+
+
+def set_grader(set_dir: Path, resume: Path | None, runs: list[Manifest] | None = None) -> int:
     """The grader version that grades the run's puzzles: the one ``resume``'s run recorded, else the
     one the set's first run recorded, else this code's for a new set, each as
     :func:`~pipeline.difficulty.techniques.held_version` maps it; raises :class:`RunError` for a set
-    graded by rules newer than this code's."""
-    first = Manifest.read(resume) if resume is not None else next(iter(runs_of(set_dir)), None)
+    graded by rules newer than this code's. ``runs`` as for :func:`set_generator`."""
+    first = _first(set_dir, resume, runs)
     try:
         return held_version(first.grader_version if first is not None else None)
     except NewerGrader as exc:
@@ -465,7 +475,10 @@ def _check_capacity(cfg: Config, root: Path, snapshot: list[str], published: lis
     keys = capacity.distinct(cfg.removal.symmetry, cfg.removal.is_minimal, lo, hi)
     if keys is None:
         return
-    left = len(keys - store.catalog_keys(root, snapshot) - store.part_keys(root / p for p in published))
+    seen = store.snapshot_keys(root, snapshot)
+    seen.update(store.part_keys(root / p for p in published))
+    seen.prefetch(keys)
+    left = sum(1 for k in keys if k not in seen)
     if cfg.count > left:
         rule = "minimal" if cfg.removal.is_minimal else f"hints {lo}-{hi}"
         taken = f", {len(keys) - left} of them already in {root}" if left < len(keys) else ""

@@ -22,7 +22,10 @@ only makes rows (``numplace generate``) never loads it.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
+import os
+import time
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -34,14 +37,15 @@ from pipeline.run.layout import (
     CATALOG,
     CATALOG_GLOB,
     DAMAGED,
+    MANIFEST,
     OLD_CATALOG,
     OLD_CATALOG_GLOB,
+    OLD_MANIFEST,
     PART_GLOB,
     TEMP_GLOB,
     catalog_file_known,
     catalog_name,
     catalog_run,
-    manifest_path,
     part_name,
     parts_in,
     reserved,
@@ -50,6 +54,8 @@ from pipeline.run.rows import SCHEMA_VERSION, dedup_key
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from pipeline.run.keyindex import KeyIndex, SeenKeys
 
 
 class StoreError(UserError, ValueError):
@@ -181,10 +187,13 @@ def catalog_files(root: Path) -> list[str]:
     """The catalog files under ``root`` as paths relative to it, sorted: one per finished run whose
     run folder still exists (deleting a run folder unpublishes its puzzles)."""
     found = [p for p in (root / CATALOG).glob(CATALOG_GLOB)] + [p for p in (root / OLD_CATALOG).glob(OLD_CATALOG_GLOB)]
+    runs: dict[str, set[str]] = {}  # set name -> its run folders: one listing per set, not a stat per entry
     out = []
     for p in found:
         set_name, run_id = catalog_run(p.name)
-        if (root / set_name / run_id).is_dir():
+        if set_name not in runs:
+            runs[set_name] = {d.name for d in _subdirs(root / set_name)} if set_name else set()
+        if run_id in runs[set_name] or (root / set_name / run_id).is_dir():
             out.append(str(p.relative_to(root)))
     return sorted(out)
 
@@ -245,7 +254,8 @@ def entry_run(root: Path, name: str) -> Path:
 
 
 def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
-    """The dedup keys published by the catalog entries ``names`` (a snapshot). The catalog is an
+    """The dedup keys published by the catalog entries ``names`` (a snapshot), read whole into a set
+    (runs use :func:`snapshot_keys`, which answers the same without holding them). The catalog is an
     index of the runs' parts: an entry whose file has gone is read from its run's part files
     instead, and only a run whose folder was deleted too has unpublished its puzzles (see
     :func:`missing_entries`). Raises :class:`StoreError` naming a damaged file."""
@@ -301,27 +311,123 @@ def uncataloged_parts(root: Path, names: Iterable[str]) -> list[str]:
     published the moment they exist, so a new run dedups against these too."""
     entered = {entry_run(root, n) for n in names}
     out: list[str] = []
-    if not root.is_dir():
-        return out
-    for set_dir in sorted(root.iterdir()):
-        if not set_dir.is_dir() or reserved(set_dir.name):
-            continue
-        for run_dir in sorted(set_dir.iterdir()):
-            if (not run_dir.is_dir() or reserved(run_dir.name) or run_dir in entered
-                    or manifest_path(run_dir) is None):
+    for set_dir in _subdirs(root):
+        for run_dir in _subdirs(set_dir):
+            if run_dir in entered:
                 continue
-            out += [str(p.relative_to(root)) for p in parts_in(run_dir)]
+            listing = _names(run_dir)
+            if MANIFEST in listing or OLD_MANIFEST in listing:
+                out += [f"{set_dir.name}/{run_dir.name}/{n}" for n in _parts_of(listing)]
     return out
 
 
+def _names(folder: Path) -> list[str]:
+    """The names in ``folder`` (none if it is not a readable folder)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _subdirs(folder: Path) -> list[Path]:
+    """The folders in ``folder`` that are sets or runs (not :func:`~pipeline.run.layout.reserved`),
+    sorted by name; one directory listing, no stat per entry where the file system tells the type."""
+    try:
+        with os.scandir(folder) as it:
+            found = [e.name for e in it if not reserved(e.name) and e.is_dir()]
+    except OSError:
+        return []
+    return [folder / n for n in sorted(found)]
+
+
+def _parts_of(listing: Iterable[str]) -> list[str]:
+    """The part file names among the names of a run folder, sorted (as :func:`parts_in` gives them)."""
+    return sorted(n for n in listing if fnmatch.fnmatchcase(n, PART_GLOB))
+
+
+class PartsWatch:
+    """The part files of every run folder under an output root, as ``uncataloged_parts(root, [])``
+    lists them, for a run that asks again before each part it writes (other runs' new parts count
+    as published): a folder is listed again only when its modification time changed since it was
+    listed, or was within :attr:`SETTLE_NS` of the clock then (a change in the same tick of a
+    coarse clock leaves the time as it was), so a root of thousands of runs costs one ``stat`` per
+    folder per part, not one listing."""
+
+    SETTLE_NS = 2_000_000_000
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._seen: dict[Path, tuple[int, list[str], list[str]]] = {}  # folder -> (mtime_ns, subfolders, names)
+
+    def _list(self, folder: Path) -> tuple[list[str], list[str]]:
+        """(sub-folders that are sets or runs, all names) of ``folder``, listed again only if it changed."""
+        try:
+            mtime = folder.stat().st_mtime_ns
+        except OSError:
+            self._seen.pop(folder, None)
+            return [], []
+        old = self._seen.get(folder)
+        if old is not None and old[0] == mtime:
+            return old[1], old[2]
+        now = time.time_ns()
+        names = _names(folder)
+        subs = [p.name for p in _subdirs(folder)]
+        if mtime < now - self.SETTLE_NS:
+            self._seen[folder] = (mtime, subs, names)
+        else:
+            self._seen.pop(folder, None)
+        return subs, names
+
+    def parts(self) -> list[Path]:
+        """The part files of the runs (folders with a manifest) of every set under the root, in the
+        order of :func:`uncataloged_parts`."""
+        out: list[Path] = []
+        for set_name in self._list(self.root)[0]:
+            set_dir = self.root / set_name
+            for run_name in self._list(set_dir)[0]:
+                run_dir = set_dir / run_name
+                names = self._list(run_dir)[1]
+                if MANIFEST in names or OLD_MANIFEST in names:
+                    out += [run_dir / n for n in _parts_of(names)]
+        return out
+
+
 def check_catalog(root: Path, names: Iterable[str]) -> None:
-    """Read every catalog file of ``names`` that exists (all its columns) and raise
-    :class:`StoreError` naming the first damaged one, with what to do. A run calls this before it
-    creates anything."""
-    for name in names:
-        path = _catalog_path(root, name)
-        if path.is_file():
-            _read_entry(path, root)
+    """Raise :class:`StoreError` naming the first damaged catalog file of ``names``, with what to do.
+    A run calls this before it creates anything. Every entry the key index does not cover yet (see
+    :func:`catalog_index`) is read whole, and indexed; an entry the index covers was read whole when
+    it was indexed, and its file has not changed since (same size, mtime and inode)."""
+    catalog_index(root, names)
+
+
+def catalog_index(root: Path, names: Iterable[str]) -> KeyIndex:
+    """The key index (:mod:`pipeline.run.keyindex`) of the catalog entries ``names`` (a snapshot)
+    whose file exists, brought up to date under the root's dedup lock: ``key in index`` is
+    ``key in catalog_keys(root, names)`` for those entries, without holding their keys. Raises
+    :class:`StoreError` naming a damaged file (read whole when it is indexed)."""
+    from pipeline.run import keyindex
+    from pipeline.run.lock import dedup_lock
+
+    files = {n: _catalog_path(root, n) for n in names}
+
+    def read_keys(name: str) -> list[str]:
+        keys: list[str] = _read_entry(files.get(name, _catalog_path(root, name)), root)["key"].to_list()
+        return keys
+
+    return keyindex.open_index(root, files, read_keys, lambda: dedup_lock(root))
+
+
+def snapshot_keys(root: Path, names: Iterable[str]) -> SeenKeys:
+    """The dedup keys published by the catalog entries ``names`` (a snapshot), as
+    :func:`catalog_keys` gives them, held as a :class:`~pipeline.run.keyindex.SeenKeys`: the entries
+    whose file exists through the key index, those whose file has gone from their run's part files."""
+    from pipeline.run.keyindex import SeenKeys
+
+    names = list(names)
+    extra: set[str] = set()
+    for name in missing_entries(root, names):
+        extra.update(part_keys(parts_in(entry_run(root, name))))
+    return SeenKeys(catalog_index(root, names), extra)
 
 
 def clean_catalog_temp(root: Path, entry: str | None = None) -> list[Path]:
@@ -380,9 +486,13 @@ def write_catalog(root: Path, set_name: str, run_id: str, rows: list[dict[str, A
     whole by rename: two runs never write the same file."""
     import polars as pl
 
+    return write_catalog_frame(root, set_name, run_id, pl.DataFrame(rows, schema=_catalog_schema()))
+
+
+def write_catalog_frame(root: Path, set_name: str, run_id: str, frame: pl.DataFrame) -> str:
+    """:func:`write_catalog` of a frame of the catalog's columns (:data:`CATALOG_SCHEMA`, in order)."""
     folder = root / CATALOG
     folder.mkdir(parents=True, exist_ok=True)
-    frame = pl.DataFrame(rows, schema=_catalog_schema())
     atomic_write(folder / catalog_name(set_name, run_id), lambda tmp: frame.write_parquet(tmp))
     return f"{CATALOG}/{catalog_name(set_name, run_id)}"
 

@@ -130,6 +130,7 @@ def test_a_foreign_file_in_the_catalog_folder_is_named(tmp_path: Path) -> None:
     assert runner.run(config.validate(_cfg(root))).ok
     shutil.copy(next((root / "_catalog").glob("*.keys")), root / "_catalog" / "x--y.keys")
     (root / "_catalog" / "notes.txt").write_text("mine")
+    assert any((root / "_catalog" / "_index").glob("seg-*.idx"))  # the key index is numplace's own: not named
     res = numplace("catalog", "--out", str(root))
     assert res.returncode == 0, res.stderr
     unused = [ln for ln in res.stdout.splitlines() if ln.startswith("  UNUSED ")]
