@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
 from pipeline.publish.labels import Words, words
 from pipeline.publish.select import PublishError
+from pipeline.publish.workbook_config import WorkbookCfg
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
 #: The trim sizes a book can have (their millimetres: :data:`pipeline.publish.layout.PAGE_MM`).
@@ -112,9 +113,15 @@ class BookConfig(_Strict):
     split: bool = False
     levels: list[Level] | None = Field(default=None, min_length=1)  # a book without sections: only these levels
     count: int | None = Field(default=None, ge=1, le=100_000, strict=True)  # ... and this many puzzles
+    workbook: WorkbookCfg | None = None  # a technique workbook (pipeline.publish.workbook), not a book of sections
 
     @model_validator(mode="after")
     def _preset_rules(self) -> BookConfig:
+        if self.workbook is not None and (self.sections is not None or self.levels is not None
+                                          or self.count is not None):
+            key = "sections" if self.sections is not None else "levels" if self.levels is not None else "count"
+            raise ValueError(f"{key}: a workbook has a chapter per technique (workbook.techniques, "
+                             "workbook.per_technique); leave it out")
         if self.sections is not None and (self.levels is not None or self.count is not None):
             key = "levels" if self.levels is not None else "count"
             raise ValueError(f"{key}: narrows a book without sections; with sections, give each its levels "
