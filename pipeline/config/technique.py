@@ -12,8 +12,9 @@ Contracts
   rows (never used on variant boards), Sue de Coq and the ALS rows (classic boards only).
 * **Harder.** Techniques are ordered by :func:`pipeline.generate.technique.key`: level, then weight,
   then the solver order of the set's grader version. That is the grade's own order of its
-  ``techniques`` column (hardest last), so a tie in level and weight (Swordfish, 2-String Kite, W-Wing, Simple Colors, Hidden Quad and Sashimi
-  X-Wing all weigh 150 at hard) is broken by the solver order: the row tried later counts as harder.
+  ``techniques`` column (hardest last), so a tie in level and weight (Swordfish, 2-String Kite,
+  W-Wing, Simple Colors, Hidden Quad and Sashimi X-Wing all weigh 150 at hard) is broken by the
+  solver order: the row tried later counts as harder.
 * **Made for.** A path is made for ``NAME`` (:func:`pipeline.generate.technique.made_for`) when it needs
   no trial and error, uses ``NAME``, uses nothing harder (by that order), its level is ``NAME``'s own
   (a score that lifts the grade a level misses), and the first ``NAME`` step (the *key step*) comes after at least

@@ -243,11 +243,12 @@ def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, s
             canv.setFont(SYMBOL_BOLD if used else SYMBOL, tiny)
             _grey(canv, cfg, 0.0 if used else GREY_GONE if struck else GREY_OTHER)
             canv.drawCentredString(cx, cy - cap * tiny / 2, str(d))
-            if struck:
+            if struck:  # a cross over the candidate
                 _grey(canv, cfg, 0.0, stroke=True)
-                canv.setLineWidth(max(0.4, cell / 40))
-                h = cell * 0.13
+                canv.setLineWidth(max(0.35, cell / 45))
+                h = cell * 0.12
                 canv.line(cx - h, cy - h, cx + h, cy + h)
+                canv.line(cx - h, cy + h, cx + h, cy - h)
     canv.restoreState()
 
 
@@ -446,7 +447,7 @@ def _answers_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: 
     per, side = _answer_rows(geo)
     items = [(ch, j) for ch in chapters for j in range(len(ch.rows))][page.first:page.first + page.count]
     for n, (ch, j) in enumerate(items):
-        col, r = divmod(n, per)
+        r, col = divmod(n, 2)
         ix = x + col * (w / 2 + 4)
         iy = top - r * (side + 30)
         row, ks = ch.rows[j], ch.steps[j]

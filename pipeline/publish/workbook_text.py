@@ -177,7 +177,8 @@ PHRASES: dict[str, dict[str, str]] = {
            "subtitle": "A technique workbook: {t} techniques, {p} puzzles",
            "legend": "Shaded: the pattern. Bold: the candidates it uses. Struck out: what it removes.",
            "key": "Key step", "intro": "Solve with singles and easier techniques until they stop; then look "
-                                       "for a {title}. Each puzzle of this chapter needs it, and nothing harder."},
+                                       "for the {title}. Each puzzle of this chapter needs it, and nothing "
+                                       "harder."},
     "ja": {"chapter": "第{k}章", "example": "例題", "practice": "練習問題",
            "subtitle": "テクニック別ナンプレ {t}テクニック {p}問",
            "legend": "網かけ：パターンのマス　太字：使う候補　取り消し線：消せる候補",
