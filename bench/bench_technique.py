@@ -84,6 +84,7 @@ def _make(args: argparse.Namespace) -> None:
                 out.write(json.dumps({"technique": name, "made_for": r["technique"], "puzzle": r["puzzle"],
                                       "level": r["difficulty"], "score": r["difficulty_score"],
                                       "cpu_s": secs / max(1, len(rows))}) + "\n")
+            out.flush()
             rate = len(rows) / secs if secs else float("inf")
             print(f"| {name} | {TECHNIQUES[name].level} | {len(rows)} | {failed} | {secs:.1f} | {rate:.2f} | "
                   f"{rate / plain_rate:.2f} |", flush=True)

@@ -15,7 +15,7 @@ Contracts
   before it, replayed from the givens along the path (placements remove their digit from the peers).
 * **Print**: like every book, grids are vectors, every colour DeviceGray (K only) unless ``colour: rgb``,
   fonts embedded; the worked example uses grey levels only: shaded pattern cells, bold candidates of the
-  pattern, struck-out eliminations. The trim and margins are the config's ``page``; bleed, crop marks
+  pattern, crossed-out eliminations. The trim and margins are the config's ``page``; bleed, crop marks
   and the print-on-demand preset are refused (not laid out for workbooks yet).
 * **Output** is whole or nothing: the PDF and ``<stem>.used.json`` (the book's format: ids in book order,
   the example puzzles included, first and last numbers).
@@ -201,7 +201,7 @@ def _grey(canv: Any, cfg: BookConfig, g: float, stroke: bool = False) -> None:
 def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, side: float, cap: float,
               small: bool = False) -> None:
     """The grid of ``ks`` (the state before the key step) with its pattern: shaded pattern cells, bold
-    candidates of the pattern, struck-out eliminations; ``small`` leaves out the candidates the step
+    candidates of the pattern, crossed-out eliminations; ``small`` leaves out the candidates the step
     does not use."""
     cell = side / N
     step = ks.step

@@ -175,13 +175,13 @@ JA_TITLES: dict[str, str] = {
 PHRASES: dict[str, dict[str, str]] = {
     "en": {"chapter": "Chapter {k}", "example": "Worked example", "practice": "Practice",
            "subtitle": "A technique workbook: {t} techniques, {p} puzzles",
-           "legend": "Shaded: the pattern. Bold: the candidates it uses. Struck out: what it removes.",
+           "legend": "Shaded: the pattern. Bold: the candidates it uses. Crossed out: what it removes.",
            "key": "Key step", "intro": "Solve with singles and easier techniques until they stop; then look "
                                        "for the {title}. Each puzzle of this chapter needs it, and nothing "
                                        "harder."},
     "ja": {"chapter": "第{k}章", "example": "例題", "practice": "練習問題",
            "subtitle": "テクニック別ナンプレ {t}テクニック {p}問",
-           "legend": "網かけ：パターンのマス　太字：使う候補　取り消し線：消せる候補",
+           "legend": "網かけ：パターンのマス　太字：使う候補　×：消せる候補",
            "key": "鍵の一手", "intro": "シングルとやさしいテクニックで進め、行き詰まったら「{title}」を探しましょう。"
                                     "この章の問題はどれもこのテクニックが必要で、それより難しいものは要りません。"},
 }

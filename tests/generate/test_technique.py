@@ -128,3 +128,26 @@ def test_generate_refuses_an_unknown_technique_in_one_line() -> None:
     assert res.returncode == 2
     line = error_line(res.stderr)
     assert line.startswith("numplace: error: difficulty.technique: 'x-wing' is not a technique"), res.stderr
+
+
+def test_check_re_proves_the_technique_column() -> None:
+    from pipeline.board import CLASSIC
+    from pipeline.run.audit import puzzles as audit
+    from tests.conftest import DATA
+
+    made = [json.loads(line) for line in (DATA / "workbook_rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    sword = next(r for r in made if r["technique"] == "swordfish")
+    wing = next(r for r in made if r["technique"] == "x_wing")
+
+    def findings(row: dict) -> list[str]:
+        full = {**row, "logic_steps": grade(parse(row["puzzle"]), parse(row["solution"])).logic_steps}
+        return [f for f in audit._grade_findings(full, parse(row["puzzle"]), parse(row["solution"]), CLASSIC,
+                                                 GRADER_VERSION) if "technique" in f]
+
+    assert findings(wing) == [] and findings(sword) == [] and findings({**wing, "technique": None}) == []
+    assert findings({**sword, "technique": "x_wing"}) == [
+        "technique is x_wing, but the grader's path is not made for it (hardest step swordfish, level hard; "
+        "docs/workbook.md)"]
+    assert audit.consistency({**wing, "size": 9, "box_rows": 3, "box_cols": 3, "difficulty_rank": 3,
+                              "grid_number": "1", "canonical_puzzle": "x", "technique": "jellyfish"}) == [
+        "technique is jellyfish, which its techniques do not use"]

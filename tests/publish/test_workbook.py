@@ -80,7 +80,7 @@ def test_refusals_name_the_chapter_or_the_key(tmp_path: Path) -> None:
     plain = [fake_row("plain", i, "easy") for i in range(3)]
     with pytest.raises(PublishError, match="^workbook: no puzzle of the sets was made for a technique"):
         workbook.plan([_write(tmp_path, plain, "plain")], book.validate_config({"workbook": {}}))
-    with pytest.raises(PublishError, match=r"^workbook.techniques.0: 'x_wings' is not a technique"):
+    with pytest.raises(PublishError, match=r"^workbook.techniques: 'x_wings' is not a technique"):
         book.validate_config({"workbook": {"techniques": ["x_wings"]}})
     with pytest.raises(PublishError, match="^sections: a workbook has a chapter per technique"):
         book.validate_config({"workbook": {}, "sections": [{"levels": ["hard"]}]})
