@@ -444,7 +444,7 @@ def _answers_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: 
     phr = text.PHRASES[lang]
     top = _head(canv, cfg, geo, number, cfg.words.answers)
     x, _, w, _ = geo.box(number)
-    per, side = _answer_rows(geo)
+    _, side = _answer_rows(geo)
     items = [(ch, j) for ch in chapters for j in range(len(ch.rows))][page.first:page.first + page.count]
     for n, (ch, j) in enumerate(items):
         r, col = divmod(n, 2)
