@@ -262,6 +262,24 @@ def step_words(ks: KeyStep, lang: str) -> str:
     return f"{ks.index + 1}手目：{title}　{effect}"  # noqa: RUF001
 
 
+def _lines(text_: str, size: float, room: float, lang: str) -> list[str]:
+    """``text_`` broken into lines of ``room`` points: English at spaces (the book's wrap); Japanese
+    between any two characters (its spaces around Latin letters are no break points), never before
+    closing punctuation."""
+    if lang != "ja":
+        return wrap(text_, size, room)
+    from pipeline.publish.pages import width
+
+    out, line = [], ""
+    for ch in text_:
+        if line and width(line + ch, size) > room and ch not in "、。）」』，．・：；？！":  # noqa: RUF001
+            out.append(line.rstrip())
+            line = ch.lstrip()
+        else:
+            line += ch
+    return [*out, line] if line else out
+
+
 def _page_number(canv: Any, cfg: BookConfig, geo: _Geo, number: int) -> None:
     if cfg.footer:
         canv.setFont(TEXT, 8)
@@ -347,8 +365,9 @@ def _contents_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters:
                    starts: dict[str, int]) -> None:
     lang = _lang(cfg)
     phr = text.PHRASES[lang]
-    top = _head(canv, cfg, geo, number, cfg.words.contents)
-    x, _, w, _ = geo.box(number)
+    x, y, w, h = geo.box(number)
+    top = y + h - 10
+    _grey(canv, cfg, 0.0)
     canv.setFont(TEXT, 16)
     canv.drawString(x, top - 16, cfg.words.contents)
     top -= 44
@@ -382,7 +401,7 @@ def _lesson_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, ch:
     top -= 64
     for para, size in ((body, 10.5), (phr["intro"].format(title=title), 10.5)):
         canv.setFont(TEXT, size)
-        for ln in wrap(para, size, w):
+        for ln in _lines(para, size, w, lang):
             canv.drawString(x, top, ln)
             top -= size * 1.5
         top -= 6
@@ -390,18 +409,18 @@ def _lesson_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, ch:
     canv.drawString(x, top - 8, phr["example"])
     top -= 20
     words = step_words(ch.example_step, lang)
-    caption = wrap(words, 9, w) + wrap(phr["legend"], 8, w)
+    caption = _lines(words, 9, w, lang) + _lines(phr["legend"], 8, w, lang)
     room = top - y - 12 * len(caption) - 10
     side = min(w * 0.85, room)
     draw_step(canv, cfg, ch.example_step, x + (w - side) / 2, top, side, cap)
     top -= side + 14
     _grey(canv, cfg, 0.0)
-    for ln in wrap(words, 9, w):
+    for ln in _lines(words, 9, w, lang):
         canv.setFont(TEXT, 9)
         canv.drawString(x, top, ln)
         top -= 12
     _grey(canv, cfg, 0.3)
-    for ln in wrap(phr["legend"], 8, w):
+    for ln in _lines(phr["legend"], 8, w, lang):
         canv.setFont(TEXT, 8)
         canv.drawString(x, top, ln)
         top -= 11
