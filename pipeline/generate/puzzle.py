@@ -51,7 +51,10 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    :mod:`pipeline.generate.steer` over minimal puzzles of the same grid, and only a puzzle it cannot
    bring into the range is rejected. With a quota (``spec.steer_pool``) the search climbs toward the
    level :meth:`~pipeline.generate.spec.Spec.target` gives the seed, and its result is kept at any level:
-   the run's quota takes it, or puts it in the set's stock.
+   the run's quota takes it, or puts it in the set's stock. With a technique target (``spec.techniques``,
+   ``difficulty.technique``; steering implied) the search climbs :func:`pipeline.generate.technique.miss`
+   and only a puzzle made for the technique (:func:`pipeline.generate.technique.made_for`) is kept; the
+   row records it (``MadePuzzle.technique``).
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle (:func:`certify`): the model
    of record must find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
