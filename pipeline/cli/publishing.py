@@ -85,6 +85,9 @@ def book(
     exclude: Exclude = None,
     allow_incomplete: AllowIncomplete = False,
     allow_fewer: AllowFewer = False,
+    workbook: Annotated[bool, typer.Option("--workbook", help="A technique workbook: a chapter per technique the "
+                                                              "puzzles were made for (the config's workbook "
+                                                              "section, or its defaults).")] = False,
 ) -> None:
     """Make a print-ready puzzle book (PDF): title, contents, sections easy -> extreme, answers."""
     from pipeline.publish import book as bookmod
@@ -94,6 +97,15 @@ def book(
                   ) if level else None
     cfg = bookmod.load_config(config, {"title": title, "per_page": per_page, "lang": lang, "levels": levels,
                                        "count": count})
+    if workbook or cfg.workbook is not None:
+        from pipeline.publish import workbook as wbmod
+
+        if cfg.workbook is None:
+            cfg = bookmod.validate_config({**cfg.model_dump(exclude_defaults=True), "workbook": {}})
+        pages, n = wbmod.make_workbook(paths, out, cfg, select.read_used(exclude or []),
+                                       allow_incomplete=allow_incomplete)
+        typer.echo(f"wrote {out}: {pages} pages, {n} puzzles; ids in {bookmod.used_path(out)}")
+        return
     for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or [],
                                    allow_incomplete=allow_incomplete, allow_fewer=allow_fewer):
         n = sum(len(p.items) for p in made.pages if p.kind == "puzzles")

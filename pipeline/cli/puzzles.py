@@ -37,6 +37,10 @@ def generate(
     fmt: Annotated[str, typer.Option("--format", help="line (the puzzle) or json (the whole row).")] = "line",
     logic_only: Annotated[bool, typer.Option("--logic-only", help="Only puzzles solved without trial and error "
                                                                   "(difficulty.logic_only).")] = False,
+    technique: Annotated[list[str] | None, typer.Option(help="Only puzzles made for this technique, reached by "
+                                                             "steering (difficulty.technique; repeat or "
+                                                             "comma-separate for one of several), e.g. x_wing.")
+                         ] = None,
 ) -> None:
     """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
     import json
@@ -64,6 +68,12 @@ def generate(
         data["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
     elif steer:
         raise fail("--steer: needs --level (the difficulty to steer toward)")
+    names = [x.strip() for v in technique or () for x in v.split(",") if x.strip()]
+    if names:
+        if levels or steer:
+            other = "--level" if levels else "--steer"
+            raise fail(f"--technique: fixes the level and steers by itself; leave out {other}")
+        data["difficulty"] = {"technique": names[0] if len(names) == 1 else names}
     if logic_only:
         data.setdefault("difficulty", {})["logic_only"] = True
     cfg = cfgmod.validate(data)
@@ -272,6 +282,10 @@ def rate(
         typer.echo(f"{where}{g.level} {g.score:g} ({g.logic_steps} logic steps"
                    f"{f', {g.guesses} guesses' if g.guesses else ''}; {hardest})")
         if explain:
-            for line in grade.explain(g):
+            key = rating.key_step(g)
+            for k, line in enumerate(grade.explain(g)):
                 typer.echo(f"  {line}")
+                if k == key:
+                    typer.echo(f"  ^ key step: the first {grade.TITLES[g.steps[k].technique]}, the hardest "
+                               "technique, once nothing easier applies")
     raise typer.Exit(ExitCode.PROBLEMS if bad else ExitCode.OK)

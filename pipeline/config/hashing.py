@@ -32,6 +32,8 @@ ADDED_KEYS: dict[tuple[str, ...], Any] = {
     ("difficulty", "steer"): False,
     # the logic-only promise (no trial and error)
     ("difficulty", "logic_only"): False,
+    # the technique target (docs/workbook.md)
+    ("difficulty", "technique"): None,
 }
 
 

@@ -17,7 +17,7 @@ from pydantic import Field, field_validator, model_validator
 
 from pipeline import symmetry
 from pipeline.board import Grid, PuzzleFormatError, board, parse, variant_problem
-from pipeline.config import design, reach
+from pipeline.config import design, reach, technique
 from pipeline.config.messages import echo
 from pipeline.config.sections import (
     BoardCfg,
@@ -111,7 +111,12 @@ class Config(_Strict):
             self._fits_giant(n)
         self._fits_variant(n)
         self._fits_design(n)
-        if self.difficulty is not None and self.difficulty.steer:
+        if self.difficulty is not None and self.difficulty.technique is not None:
+            why = technique.board_problem(n, self.board.rules.kinds, self.difficulty.techniques)
+            if why:
+                raise ValueError(why)
+            self._fits_steer("difficulty.technique")
+        elif self.difficulty is not None and self.difficulty.steer:
             self._fits_steer()
         if self.difficulty is not None:
             cages = self.board.cages
@@ -165,14 +170,15 @@ class Config(_Strict):
             raise ValueError(f"removal.hints: a {n}x{n} board needs a hints rule, e.g. {{min: 310, max: 330}} "
                              "(orbit-minimal puzzles of this size are beyond the removal's counter)")
 
-    def _fits_steer(self) -> None:
+    def _fits_steer(self, field: str = "difficulty.steer") -> None:
         """``difficulty.steer`` climbs over orbit-minimal puzzles toward a range (levels or score) or, with a
         quota, toward one of the quota's levels per puzzle: it needs the minimal rule and a variant with givens
         to move (not killer)."""
         if self.removal.pattern is not None or self.removal.hints is not None:
             key = "pattern" if self.removal.pattern is not None else "hints"
-            raise ValueError(f"difficulty.steer: works on orbit-minimal puzzles; remove removal.{key} or set "
-                             "difficulty.steer: false")
+            undo = "set difficulty.steer: false" if field == "difficulty.steer" else f"remove {field}"
+            why = "" if field == "difficulty.steer" else " (a technique is reached by steering)"
+            raise ValueError(f"{field}: works on orbit-minimal puzzles{why}; remove removal.{key} or {undo}")
         if "killer" in self.board.rules.kinds:
             raise ValueError("difficulty.steer: steering moves givens, and a killer puzzle's grade lies in its "
                              "cages (give difficulty.levels or a quota without steer: killer puzzles are graded and "

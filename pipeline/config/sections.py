@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from pipeline import symmetry
 from pipeline.board import Variant, make_variant
+from pipeline.config import technique
 from pipeline.config.messages import echo
 from pipeline.difficulty.techniques import LEVELS
 from pipeline.symmetry import TAGS
@@ -193,9 +194,37 @@ class DifficultyCfg(_Strict):
     max_attempts: int = Field(default=200, ge=1, le=100_000, strict=True)
     steer: bool = Field(default=False, strict=True)
     logic_only: bool = Field(default=False, strict=True)  # keep only puzzles solved without trial and error
+    # a technique target (pipeline.config.technique): puzzles made for this technique, or for one of a list
+    technique: str | list[str] | None = None
+
+    @field_validator("technique")
+    @classmethod
+    def _technique(cls, v: str | list[str] | None) -> str | list[str] | None:
+        names = technique.names_of(v)
+        if v is not None and not names:
+            raise ValueError("name at least one technique, e.g. x_wing")
+        for name in names:
+            why = technique.unknown(name)
+            if why:
+                raise ValueError(why)
+        if len(set(names)) != len(names):
+            raise ValueError("a technique is named twice")
+        return v
+
+    @property
+    def techniques(self) -> tuple[str, ...]:
+        """The names of ``technique`` as a tuple (empty without a technique target)."""
+        return technique.names_of(self.technique)
 
     @model_validator(mode="after")
     def _some_target(self) -> DifficultyCfg:
+        if self.technique is not None:
+            other = ("quota" if self.quota is not None else "levels" if self.levels else "score"
+                     if self.score is not None else None)
+            if other:
+                raise ValueError(f"technique fixes the level (the technique's own): give technique or {other}, "
+                                 "not both")
+            return self
         if self.quota is not None:
             if self.levels or self.score is not None:
                 raise ValueError("quota makes a mix of levels: give quota, or levels/score, not both")

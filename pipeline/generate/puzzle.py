@@ -51,7 +51,10 @@ The removal loop, step by step (after tdoku's ``generate.cc`` and QQWing):
    :mod:`pipeline.generate.steer` over minimal puzzles of the same grid, and only a puzzle it cannot
    bring into the range is rejected. With a quota (``spec.steer_pool``) the search climbs toward the
    level :meth:`~pipeline.generate.spec.Spec.target` gives the seed, and its result is kept at any level:
-   the run's quota takes it, or puts it in the set's stock.
+   the run's quota takes it, or puts it in the set's stock. With a technique target (``spec.techniques``,
+   ``difficulty.technique``; steering implied) the search climbs :func:`pipeline.generate.technique.miss`
+   and only a puzzle made for the technique (:func:`pipeline.generate.technique.made_for`) is kept; the
+   row records it (``MadePuzzle.technique``).
 7. *Certify.* One ILP solve with the no-good row on the finished puzzle (:func:`certify`): the model
    of record must find it infeasible (unique) in either engine mode; ``certified`` says it did.
 
@@ -98,7 +101,7 @@ from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import lpgrid, pattern, steer, version
+from pipeline.generate import lpgrid, pattern, steer, technique, version
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -140,6 +143,7 @@ class MadePuzzle:
     phase_ms: dict[str, float]
     variant: Variant = CLASSIC  # the puzzle's rules, with its cages for killer
     grid_source: str = ""  # where the grid came from: a key of lpgrid.SOURCES
+    technique: str | None = None  # the technique target it was made for (difficulty.technique), else None
 
     @property
     def hints(self) -> int:
@@ -178,6 +182,7 @@ class _Found:
     certified: bool
     variant: Variant = CLASSIC
     grid_source: str = ""
+    technique: str | None = None
 
 
 def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
@@ -206,7 +211,7 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
             gen_ms=(time.perf_counter() - t0) * 1000.0,
             attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
             phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
-            variant=found.variant, grid_source=found.grid_source,
+            variant=found.variant, grid_source=found.grid_source, technique=found.technique,
         )
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {job.why}", spec.max_attempts,
                            job.timeouts, job.rejected)
@@ -267,20 +272,29 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         graded = rate(puzzle)
         target = spec.target(job.seed)
         off = graded.level != target if target is not None else not spec.wants(graded.level, graded.score)
+        if spec.techniques is not None:
+            off = technique.made_for_grade(graded, spec.techniques, spec.grader) is None
         if spec.steer and goal is None and removing and off:
             # Step 6s, steer: a local search over minimal puzzles of this grid toward the range, or toward the
             # seed's quota level (draws 8); with a quota the result is kept whatever its level (the run's
             # quota takes it or stocks it).
             def judge(g: Grade) -> steer.Miss:
+                if spec.techniques is not None:
+                    return technique.miss(g, spec.techniques, spec.grader)
                 if target is not None:
                     return steer.miss(g, (target,), None, None)
                 return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
 
             puzzle, graded = steer.climb(job.unique, rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh
-        if not spec.wants(graded.level, graded.score, graded.guesses):
+        made_for = (technique.made_for_grade(graded, spec.techniques, spec.grader) if spec.techniques is not None
+                    else None)
+        if not spec.wants(graded.level, graded.score, graded.guesses) or (spec.techniques is not None
+                                                                           and made_for is None):
             job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
-            job.why = f"no puzzle in the difficulty range (last graded {graded.level} {graded.score:g})"
+            aim = (f"made for {' or '.join(spec.techniques)}" if spec.techniques is not None
+                   else "in the difficulty range")
+            job.why = f"no puzzle {aim} (last graded {graded.level} {graded.score:g})"
             return None
         # Step 5, honest flags.
         minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
@@ -297,7 +311,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         eng.set_nogood(None)
         if spec.killer:
             eng.set_cages(())
-    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant, job.source)
+    return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant, job.source, made_for)
 
 
 def _givens(job: _Puzzle, grid: Grid, order: list[tuple[int, ...]], goal: tuple[int, int, int] | None,

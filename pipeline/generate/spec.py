@@ -46,6 +46,9 @@ class Spec:
     # quota (:meth:`target` picks one per seed); None otherwise
     steer_pool: tuple[str, ...] | None = None
     logic_only: bool = False  # difficulty.logic_only: refuse a puzzle whose grade needs trial and error
+    # difficulty.technique: keep only puzzles made for one of these techniques (pipeline.config.technique),
+    # steered toward them (pipeline.generate.technique); None otherwise
+    techniques: tuple[str, ...] | None = None
     # the grader version whose rules grade the puzzles (a set keeps the one it began with; the plan settles it)
     grader: int = GRADER_VERSION
     # the generator version whose rules make the puzzles (a set keeps the one it began with; the plan settles it)

@@ -18,6 +18,7 @@ from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
 from pipeline.publish.labels import Words, words
 from pipeline.publish.layout import MM, POD_BLEED_IN, least_bottom, safe_in
 from pipeline.publish.select import PublishError
+from pipeline.publish.workbook_config import WorkbookCfg
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
 #: The variant kinds a section may name (``classic``: none); kinds combine with ``+`` (``killer+x``).
@@ -135,9 +136,15 @@ class BookConfig(_Strict):
     binding: Literal["left", "right"] = "left"  # right: 右綴じ, a book read right to left
     pdfx: Literal["none", "x-1a"] = "none"  # PDF/X-1a:2001 for an offset printer (OutputIntent, GTS_PDFXVersion)
     output_condition: Literal["JC200103", "FOGRA39", "CGATS TR 001", "FOGRA51"] = "JC200103"  # its printing condition
+    workbook: WorkbookCfg | None = None  # a technique workbook (pipeline.publish.workbook), not a book of sections
 
     @model_validator(mode="after")
     def _preset_rules(self) -> BookConfig:
+        if self.workbook is not None and (self.sections is not None or self.levels is not None
+                                          or self.count is not None):
+            key = "sections" if self.sections is not None else "levels" if self.levels is not None else "count"
+            raise ValueError(f"{key}: a workbook has a chapter per technique (workbook.techniques, "
+                             "workbook.per_technique); leave it out")
         if self.sections is not None and (self.levels is not None or self.count is not None):
             key = "levels" if self.levels is not None else "count"
             raise ValueError(f"{key}: narrows a book without sections; with sections, give each its levels "

@@ -36,7 +36,7 @@ from typing import Any, Protocol, overload
 from pipeline.atomic import DiskFull
 from pipeline.config import CagesCfg, Config, ConfigError, config_hash
 from pipeline.config.defining import DEFINING, defining_keys, differences, shown
-from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, NewerGrader, held_version
+from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, ORDERS, NewerGrader, held_version
 from pipeline.errors import UserError
 from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
@@ -194,9 +194,10 @@ def spec_of(cfg: Config) -> Spec:
         cage_sizes=(cages.min_size, cages.max_size),
         cage_singles=cages.singles,
         killer_givens=cages.givens,
-        steer=bool(d and d.steer),
+        steer=bool(d and (d.steer or d.technique is not None)),  # a technique target is reached by steering
         steer_pool=_steer_pool(d.quota) if d and d.steer and d.quota else None,
-        logic_only=bool(d and d.logic_only),
+        logic_only=bool(d and (d.logic_only or d.technique is not None)),  # a technique target implies it
+        techniques=d.techniques if d and d.technique is not None else None,
     )
 
 
@@ -216,7 +217,12 @@ def job_of(cfg: Config, grader: int = GRADER_VERSION, made_by: int = generator.G
     """The workers' job for ``cfg``, its puzzles graded by grader version ``grader`` (the set's:
     :func:`set_grader`) and made by generator version ``made_by`` (the set's record:
     :func:`set_generator`)."""
-    return Job(replace(spec_of(cfg), grader=grader, generator=made_by), cfg.name, config_hash(cfg), cfg.seed)
+    spec = spec_of(cfg)
+    missing = [t for t in spec.techniques or () if t not in ORDERS[grader]]
+    if missing:
+        raise ConfigError(f"difficulty.technique: {missing[0]} is not a step of grader version {grader}, which "
+                          "grades this set (the set began under it; start a new set to use it)")
+    return Job(replace(spec, grader=grader, generator=made_by), cfg.name, config_hash(cfg), cfg.seed)
 
 
 _WARM_GRID = tuple(int(c) for c in

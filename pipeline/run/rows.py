@@ -29,7 +29,7 @@ Row = dict[str, Any]
 
 #: Bumped when columns are added (see :data:`ADDED_IN` and the changelog in ``schema/README.md``);
 #: every part carries it in its key-value metadata as ``numplace.schema_version``.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 @cache
@@ -80,6 +80,7 @@ def _schema() -> dict[str, pl.DataType]:
         "cages": pl.List(cage),
         "grid_source": pl.String(),
         "needs_guessing": pl.Boolean(),
+        "technique": pl.String(),
     }
 
 
@@ -94,9 +95,9 @@ def __getattr__(name: str) -> Any:
 
 #: Columns added after version 1, with the schema version that added them.
 ADDED_IN: dict[str, int] = {"difficulty_rank": 2, "variant": 3, "regions": 3, "cages": 3, "grid_source": 4,
-                            "needs_guessing": 4}
+                            "needs_guessing": 4, "technique": 5}
 #: Columns that may hold null (everything else is always set).
-NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages", "needs_guessing"})
+NULLABLE = frozenset({"grid_number", "canonical_puzzle", "regions", "cages", "needs_guessing", "technique"})
 
 
 def json_schema() -> dict[str, Any]:
@@ -184,6 +185,7 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         **variant_columns(v),
         "grid_source": made.grid_source,
         "needs_guessing": needs_guessing(made.difficulty, made.techniques),
+        "technique": made.technique,  # the technique target it was made for (difficulty.technique), else null
     }
 
 

@@ -31,3 +31,13 @@ def rate(puzzle: Grid, variant: Variant | None = None) -> grade.Grade:
     if variant is None or variant.classic:
         return grade.grade(puzzle, checked.solution)
     return grade.grade(puzzle, checked.solution, variant=variant)
+
+
+def key_step(g: grade.Grade) -> int | None:
+    """Index (0-based) of the grade's *key step*: the first step of its hardest technique (the last of
+    ``g.techniques``), which the solver takes only once no easier technique applies; None for an empty
+    path. A puzzle made for a technique (``difficulty.technique``) has that technique hardest."""
+    if not g.techniques:
+        return None
+    hardest = g.techniques[-1]
+    return next((k for k, s in enumerate(g.steps) if s.technique == hardest), None)

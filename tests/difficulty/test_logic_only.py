@@ -25,7 +25,7 @@ def test_needs_guessing_of_a_grade() -> None:
     assert rows.needs_guessing("extreme", ["naked_single", "forcing_net"]) is False
     assert rows.needs_guessing("unrated", ["naked_single"]) is None
     assert rows.SCHEMA["needs_guessing"] == pl.Boolean() and "needs_guessing" in rows.NULLABLE
-    assert rows.ADDED_IN["needs_guessing"] == rows.SCHEMA_VERSION == 4
+    assert rows.ADDED_IN["needs_guessing"] == 4 <= rows.SCHEMA_VERSION
 
 
 def test_spec_wants_no_guessing_when_logic_only() -> None:

@@ -7,7 +7,8 @@ solution); the identity columns (:func:`.ids.identity`); cheap agreements betwee
 design (:mod:`.design`); and, unless ``fast``, the derived columns recomputed (:func:`recompute`):
 ``minimal`` and ``orbit_minimal`` (removing any single given, or any whole orbit of
 ``symmetry_requested``, breaks uniqueness), the grade (``difficulty``, ``difficulty_score``,
-``techniques``, ``logic_steps``, by :mod:`pipeline.difficulty.grade`), ``canonical_puzzle``
+``techniques``, ``logic_steps``, by :mod:`pipeline.difficulty.grade`; a ``technique`` the row was made
+for re-proved by :func:`pipeline.generate.technique.made_for`), ``canonical_puzzle``
 (:func:`pipeline.identity.canon.canonical_key`, null for 16x16; variants:
 :func:`pipeline.identity.variant_canon.canonical_variant_key`, null accepted from older rows) and ``grid_number``
 (:func:`pipeline.identity.numbering.grid_number`, 9x9 only). The row's dedup key comes from the
@@ -28,7 +29,9 @@ from typing import Any
 
 from pipeline import verify
 from pipeline.board import Grid, Variant, board, make_variant, parse
-from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, ORDERS, UNRATED
+from pipeline.config.technique import OFFERED
+from pipeline.difficulty.techniques import GRADER_VERSION, LEVELS, ORDERS, TECHNIQUES, UNRATED
+from pipeline.generate import technique
 from pipeline.run import rows
 from pipeline.run.audit.ids import Expect, identity
 
@@ -66,6 +69,11 @@ def consistency(row: Mapping[str, Any]) -> list[str]:
     if (row["box_rows"], row["box_cols"]) != (b.box_rows, b.box_cols):
         out.append(f"box_rows x box_cols is {row['box_rows']}x{row['box_cols']}, a {n}x{n} board has "
                    f"{b.box_rows}x{b.box_cols} boxes")
+    made = row.get("technique")
+    if made is not None and made not in OFFERED:
+        out.append(f"technique {made!r} is not a technique a puzzle can be made for")
+    elif made is not None and made not in row["techniques"]:
+        out.append(f"technique is {made}, which its techniques do not use")
     level, rank = row["difficulty"], row.get("difficulty_rank")
     if level not in LEVELS and not (level == UNRATED and row.get("variant")):
         out.append(f"difficulty {level!r} is not a level ({', '.join(LEVELS)}; {UNRATED} for variant puzzles)")
@@ -106,6 +114,12 @@ def _grade_findings(row: Mapping[str, Any], puzzle: Grid, solution: Grid, varian
     guessing = rows.needs_guessing(g.level, g.techniques)
     if row.get("needs_guessing") is not None and row["needs_guessing"] != guessing:
         out.append(f"needs_guessing is {_b(row['needs_guessing'])}, the grader says {_b(guessing)}")
+    made = row.get("technique")  # null: not made for a technique (or a row older than the column)
+    if made is not None and made in TECHNIQUES and technique.made_for(g.steps, g.level, g.guesses, (made,),
+                                                                      grader) != made:
+        top = technique.hardest(g.steps, grader)
+        out.append(f"technique is {made}, but the grader's path is not made for it (hardest step {top}, "
+                   f"level {g.level}; docs/workbook.md)")
     return out
 
 
