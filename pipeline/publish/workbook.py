@@ -23,7 +23,6 @@ Contracts
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -489,7 +488,8 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
     count. Both files are written whole or not at all."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from pipeline.publish.book import _epoch, used_path
+    from pipeline.publish.book import used_path
+    from pipeline.publish.dates import creation_time, source_date_epoch
 
     geo = _geo(cfg)
     cap = register_fonts()
@@ -500,7 +500,7 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
             starts.setdefault(f"c{p.chapter}", number)
         if p.kind == "answers":
             starts.setdefault("answers", number)
-    epoch = _epoch()
+    epoch = source_date_epoch()
     n_puzzles = sum(len(ch.rows) for ch in chapters)
 
     def paint(tmp: Path) -> None:
@@ -529,7 +529,7 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
         canv.save()
 
     write_file(out, paint)
-    when = dt.datetime.fromtimestamp(epoch, dt.UTC) if epoch is not None else dt.datetime.now(dt.UTC)
+    when = creation_time()  # the one creation-date rule (pipeline.publish.dates)
     numbers = [n for ch in chapters for n in ch.numbers]
     ids = [r["puzzle_id"] for ch in chapters for r in (ch.example, *ch.rows)]
     used = {"pdf": out.name, "title": cfg.title, "created_at": when.isoformat(timespec="seconds"),

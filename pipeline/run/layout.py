@@ -119,7 +119,8 @@ def reserved(name: str) -> bool:
 def catalog_file_known(name: str) -> bool:
     """Whether a name in ``<root>/_catalog/`` is one numplace writes there: an entry
     ``<set>--<run_id>.keys``, the root's ``_lock``, the ``damaged/`` folder, the key index's
-    ``_index/`` folder (:mod:`pipeline.run.keyindex`), a temp file being written (``.<name>.XXXX.tmp``). Everything else is foreign (``numplace catalog`` names it). The
+    ``_index/`` folder (:mod:`pipeline.run.keyindex`), a temp file being written
+    (``.<name>.XXXX.tmp``). Everything else is foreign (``numplace catalog`` names it). The
     one list of those names: extend it here when numplace writes a new kind of file there."""
     if name in (LOCK, DAMAGED, INDEX) or (name.startswith(".") and name.endswith(".tmp")):
         return True
