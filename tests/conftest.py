@@ -17,6 +17,9 @@ from pipeline.board import Grid
 from pipeline.identity import canon, numbering
 
 ROOT = Path(__file__).resolve().parents[1]
+# A compiled probe that disagrees with its Python finder fails the test (pipeline.difficulty.logic.TwinDrift)
+# instead of falling back on the Python search; inherited by the CLI subprocesses.
+os.environ.setdefault("NUMPLACE_STRICT_TWINS", "1")
 
 
 def error_line(stderr: str) -> str:
