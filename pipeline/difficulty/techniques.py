@@ -308,6 +308,9 @@ class Rulebook:
     leaves out the rows added after it). ``finders`` / ``probes``: row -> the finder reference / probe
     name this version uses instead of the registry's (a probe None: no compiled twin). ``change``: what
     this version changed from the one before it, in a sentence (docs/difficulty.md's table of versions).
+    ``loose``: the rows whose probe is looser than this version's finder (it may say yes where the finder
+    finds nothing; never the other way): the compiled driver then lets the finder decide, even under
+    tests. Every other probe is its finder's exact twin (``tests/difficulty/test_twins.py``).
 
     By convention a finder or probe kept only for older versions is named ``<row>_until_<N>`` after the
     newest version that uses it, so retiring versions up to N deletes exactly the ``_until_<M>`` names
@@ -319,6 +322,7 @@ class Rulebook:
     change: str
     finders: dict[str, str] = field(default_factory=dict)
     probes: dict[str, str | None] = field(default_factory=dict)
+    loose: frozenset[str] = frozenset()
 
     def finder(self, technique: str) -> str | None:
         """The finder reference of ``technique`` under these rules (None for ``trial_and_error``)."""
@@ -371,10 +375,15 @@ _FINDERS_UNTIL_3: dict[str, str] = {
 
 
 def _book(version: int, order: tuple[str, ...], change: str, finders: dict[str, str] | None = None,
-          probes: dict[str, str | None] | None = None) -> Rulebook:
+          probes: dict[str, str | None] | None = None, loose: frozenset[str] = frozenset()) -> Rulebook:
     """A :class:`Rulebook` with the rules of the rows of ``order`` only."""
     return Rulebook(version, order, change, {t: f for t, f in (finders or {}).items() if t in order},
-                    {t: p for t, p in (probes or {}).items() if t in order})
+                    {t: p for t, p in (probes or {}).items() if t in order}, loose & set(order))
+
+
+# Since grader 5 the skyscraper is searched in HoDoKu's order, which skips a pair of conjugate lines whose
+# far ends share a line (an X-Wing's shape); its probe reads every skyscraper the older search sees.
+_LOOSE_5 = frozenset({"skyscraper"})
 
 
 #: grader version -> its :class:`Rulebook`, for every version this code holds.
@@ -385,9 +394,9 @@ RULEBOOKS: dict[int, Rulebook] = {rb.version: rb for rb in (
              "rectangles, Sue de Coq and the ALS rows", _FINDERS_UNTIL_3, _PROBES_UNTIL_4),
     _book(4, _ORDER_3, "HoDoKu's choice among every nice loop and AIC", _FINDERS_UNTIL_4, _PROBES_UNTIL_4),
     _book(5, _ORDER_5, "HoDoKu's choice of X-chain, XY-chain, turbot fish and skyscraper, its nice-loop "
-             "tables with the continuous row, its locked-subset rule", _FINDERS_UNTIL_5),
+             "tables with the continuous row, its locked-subset rule", _FINDERS_UNTIL_5, loose=_LOOSE_5),
     _book(6, tuple(TECHNIQUES), "grouped nice loops and AICs; HoDoKu's unique rectangles (missing "
-             "candidates, its Test 4 rule)"),
+             "candidates, its Test 4 rule)", loose=_LOOSE_5),
 )}
 
 #: The version of the grading rules of this code (the rules of new sets): the newest of
