@@ -27,7 +27,7 @@ def _compare(states: list[Candidates]) -> tuple[int, int]:
         ctx = _Ctx(st)
         four = chain_engine._choose_py(st, ctx, _graph(st, ctx))
         assert chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units) == four, st.cand
-        five = chain_engine._choose_tables(st, ctx, _graph(st, ctx))
+        five = chain_engine.choose_tables(st, ctx, _graph(st, ctx))
         assert chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, True) == (
             five[0] if five is not None else None), st.cand
         chosen += four is not None
