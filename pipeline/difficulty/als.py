@@ -59,6 +59,7 @@ from pipeline.difficulty.candidates import (
     cell_name,
     digit_name,
 )
+from pipeline.difficulty.hodoku import index_sum
 
 #: The largest board side the ALS techniques run on.
 MAX_SIDE = 9
@@ -399,22 +400,13 @@ def _unwind(s: int, key: tuple[int, tuple[int, ...], tuple[int, ...], int],
     return (s, *ids[::-1]), tuple(digits[::-1])
 
 
-def _index_sum(elims: Sequence[tuple[int, int]]) -> int:
-    """HoDoKu's ``getIndexSumme``: eliminations by (digit, cell), weighted 1, 81, 161, ..."""
-    total, offset = 0, 1
-    for c, d in sorted(elims, key=lambda e: (e[1], e[0])):
-        total += c * offset + d
-        offset += 80
-    return total
-
-
 def _chain_order(p: _Found, q: _Found) -> int:
     """HoDoKu's ``AlsComparator`` for steps with different eliminations (more first, then the lower
     index sum), then fewer ALS, then fewer cells."""
     if len(p.elims) != len(q.elims):
         return len(q.elims) - len(p.elims)
     if p.elims != q.elims:
-        return _index_sum(p.elims) - _index_sum(q.elims)
+        return index_sum(p.elims) - index_sum(q.elims)
     return (len(p.chain) - len(q.chain)) or (p.size - q.size)
 
 
@@ -497,3 +489,10 @@ def _common_digits(alses: list[_Als], chosen: list[int]) -> list[int]:
     for i in chosen:
         common &= alses[i].digits
     return list(_bits(common))
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques).
+als_xz = _als_xz
+als_xy_wing = _als_xy_wing
+als_xy_chain = _als_xy_chain
+death_blossom = _death_blossom

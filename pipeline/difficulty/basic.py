@@ -221,3 +221,59 @@ def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:
                             units=(u,), detail=f"{_slash(dm)} in {_cells(cells, n)} ({g.names[u]})")
     return None
 
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques); ``_until_4``: graders 2-4's rule
+# (any pair or triple inside a box and a line is locked), kept for their rulebooks.
+naked_single = _naked_single
+hidden_single = _hidden_single
+pointing = _pointing
+claiming = _claiming
+
+
+def locked_pair(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 2, True, hodoku=True)
+
+
+def locked_triple(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 3, True, hodoku=True)
+
+
+def naked_pair(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 2, False, hodoku=True)
+
+
+def naked_triple(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 3, False, hodoku=True)
+
+
+def naked_quad(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 4, False)
+
+
+def hidden_pair(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _hidden_subset(st, ctx, 2)
+
+
+def hidden_triple(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _hidden_subset(st, ctx, 3)
+
+
+def hidden_quad(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _hidden_subset(st, ctx, 4)
+
+
+def locked_pair_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 2, True)
+
+
+def locked_triple_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 3, True)
+
+
+def naked_pair_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 2, False)
+
+
+def naked_triple_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _naked_subset(st, 3, False)

@@ -202,3 +202,40 @@ def _fish_step(technique: str, n: int, d: int, rows_base: bool, combo: Sequence[
         detail += f", fin{'s' if len(fins) > 1 else ''} {_cells(fins, n)}"
     return Step(technique, tuple(cells), eliminations=_elims_of((i, d) for i in targets), digits=(d,),
                 units=b_units + c_units, detail=detail)
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques).
+def x_wing(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _fish(st, ctx, 2)
+
+
+def swordfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _fish(st, ctx, 3)
+
+
+def jellyfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _fish(st, ctx, 4)
+
+
+def finned_x_wing(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 2, False)
+
+
+def sashimi_x_wing(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 2, True)
+
+
+def finned_swordfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 3, False)
+
+
+def sashimi_swordfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 3, True)
+
+
+def finned_jellyfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 4, False)
+
+
+def sashimi_jellyfish(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _finned_fish(st, ctx, 4, True)

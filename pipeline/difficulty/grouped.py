@@ -2,7 +2,7 @@
 
 A *group node* is digit ``d``'s candidates in one box-line intersection when there are at least two
 of them (HoDoKu's ``GroupNode``): "the group is on" means ``d`` lies in one of its cells, "off" that it
-lies in none. Group nodes join :mod:`.loop_choice`'s tables only as links in the middle of a chain; a
+lies in none. Group nodes join :mod:`.chain_engine`'s tables only as links in the middle of a chain; a
 chain still starts and ends on one candidate.
 
 Contracts
@@ -23,21 +23,21 @@ Contracts
     the links *into* a node).
 
 * **Choice** (:func:`grouped_loop`): HoDoKu's ``getStep(GROUPED_NICE_LOOP)``: the tables of
-  :func:`.loop_choice._choose_tables` over the plain and group links, every nice loop and AIC compared
+  :func:`.chain_engine.choose_tables` over the plain and group links, every nice loop and AIC compared
   as there, the first one put first. Its kind is ``grouped_`` + the plain kind when a group node is on
   the chain (weight 300); without one (the tables may reach a plain chain the plain search did not
   take) it is the plain kind (280), as HoDoKu's step is. A group node on a chain counts as one link,
   a chain that comes back to a cell of a group node it has left is a lasso, and in a continuous loop
   the cells seeing a group node are those seeing all its cells.
 * One search serves the three rows (cached in the step search's context). Boards up to
-  :data:`.loop_choice.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
+  :data:`.chain_engine.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
   states no cheaper technique solves reach it).
 """
 
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, digit_name
-from pipeline.difficulty.loop_choice import MAX_N, _choose_tables, _Links, _loop_step, _tables_path
+from pipeline.difficulty.chain_engine import MAX_N, Links, choose_tables, loop_step, tables_path
 from pipeline.difficulty.loops import _Graph, _graph
 
 #: One group node: ``(digit index, cells bitset, line unit, box unit)``.
@@ -58,8 +58,8 @@ def groups(st: Candidates, ctx: _Ctx) -> list[Group]:
     return out
 
 
-class GroupLinks(_Links):
-    """:class:`.loop_choice._Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
+class GroupLinks(Links):
+    """:class:`.chain_engine.Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
     (``N = n * n``), linked as the contracts say."""
 
     def __init__(self, st: Candidates, ctx: _Ctx, gr: _Graph) -> None:
@@ -130,7 +130,7 @@ class GroupLinks(_Links):
         return x >= self.base
 
     def name(self, x: int) -> str:
-        """``r1c23(5)``: a group node by its rows and columns (a plain node as :class:`_Links` names it)."""
+        """``r1c23(5)``: a group node by its rows and columns (a plain node as :class:`Links` names it)."""
         gp = self._group(x)
         if gp is None:
             return super().name(x)
@@ -149,9 +149,9 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     if st.n <= MAX_N:
         gr = _graph(st, ctx)
         lk = GroupLinks(st, ctx, gr)
-        got = _choose_tables(st, ctx, gr, lk) if lk.groups else None
+        got = choose_tables(st, ctx, gr, lk) if lk.groups else None
         if got is not None:
             chain, elims = got
-            step = _loop_step(st, gr, lk, chain[0], _tables_path(lk, chain), elims)
+            step = loop_step(st, gr, lk, chain[0], tables_path(lk, chain), elims)
     ctx.cache["grouped6"] = step
     return step

@@ -484,3 +484,11 @@ FINDERS = {
     "cage_splitting": _cage_splitting,
     "innies_outies_multi": _innies_outies_multi,
 }
+
+# The finders the technique registry names (pipeline.difficulty.techniques).
+cage_combination = _cage_combination
+innies_outies = _innies_outies
+cage_unit_overlap = _cage_unit_overlap
+cage_combination_unit = _cage_combination_unit
+cage_splitting = _cage_splitting
+innies_outies_multi = _innies_outies_multi

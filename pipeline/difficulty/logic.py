@@ -16,7 +16,7 @@ Contracts
   them is ``trial_and_error``.
 * **Order.** Techniques are tried in :data:`TECHNIQUE_ORDER` (HoDoKu's default solver order for the
   techniques implemented; the killer rows right after the singles), or in the order of an older
-  grader version a set began with (``grader``, :data:`~pipeline.difficulty.techniques.ORDERS`); the
+  grader version a set began with (``grader``, its :class:`~pipeline.difficulty.techniques.Rulebook`); the
   first one that makes progress is applied, one pattern per step.
   Within a technique the search order is deterministic; for chains the shortest chain wins, then the
   one with most eliminations.
@@ -43,21 +43,25 @@ Public API (:data:`__all__`): :func:`solve_logically`, :func:`next_step`, :func:
   :mod:`.fish`, :mod:`.single_digit` (skyscraper, kite, turbot fish, empty rectangle),
   :mod:`.wings`, :mod:`.chains` (remote pairs, colours, chains), :mod:`.uniqueness` (unique
   rectangles, hidden rectangle, BUG+1), :mod:`.loops` (nice loops, AICs, forcing chains and nets),
+  :mod:`.chain_engine` (HoDoKu's choice of nice loop and AIC), :mod:`.grouped`, :mod:`.sue_de_coq`,
+  :mod:`.als`, :mod:`.killer`,
   :mod:`.trial` (trial and error);
-* :mod:`.techniques`: the technique table (names, order, titles, levels, weights);
+* :mod:`.techniques`: the technique registry and one rulebook per held grader version: the driver takes
+  every finder (:func:`finders_of`) and compiled probe from them, never from a list of its own;
   :data:`TECHNIQUE_ORDER` and :data:`TITLES` are re-exported from it;
 * :mod:`.logic_jit`: the compiled kernels (singles and probes) of ``compiled=True``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, cast
 
 from pipeline.board import Grid, Variant, size_of_grid
-from pipeline.difficulty.als import _als_xy_chain, _als_xy_wing, _als_xz, _death_blossom
-from pipeline.difficulty.basic import _claiming, _hidden_single, _hidden_subset, _naked_single, _naked_subset, _pointing
 from pipeline.difficulty.candidates import (
     Candidates,
     Contradiction,
@@ -68,38 +72,18 @@ from pipeline.difficulty.candidates import (
     digit_name,
     unit_name,
 )
-from pipeline.difficulty.chains import (
-    _multi_colors,
-    _remote_pair,
-    _simple_colors,
-    _x_chain,
-    _x_chain_5,
-    _xy_chain,
-    _xy_chain_5,
+from pipeline.difficulty.techniques import (
+    CAGES,
+    GRADER_VERSION,
+    NOT_IN_SOLVER,
+    TECHNIQUE_ORDER,
+    TECHNIQUES,
+    TITLES,
+    UNIQUENESS,
+    order_of,
+    rulebook,
 )
-from pipeline.difficulty.fish import _finned_fish, _fish
-from pipeline.difficulty.grouped import grouped_loop
-from pipeline.difficulty.killer import FINDERS as KILLER_FINDERS
-from pipeline.difficulty.killer import KILLER_TECHNIQUES
-from pipeline.difficulty.loop_choice import aic_4, aic_5, nice_loop_4, nice_loop_5
-from pipeline.difficulty.loops import (
-    _aic,
-    _discontinuous_nice_loop,
-    _forcing_chain,
-    _forcing_net,
-)
-from pipeline.difficulty.single_digit import _empty_rectangle, _skyscraper_5, _turbot, _turbot_fish_5
-from pipeline.difficulty.sue_de_coq import _sue_de_coq
-from pipeline.difficulty.techniques import GRADER_VERSION, NOT_IN_SOLVER, TECHNIQUE_ORDER, TITLES, UNIQUENESS, order_of
-from pipeline.difficulty.trial import _Guesser, count_solutions, search_solution
-from pipeline.difficulty.uniqueness import (
-    _avoidable_finder,
-    _bug_plus_1,
-    _hidden_rectangle,
-    _uniqueness_finder,
-    hidden_rectangle_6,
-)
-from pipeline.difficulty.wings import _w_wing, _xy_wing, _xyz_wing
+from pipeline.difficulty.trial import _Guesser, count_state_solutions, search_solution
 
 if TYPE_CHECKING:
     from pipeline.difficulty.logic_jit import Kernel
@@ -148,64 +132,33 @@ class LogicResult:
 # ---------------------------------------------------------------------------------------------
 
 
-def _finders() -> dict[str, Finder]:
-    return {
-        "naked_single": _naked_single,
-        "hidden_single": _hidden_single,
-        **KILLER_FINDERS,
-        "locked_pair": lambda st, ctx: _naked_subset(st, 2, True),
-        "locked_triple": lambda st, ctx: _naked_subset(st, 3, True),
-        "pointing": _pointing,
-        "claiming": _claiming,
-        "naked_pair": lambda st, ctx: _naked_subset(st, 2, False),
-        "naked_triple": lambda st, ctx: _naked_subset(st, 3, False),
-        "hidden_pair": lambda st, ctx: _hidden_subset(st, ctx, 2),
-        "hidden_triple": lambda st, ctx: _hidden_subset(st, ctx, 3),
-        "naked_quad": lambda st, ctx: _naked_subset(st, 4, False),
-        "hidden_quad": lambda st, ctx: _hidden_subset(st, ctx, 4),
-        "x_wing": lambda st, ctx: _fish(st, ctx, 2),
-        "swordfish": lambda st, ctx: _fish(st, ctx, 3),
-        "jellyfish": lambda st, ctx: _fish(st, ctx, 4),
-        "remote_pair": _remote_pair,
-        "bug_plus_1": _bug_plus_1,
-        "skyscraper": lambda st, ctx: _turbot(st, ctx, "skyscraper"),
-        "two_string_kite": lambda st, ctx: _turbot(st, ctx, "two_string_kite"),
-        "turbot_fish": lambda st, ctx: _turbot(st, ctx, "turbot_fish"),
-        "empty_rectangle": _empty_rectangle,
-        "w_wing": _w_wing,
-        "xy_wing": _xy_wing,
-        "xyz_wing": _xyz_wing,
-        **{f"uniqueness_{k}": _uniqueness_finder(k) for k in (1, 2, 3, 4, 5, 6)},
-        "hidden_rectangle": _hidden_rectangle,
-        **{f"avoidable_rectangle_{k}": _avoidable_finder(k) for k in (1, 2)},
-        "finned_x_wing": lambda st, ctx: _finned_fish(st, ctx, 2, False),
-        "sashimi_x_wing": lambda st, ctx: _finned_fish(st, ctx, 2, True),
-        "finned_swordfish": lambda st, ctx: _finned_fish(st, ctx, 3, False),
-        "sashimi_swordfish": lambda st, ctx: _finned_fish(st, ctx, 3, True),
-        "finned_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, False),
-        "sashimi_jellyfish": lambda st, ctx: _finned_fish(st, ctx, 4, True),
-        "sue_de_coq": _sue_de_coq,
-        "simple_colors": _simple_colors,
-        "multi_colors": _multi_colors,
-        "x_chain": _x_chain,
-        "xy_chain": _xy_chain,
-        "discontinuous_nice_loop": _discontinuous_nice_loop,
-        "continuous_nice_loop": nice_loop_5,  # only in grader 5's order
-        "aic": _aic,
-        **dict.fromkeys(("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic"),
-                        grouped_loop),  # only in grader 6's order
-        "als_xz": _als_xz,
-        "als_xy_wing": _als_xy_wing,
-        "als_xy_chain": _als_xy_chain,
-        "death_blossom": _death_blossom,
-        "forcing_chain": _forcing_chain,
-        "forcing_net": _forcing_net,
-    }
+@cache
+def finder_at(ref: str) -> Finder:
+    """The finder a registry entry or rulebook names: ``"module:function"`` inside :mod:`pipeline.difficulty`
+    (imported on first use). Raises ValueError for a reference that names nothing."""
+    module, _, name = ref.partition(":")
+    try:
+        return cast(Finder, getattr(import_module(f"pipeline.difficulty.{module}"), name))
+    except (ImportError, AttributeError):
+        raise ValueError(f"no finder {ref!r} (a registry or rulebook reference, module:function)") from None
 
 
-#: name -> finder, for every technique of :data:`TECHNIQUE_ORDER` but ``trial_and_error``, in that order
-#: (an older grader's order, :data:`~pipeline.difficulty.techniques.ORDERS`, picks from the same finders).
-_FINDERS = _finders()
+@cache
+def finders_of(grader: int) -> dict[str, Finder]:
+    """name -> finder of every technique of grader ``grader``'s order but ``trial_and_error``, in that
+    order (its :class:`~pipeline.difficulty.techniques.Rulebook`, else the registry's)."""
+    rules = rulebook(grader)
+    return {t: finder_at(cast(str, rules.finder(t))) for t in rules.order if t != "trial_and_error"}
+
+
+def finder_of(t: str, grader: int = GRADER_VERSION) -> Finder:
+    """The finder of technique ``t`` under grader ``grader``'s rules."""
+    return finders_of(grader)[t]
+
+
+#: name -> finder of :data:`TECHNIQUE_ORDER` (the registry's, grader :data:`GRADER_VERSION`'s) but
+#: ``trial_and_error``, in that order.
+_FINDERS = finders_of(GRADER_VERSION)
 
 
 def _allowed(max_technique: str | None, cages: bool = False, grader: int = GRADER_VERSION) -> list[str]:
@@ -216,7 +169,7 @@ def _allowed(max_technique: str | None, cages: bool = False, grader: int = GRADE
     if max_technique is not None and max_technique not in order:
         raise ValueError(f"unknown technique {max_technique!r} (one of {', '.join(order)})")
     upto = order if max_technique is None else order[: order.index(max_technique) + 1]
-    return [t for t in upto if (cages or t not in KILLER_TECHNIQUES) and t not in NOT_IN_SOLVER]
+    return [t for t in upto if (cages or t not in CAGES) and t not in NOT_IN_SOLVER]
 
 
 class _Unique:
@@ -230,7 +183,7 @@ class _Unique:
 
     def proved(self) -> bool:
         if self.known is None:
-            self.known = self.start is not None and count_solutions(self.start, 2) == 1
+            self.known = self.start is not None and count_state_solutions(self.start, 2) == 1
         return self.known
 
     def gate(self, finder: Finder) -> Finder:
@@ -242,36 +195,11 @@ class _Unique:
         return gated
 
 
-#: The rows whose finder a grader version replaces: from version 4 the nice-loop and AIC rows both make
-#: HoDoKu's choice among every nice loop and AIC on boards up to 9x9
-#: (:mod:`~pipeline.difficulty.loop_choice`); from version 5 the X-chain, XY-chain and turbot fish rows
-#: make HoDoKu's choice too, a pair or triple inside a box and a line is locked only when it removes
-#: candidates from both (:func:`~pipeline.difficulty.basic._naked_subset`), and the skyscraper is searched
-#: in HoDoKu's order; from version 6 the unique rectangles and the hidden rectangle take HoDoKu's
-#: rectangles with missing candidates and its Test 4 rule (:mod:`~pipeline.difficulty.uniqueness`).
-_FINDERS_FROM: dict[int, dict[str, Finder]] = {
-    4: {"discontinuous_nice_loop": nice_loop_4, "aic": aic_4},
-    5: {"turbot_fish": _turbot_fish_5, "x_chain": _x_chain_5, "xy_chain": _xy_chain_5, "skyscraper": _skyscraper_5,
-        "discontinuous_nice_loop": nice_loop_5, "continuous_nice_loop": nice_loop_5, "aic": aic_5,
-        "locked_pair": lambda st, ctx: _naked_subset(st, 2, True, hodoku=True),
-        "locked_triple": lambda st, ctx: _naked_subset(st, 3, True, hodoku=True),
-        "naked_pair": lambda st, ctx: _naked_subset(st, 2, False, hodoku=True),
-        "naked_triple": lambda st, ctx: _naked_subset(st, 3, False, hodoku=True)},
-    6: {**{f"uniqueness_{k}": _uniqueness_finder(k, hodoku=True) for k in (1, 2, 3, 4, 5, 6)},
-        "hidden_rectangle": hidden_rectangle_6}}
-
-
-def _finder_of(t: str, grader: int) -> Finder:
-    for version in sorted(_FINDERS_FROM, reverse=True):
-        if grader >= version and t in _FINDERS_FROM[version]:
-            return _FINDERS_FROM[version][t]
-    return _FINDERS[t]
-
-
 def _finder_list(names: Sequence[str], guess: _Guesser, unique: _Unique,
                  grader: int = GRADER_VERSION) -> list[tuple[str, Finder]]:
-    return [(t, guess if t == "trial_and_error" else unique.gate(_finder_of(t, grader)) if t in UNIQUENESS
-             else _finder_of(t, grader)) for t in names]
+    found = finders_of(grader)
+    return [(t, guess if t == "trial_and_error" else unique.gate(found[t]) if t in UNIQUENESS
+             else found[t]) for t in names]
 
 
 def _unique_for(st: Candidates, unique: bool | None) -> _Unique:
@@ -284,7 +212,7 @@ def find_step(st: Candidates, technique: str, unique: bool | None = None) -> Ste
     ``unique``: whether ``st`` has one solution (None: counted when a uniqueness technique asks)."""
     if technique == "trial_and_error":
         return _Guesser()(st, _Ctx(st))
-    if technique not in _FINDERS:
+    if technique not in TECHNIQUES:
         raise ValueError(f"unknown technique {technique!r}")
     return _finder_list([technique], _Guesser(), _unique_for(st, unique))[0][1](st, _Ctx(st))
 
@@ -325,23 +253,23 @@ def _use_kernels(compiled: bool | None, n: int = 9) -> bool:
     return _solves > AUTO_COMPILE_AFTER or n >= AUTO_COMPILE_SIDE
 
 
-#: The rows whose compiled probe a grader version replaces, by version: the probe of row ``t`` is then
-#: ``f"{t}_{version}"`` in :data:`pipeline.difficulty.logic_jit.PROBED`.
-_PROBES_FROM: dict[int, tuple[str, ...]] = {5: ("locked_pair", "locked_triple", "naked_pair", "naked_triple")}
-
-
-def _probe_name(t: str, grader: int) -> str:
-    """The name of the compiled probe for row ``t`` under grader ``grader``."""
-    for version in sorted(_PROBES_FROM, reverse=True):
-        if grader >= version and t in _PROBES_FROM[version]:
-            return f"{t}_{version}"
-    return t
-
-
-def _kernel(n: int, after_singles: tuple[str, ...]) -> Kernel:
+def _kernel(n: int, probes: tuple[str | None, ...]) -> Kernel:
+    """The compiled kernels of one solve; ``probes``: the probe name (None: not probed) of each technique
+    after the singles, in the solver's order."""
     from pipeline.difficulty import logic_jit  # lazy: numba is loaded only when the kernels are used
 
-    return logic_jit.Kernel(n, logic_jit.codes_for(after_singles))
+    return logic_jit.Kernel(n, logic_jit.codes_for(probes))
+
+
+#: The environment variable that makes twin drift fail: with ``NUMPLACE_STRICT_TWINS=1`` (the test session
+#: sets it, tests/conftest.py) a compiled probe that says a technique applies where its Python finder
+#: finds nothing raises :class:`TwinDrift`; otherwise the driver falls back on the Python search (the
+#: path stays the reference's) and the solve goes on. Read when it happens (never, if the twins agree).
+STRICT_TWINS_ENV = "NUMPLACE_STRICT_TWINS"
+
+
+class TwinDrift(AssertionError):
+    """A compiled probe and its Python finder disagree (raised only with :data:`STRICT_TWINS`)."""
 
 
 _SINGLES: dict[tuple[int, int, int, int], Step] = {}
@@ -364,14 +292,16 @@ def _single(n: int, cell: int, d: int, unit: int) -> Step:
 
 
 def _compiled_next(st: Candidates, finders: Sequence[tuple[str, Finder]], steps: list[Step],
-                   kernel: Kernel) -> Step | None:
+                   kernel: Kernel, loose: frozenset[str] = frozenset()) -> Step | None:
     """One round of the compiled driver: place every single (appended to ``steps`` and applied to
     ``st``), then return the next step exactly as :func:`_next` would find it, or None (the board is
     full, or nothing applies).
 
     ``finders`` is the allowed prefix of :data:`TECHNIQUE_ORDER` (the singles first); ``kernel``
     probes the techniques after the singles in that order and stops at the first one that applies
-    (or that it cannot probe); that technique's Python finder then gives the step.
+    (or that it cannot probe); that technique's Python finder then gives the step. A probe that says yes
+    where its finder finds nothing raises :class:`TwinDrift` under tests (:data:`STRICT_TWINS_ENV`), unless
+    the rulebook calls it ``loose``.
     """
     values, cand, placed, pos = kernel.advance(st.values, st.cand, len(finders) >= 2)
     st.values, st.cand = values, cand
@@ -386,8 +316,11 @@ def _compiled_next(st: Candidates, finders: Sequence[tuple[str, Finder]], steps:
         step = rest[pos][1](st, ctx)
         if step is not None:
             return step
-        if kernel.codes[pos] >= 0:  # the probe said yes, the finder no: a kernel bug; trust the Python search
-            return _next(st, rest)
+        if kernel.codes[pos, 0] >= 0:  # the probe said yes, the finder no: a kernel bug
+            if os.environ.get(STRICT_TWINS_ENV) == "1" and rest[pos][0] not in loose:
+                raise TwinDrift(f"the compiled probe of {rest[pos][0]} found a step its finder does not, in "
+                                f"{st.grid()} (candidates {st.cand})")
+            return _next(st, rest)  # outside tests: trust the Python search
         pos = kernel.walk(pos + 1)
     return None
 
@@ -444,10 +377,11 @@ def solve_logically(
     guess = _Guesser(solution, st.n, st.geo)
     finders = _finder_list(allowed, guess, _unique_for(st, unique), grader)
     steps: list[Step] = []
-    probes = tuple(_probe_name(t, grader) for t in allowed[2:])
+    rules = rulebook(grader)
+    probes = tuple(rules.probe(t) for t in allowed[2:])
     kernel = _kernel(st.n, probes) if classic and _use_kernels(compiled, st.n) else None
     while not st.is_solved():
-        step = _compiled_next(st, finders, steps, kernel) if kernel is not None else _next(st, finders)
+        step = _compiled_next(st, finders, steps, kernel, rules.loose) if kernel is not None else _next(st, finders)
         if st.is_solved():
             break  # the compiled singles finished the board
         if step is None:

@@ -20,7 +20,8 @@ Contracts
   cell), else the first hidden single (units in scan order boxes, rows, columns; the lowest digit
   missing elsewhere in the unit; the first cell of the unit holding it). Each placement is reported
   as ``(cell, digit, unit)`` with ``unit = -1`` for a naked single.
-* **Probes.** For each technique of :data:`PROBED` a kernel answers *whether* the Python finder
+* **Probes.** For each probe of :data:`PROBES` (named, as the technique registry and the rulebooks name
+  them; an unknown name is an error, never a fallback) a kernel answers *whether* the Python finder
   would return a step in this state: the same conditions over the same candidates, without the
   search order (the existence of a pattern does not depend on it). The one exception is the chains,
   whose Python search keeps the first parent of each breadth-first state and drops chains that
@@ -56,77 +57,114 @@ from pipeline.difficulty.fish_jit import _fish
 from pipeline.difficulty.single_digit_jit import _empty_rectangle, _turbot
 from pipeline.difficulty.wings_jit import _w_wing, _xy_wing, _xyz_wing
 
-#: The techniques the kernels can probe; a technique's code is its index here.
-PROBED: tuple[str, ...] = (
-    "locked_pair", "locked_triple", "pointing", "claiming", "naked_pair", "naked_triple", "hidden_pair",
-    "hidden_triple", "naked_quad", "hidden_quad", "x_wing", "swordfish", "jellyfish", "skyscraper",
-    "two_string_kite", "turbot_fish", "empty_rectangle", "w_wing", "xy_wing", "xyz_wing", "finned_x_wing",
-    "sashimi_x_wing", "simple_colors", "finned_swordfish", "sashimi_swordfish", "finned_jellyfish",
-    "sashimi_jellyfish", "x_chain", "xy_chain", "locked_pair_5", "locked_triple_5", "naked_pair_5",
-    "naked_triple_5",
-)
+# The probe kernels (one compiled function per family), named; a probe's spec row says which one and
+# its arguments. Numba reads these module constants as compile-time constants.
+NAKED_SUBSET = 0  # (size, locked, hodoku)
+HIDDEN_SUBSET = 1  # (size,)
+POINTING = 2
+CLAIMING = 3
+FISH = 4  # (size, finned, sashimi)
+TURBOT = 5  # (kind: 0 skyscraper, 1 two-string kite, 2 turbot fish)
+EMPTY_RECTANGLE = 6
+W_WING = 7
+XY_WING = 8
+XYZ_WING = 9
+SIMPLE_COLORS = 10
+X_CHAIN = 11
+XY_CHAIN = 12
+
+#: probe name -> (kernel, three arguments): every compiled probe, named as the registry
+#: (:data:`pipeline.difficulty.techniques.TECHNIQUES`, ``probe``) and the rulebooks name them. A probe kept
+#: only for older graders is named ``<row>_until_<N>`` (see :class:`~pipeline.difficulty.techniques.Rulebook`).
+PROBES: dict[str, tuple[int, int, int, int]] = {
+    "locked_pair": (NAKED_SUBSET, 2, 1, 1),
+    "locked_triple": (NAKED_SUBSET, 3, 1, 1),
+    "pointing": (POINTING, 0, 0, 0),
+    "claiming": (CLAIMING, 0, 0, 0),
+    "naked_pair": (NAKED_SUBSET, 2, 0, 1),
+    "naked_triple": (NAKED_SUBSET, 3, 0, 1),
+    "hidden_pair": (HIDDEN_SUBSET, 2, 0, 0),
+    "hidden_triple": (HIDDEN_SUBSET, 3, 0, 0),
+    "naked_quad": (NAKED_SUBSET, 4, 0, 0),
+    "hidden_quad": (HIDDEN_SUBSET, 4, 0, 0),
+    "x_wing": (FISH, 2, 0, 0),
+    "swordfish": (FISH, 3, 0, 0),
+    "jellyfish": (FISH, 4, 0, 0),
+    "skyscraper": (TURBOT, 0, 0, 0),
+    "two_string_kite": (TURBOT, 1, 0, 0),
+    "turbot_fish": (TURBOT, 2, 0, 0),
+    "empty_rectangle": (EMPTY_RECTANGLE, 0, 0, 0),
+    "w_wing": (W_WING, 0, 0, 0),
+    "xy_wing": (XY_WING, 0, 0, 0),
+    "xyz_wing": (XYZ_WING, 0, 0, 0),
+    "finned_x_wing": (FISH, 2, 1, 0),
+    "sashimi_x_wing": (FISH, 2, 1, 1),
+    "simple_colors": (SIMPLE_COLORS, 0, 0, 0),
+    "finned_swordfish": (FISH, 3, 1, 0),
+    "sashimi_swordfish": (FISH, 3, 1, 1),
+    "finned_jellyfish": (FISH, 4, 1, 0),
+    "sashimi_jellyfish": (FISH, 4, 1, 1),
+    "x_chain": (X_CHAIN, 0, 0, 0),
+    "xy_chain": (XY_CHAIN, 0, 0, 0),
+    "locked_pair_until_4": (NAKED_SUBSET, 2, 1, 0),
+    "locked_triple_until_4": (NAKED_SUBSET, 3, 1, 0),
+    "naked_pair_until_4": (NAKED_SUBSET, 2, 0, 0),
+    "naked_triple_until_4": (NAKED_SUBSET, 3, 0, 0),
+}
+#: The probe names (the keys of :data:`PROBES`).
+PROBED: tuple[str, ...] = tuple(PROBES)
+_NOT_PROBED = (-1, 0, 0, 0)
 
 
 @nb.njit(cache=True, nogil=True)
 def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
            box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
-           n: int, t: int) -> bool:  # pragma: no cover - compiled
-    """Does technique ``PROBED[t]`` make progress?"""
-    if t == 0:
-        return _naked_subset(cand, units, row_of, col_of, box_of, n, 2, True)
-    if t == 1:
-        return _naked_subset(cand, units, row_of, col_of, box_of, n, 3, True)
-    if t == 2:
+           n: int, spec: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Does the probe of ``spec`` (a row of :func:`codes_for`: kernel and arguments) make progress?"""
+    kind = spec[0]
+    a = spec[1]
+    b = spec[2]
+    c = spec[3]
+    if kind == NAKED_SUBSET:
+        return _naked_subset(cand, units, row_of, col_of, box_of, n, a, b == 1, c == 1)
+    if kind == HIDDEN_SUBSET:
+        return _hidden_subset(cand, units, n, a)
+    if kind == POINTING:
         return _pointing(cand, units, row_of, col_of, box_of, n)
-    if t == 3:
+    if kind == CLAIMING:
         return _claiming(cand, units, row_of, col_of, box_of, n)
-    if t == 4:
-        return _naked_subset(cand, units, row_of, col_of, box_of, n, 2, False)
-    if t == 5:
-        return _naked_subset(cand, units, row_of, col_of, box_of, n, 3, False)
-    if t == 6:
-        return _hidden_subset(cand, units, n, 2)
-    if t == 7:
-        return _hidden_subset(cand, units, n, 3)
-    if t == 8:
-        return _naked_subset(cand, units, row_of, col_of, box_of, n, 4, False)
-    if t == 9:
-        return _hidden_subset(cand, units, n, 4)
-    if t <= 12:
-        return _fish(cand, row_band, col_band, width, n, t - 8, False, False)
-    if t <= 15:
-        return _turbot(cand, units, is_peer, row_of, col_of, box_of, n, t - 13)
-    if t == 16:
+    if kind == FISH:
+        return _fish(cand, row_band, col_band, width, n, a, b == 1, c == 1)
+    if kind == TURBOT:
+        return _turbot(cand, units, is_peer, row_of, col_of, box_of, n, a)
+    if kind == EMPTY_RECTANGLE:
         return _empty_rectangle(cand, row_of, col_of, box_of, row_band, col_band, n)
-    if t == 17:
+    if kind == W_WING:
         return _w_wing(cand, units, is_peer, n)
-    if t == 18:
+    if kind == XY_WING:
         return _xy_wing(cand, peers, is_peer, n)
-    if t == 19:
+    if kind == XYZ_WING:
         return _xyz_wing(cand, peers, is_peer, n)
-    if t == 20 or t == 21:
-        return _fish(cand, row_band, col_band, width, n, 2, True, t == 21)
-    if t == 22:
+    if kind == SIMPLE_COLORS:
         return _simple_colors(cand, units, is_peer, n)
-    if t <= 26:
-        return _fish(cand, row_band, col_band, width, n, 3 + (t - 23) // 2, True, (t - 23) % 2 == 1)
-    if t == 27:
+    if kind == X_CHAIN:
         return _x_chain(cand, units, is_peer, n)
-    if t == 28:
+    if kind == XY_CHAIN:
         return _xy_chain(cand, is_peer, n)
-    return _naked_subset(cand, units, row_of, col_of, box_of, n, 2 + (t - 29) % 2, t < 31, True)
+    raise ValueError("unknown probe kernel")
 
 
 @nb.njit(cache=True, nogil=True)
 def _walk(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
           box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
           codes: np.ndarray, start: int) -> int:  # pragma: no cover - compiled
-    """First position ``p >= start`` of ``codes`` that is not probed (``codes[p] < 0``: Python must
+    """First position ``p >= start`` of ``codes`` that is not probed (``codes[p, 0] < 0``: Python must
     try it) or whose technique applies; ``len(codes)`` if none."""
     n = units.shape[1]
     for p in range(start, codes.shape[0]):
-        t = codes[p]
-        if t < 0 or _probe(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width, n, t):
+        spec = codes[p]
+        if spec[0] < 0 or _probe(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width, n,
+                                 spec):
             return p
     return codes.shape[0]
 
@@ -221,15 +259,30 @@ def _tables(n: int) -> tuple[tuple[np.ndarray, ...], int]:
     return arrays, max(b.box_rows, b.box_cols)
 
 
-def codes_for(names: tuple[str, ...]) -> np.ndarray:
-    """The probe code of each technique name (its index in :data:`PROBED`), ``-1`` for one that is not probed."""
-    return np.array([PROBED.index(t) if t in PROBED else -1 for t in names], dtype=np.int64)
+def codes_for(names: tuple[str | None, ...]) -> np.ndarray:
+    """One row per probe name: its kernel and arguments (:data:`PROBES`); ``(-1, 0, 0, 0)`` for None (not
+    probed: Python must try that technique). Raises ValueError for a name :data:`PROBES` does not hold."""
+    unknown = [t for t in names if t is not None and t not in PROBES]
+    if unknown:
+        raise ValueError(f"no compiled probe named {', '.join(map(repr, unknown))} (one of {', '.join(PROBES)})")
+    return np.array([_NOT_PROBED if t is None else PROBES[t] for t in names], dtype=np.int64).reshape(-1, 4)
+
+
+def probe(name: str, n: int, cand: list[int]) -> bool:
+    """Does the compiled probe ``name`` say its technique applies to the candidates ``cand`` of an
+    ``n`` x ``n`` classic board? (The twin tests compare it with its Python finder.)"""
+    peers, units, _, row_of, col_of, box_of, is_peer, row_band, col_band = _tables(n)[0]
+    width = _tables(n)[1]
+    spec = codes_for((name,))[0]
+    return bool(_probe(np.array(cand, dtype=np.int64), peers, units, row_of, col_of, box_of, is_peer, row_band,
+                       col_band, width, n, spec))
 
 
 class Kernel:
     """The compiled side of one solve: the state as arrays, synced from and to the Python lists.
 
-    ``codes`` (from :func:`codes_for`) are the techniques after the singles, in the solver's order.
+    ``codes`` (from :func:`codes_for`, one row per technique after the singles, in the solver's order) say
+    which probe asks each.
     """
 
     __slots__ = ("cand", "codes", "n", "tables", "width")

@@ -37,14 +37,14 @@ Contracts
 * Every step is sound for any puzzle (no uniqueness is assumed), on every board and variant (links
   come from the board's units and peers).
 
-* **Grader 4's choice** among all these chains is :mod:`.loop_choice`'s.
+* **Grader 4's choice** among all these chains is :mod:`.chain_engine`'s.
 
 Roads not taken here: grouped nodes (a digit's candidates in one box-line intersection; grader 6 adds
 them in :mod:`.grouped`) and ALS nodes would let these loops see more; the forcing chains and nets
 catch what they miss, at a higher weight.
 Continuous nice loops are found here as the discontinuous loop or AIC that each of their
 eliminations also follows from (same weight), not as one step; grader 5 finds them as one step
-(:mod:`.loop_choice`).
+(:mod:`.chain_engine`).
 """
 
 from __future__ import annotations
@@ -447,3 +447,11 @@ def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
         if step is not None:
             return step
     return None
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques); ``_until_3``: graders 2-3's
+# rule (the shortest nice loop or AIC), kept for their rulebooks.
+forcing_chain = _forcing_chain
+forcing_net = _forcing_net
+nice_loop_until_3 = _discontinuous_nice_loop
+aic_until_3 = _aic

@@ -21,6 +21,7 @@ from pipeline.difficulty.candidates import (
     cell_name,
     digit_name,
 )
+from pipeline.difficulty.hodoku import index_sum_of_digit
 
 
 def _turbot_kind(g: _Geo, k1: frozenset[str], k2: frozenset[str], b: int, c: int) -> str:
@@ -54,7 +55,7 @@ def _turbot(st: Candidates, ctx: _Ctx, kind: str, hodoku: bool = False) -> Step 
                     el = pb[aa] & pb[ee] & wd & ~((1 << bb) | (1 << cc))
                     if not el or _turbot_kind(g, k1, k2, bb, cc) != kind:
                         continue
-                    key = (-el.bit_count(), sum(c * (1 + 80 * i) + k + 1 for i, c in enumerate(_bits(el))))
+                    key = (-el.bit_count(), index_sum_of_digit(_bits(el), k + 1))
                     if best is None or key < best[0]:
                         best = (key, (aa, bb, cc, ee), k + 1, el)
                     if not hodoku:
@@ -72,12 +73,12 @@ def _turbot(st: Candidates, ctx: _Ctx, kind: str, hodoku: bool = False) -> Step 
                 detail=f"on {digit_name(d)}: {_x_chain_text(chain, n)}")
 
 
-def _turbot_fish_5(st: Candidates, ctx: _Ctx) -> Step | None:
+def turbot_fish(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``turbot_fish`` row: HoDoKu's choice among the turbot fish (:func:`_turbot`)."""
     return _turbot(st, ctx, "turbot_fish", hodoku=True)
 
 
-def _skyscraper_5(st: Candidates, ctx: _Ctx) -> Step | None:
+def skyscraper(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``skyscraper`` row, in HoDoKu's search order (its ``findSkyscraper``): every digit's
     pairs of conjugate rows first, then of columns (lines in order, each line's two cells in order); the
     first pair whose ends meet in one column (row), whose other ends do not, and whose other ends see a
@@ -168,3 +169,20 @@ def _er_step(st: Candidates, bu: int, r: int, c: int, link: tuple[int, int], t: 
                 detail=(f"on {digit_name(d)} in {st.geo.names[bu]} (row {r + 1}, column {c + 1}) with strong link "
                         f"{cell_name(link[0], n)} = {cell_name(link[1], n)}"))
 
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques); ``_until_4``: graders 2-4's
+# rule (the first found), kept for their rulebooks.
+empty_rectangle = _empty_rectangle
+
+
+def two_string_kite(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _turbot(st, ctx, "two_string_kite")
+
+
+def skyscraper_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _turbot(st, ctx, "skyscraper")
+
+
+def turbot_fish_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
+    return _turbot(st, ctx, "turbot_fish")

@@ -147,3 +147,7 @@ def _step(st: Candidates, line: int, box: int, c_cells: tuple[int, ...], v: int,
                 detail=(f"{_cells(c_cells, n)} {_cand(v)} in {unit_name(line, n)} and {unit_name(box, n)}, with "
                         f"{_cells(d_list, n)} {_cand(d_dig)} in the {unit_name(line, n).split()[0]} and "
                         f"{_cells(e_list, n)} {_cand(e_dig)} in the {unit_name(box, n).split()[0]}"))
+
+
+# The finder the technique registry names (pipeline.difficulty.techniques).
+sue_de_coq = _sue_de_coq

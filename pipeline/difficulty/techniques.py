@@ -1,9 +1,12 @@
-"""The table of human solving techniques: the one place that names, orders, levels and weighs them.
+"""The technique registry and the rulebooks: the one place that names, orders, levels and weighs the
+human solving techniques, and says which finder and compiled probe each grader version uses.
 
-Every technique the logical solver (:mod:`pipeline.difficulty.logic`) can use is one row of :data:`TECHNIQUES`:
-our name, display title, level, weight and HoDoKu's name for it. This module imports nothing of the
-package, so light modules (e.g. :mod:`pipeline.config`) can use the level names without loading the
-solver.
+Every technique the logical solver (:mod:`pipeline.difficulty.logic`) can use is one entry of
+:data:`TECHNIQUES` (:class:`Technique`): our name, English and Japanese names, level, weight, HoDoKu's
+name for it, its finder and its compiled probe (by name), and where it is sound. Each grader version
+this code holds is one :class:`Rulebook` of :data:`RULEBOOKS`. This module imports nothing of the
+package (finders are named as ``"module:function"``, resolved by the driver), so light modules (e.g.
+:mod:`pipeline.config`) can use the level names without loading the solver.
 
 Contracts
 ---------
@@ -15,8 +18,8 @@ Contracts
   applies to a solvable state. That order is HoDoKu's default solver order (``Options.java``'s
   solver index, which its solve loop follows: the first enabled step that applies is taken)
   restricted to the techniques implemented, with the killer rows (HoDoKu has no killer) right after
-  the singles. An older grader version's order is kept in :data:`ORDERS`, so that a set begun
-  under it keeps making the puzzles it made (:func:`held_version`).
+  the singles. An older grader version's order is kept in its :class:`Rulebook` (:data:`ORDERS` derived
+  from them), so that a set begun under it keeps making the puzzles it made (:func:`held_version`).
   The rows of :data:`NOT_IN_SOLVER` are skipped by the solve loop, as HoDoKu's solver skips them.
 * **Levels** are :data:`LEVELS`, easiest first, mapped to HoDoKu's index for index
   (:data:`HODOKU_LEVELS`: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard, ``expert`` = Unfair,
@@ -86,7 +89,7 @@ x_chain            X_CHAIN                         expert   260
 xy_chain           XY_CHAIN                        expert   260
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
 continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC (:mod:`.loops`,
-aic                AIC                             expert   280     :mod:`.loop_choice`); HoDoKu's one
+aic                AIC                             expert   280     :mod:`.chain_engine`); HoDoKu's one
                                                                     NICE_LOOP step; the continuous row
                                                                     from grader 5
 grouped_disc...    GROUPED_DISCONTINUOUS_NICE_LOOP expert   300     the same with group nodes (a digit in
@@ -111,24 +114,9 @@ with one of those is finished here with the forcing chains or nets (or trial and
 can come out *harder* than HoDoKu's; every technique we do use has HoDoKu's level and weight, and is
 tried at HoDoKu's place in the order.
 
-Grader version 5 (``ORDERS[5]``) had no grouped rows: a puzzle HoDoKu solves with a grouped nice loop
-or AIC went on to the ALS rows and the forcing chains; and its unique rectangles needed every corner to
-hold both digits.
-Grader version 4 (``ORDERS[4]``, version 5's order without the continuous row) took the shortest X-chain and
-XY-chain and the first turbot fish found where version 5 takes HoDoKu's choice among all of them (the most
-candidates removed first; :mod:`pipeline.difficulty.chains`, :mod:`pipeline.difficulty.single_digit`), and
-called every pair or triple inside a box and a line locked where version 5 does so only when it removes
-candidates from both, as HoDoKu does (:func:`pipeline.difficulty.basic._naked_subset`), and took the first
-skyscraper found where version 5 searches in HoDoKu's order
-(:func:`pipeline.difficulty.single_digit._skyscraper_5`).
-Grader version 3 (the same order) also took the shortest nice loop or AIC where version 4 takes HoDoKu's
-choice among all of them (:mod:`pipeline.difficulty.loop_choice`).
-
-Grader version 2 (``ORDERS[2]``, kept for the sets begun under it) had no Multi-Colors, Uniqueness
-Test 5, avoidable rectangles, Sue de Coq or ALS rows, tried Simple Colors before the Unfair finned
-swordfish/jellyfish, and
-the rows from ``bug_plus_1`` to ``forcing_net`` after the XY-chain (so that, when they were added, only a path
-that would otherwise need trial and error reached them).
+Older grader versions: each held version is one :class:`Rulebook` of :data:`RULEBOOKS` (its order, and
+every finder or probe that differs from the registry's, with a sentence saying what it changed);
+docs/difficulty.md's "Grader versions" lists them and the policy for retiring one.
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
 and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
@@ -138,7 +126,7 @@ and other variant paths never see them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Our level names, easiest first.
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
@@ -151,122 +139,203 @@ HODOKU_LEVELS: tuple[str, ...] = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 #: cannot ask for it.
 UNRATED = "unrated"
 
-#: The version of the grading rules of this code (the rules of new sets): 1 for grades made before
-#: the killer cage techniques and the chains after the XY-chain, 2 since, 3 since the rows follow
-#: HoDoKu's default solver order (:data:`ORDERS`) with Multi-Colors, Uniqueness Test 5, the avoidable
-#: rectangles, Sue de Coq and the ALS rows, 4 since the nice-loop and AIC rows make HoDoKu's choice among
-#: every nice loop and AIC (:mod:`pipeline.difficulty.loop_choice`; ``ORDERS[4]`` is version 3's order),
-#: 5 since the X-chain, XY-chain and turbot fish rows make HoDoKu's choice among theirs, the nice
-#: loops follow HoDoKu's tables, continuous ones included (a ``continuous_nice_loop`` row), and a locked
-#: pair or triple is locked by HoDoKu's rule, 6 since grouped nice loops and AICs (group nodes in a
-#: box-line intersection, :mod:`pipeline.difficulty.grouped`) come after the plain ones and the unique
-#: rectangles are HoDoKu's (missing candidates allowed, its Test 4 rule; :mod:`pipeline.difficulty.uniqueness`).
-#: Raised whenever any puzzle's grade can change; each
-#: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
-#: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
-GRADER_VERSION = 6
 #: Highest score of each level (HoDoKu's defaults); a path scoring more moves up a level.
 MAX_SCORE: dict[str, float] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")}
 
 
 @dataclass(frozen=True)
 class Technique:
-    """One row of the technique table.
+    """One entry of the technique registry: everything about a technique, in one place.
 
-    ``name``: our identifier (stable, stored). ``title``: display title used in explanations.
-    ``level``: one of :data:`LEVELS`. ``weight``: score of one step (HoDoKu's base score, > 0).
-    ``hodoku``: HoDoKu's ``SolutionType`` name (empty for the killer rows: HoDoKu has no killer).
+    ``name``: our identifier (stable, stored). ``title``: the English display title (explanations, the
+    studio). ``ja``: the name Japanese solvers use (the studio's Japanese pages; katakana for the names
+    that came to Japan from English). ``level``: one of :data:`LEVELS`. ``weight``: score of one step
+    (HoDoKu's base score, > 0). ``hodoku``: HoDoKu's ``SolutionType`` name (empty for the killer rows:
+    HoDoKu has no killer).
+    ``finder``: the Python finder of the current rules, ``"module:function"`` inside
+    :mod:`pipeline.difficulty` (a function ``(Candidates, _Ctx) -> Step | None``; resolved by
+    :func:`pipeline.difficulty.logic.finder_of`); None only for ``trial_and_error``, which is the driver's
+    own last rung. ``probe``: the name of its compiled twin in
+    :data:`pipeline.difficulty.logic_jit.PROBES` (None: the compiled driver asks the Python finder).
+    ``scope``: where the technique is sound: ``"any"`` (every board, variants included, as
+    :mod:`pipeline.difficulty.grade` describes), ``"unique"`` (a classic puzzle known to have one
+    solution: the uniqueness rows), ``"cages"`` (boards with killer cages only).
+    ``in_solver``: False for a row HoDoKu's default solver leaves out (found by
+    :func:`~pipeline.difficulty.logic.find_step`, never a solve step).
+    An older grader version that used another finder or probe for a row says so in its
+    :class:`Rulebook`.
     """
 
     name: str
     title: str
+    ja: str
     level: str
     weight: float
     hodoku: str
+    finder: str | None
+    probe: str | None = None
+    scope: str = "any"
+    in_solver: bool = True
 
 
-#: name -> :class:`Technique`, in the order the solver tries them (easiest first; ``trial_and_error`` last).
+def _t(name: str, title: str, ja: str, level: str, weight: float, hodoku: str, finder: str | None,
+       probe: str | None = None, scope: str = "any", in_solver: bool = True) -> Technique:
+    return Technique(name, title, ja, level, weight, hodoku, finder, probe, scope, in_solver)
+
+
+_KILLER = "cages"
+_UNIQUE = "unique"
+
+#: The technique registry: name -> :class:`Technique`, in the order the solver of :data:`GRADER_VERSION`
+#: tries them (easiest first; ``trial_and_error`` last).
 TECHNIQUES: dict[str, Technique] = {
     t.name: t
     for t in (
-        Technique("naked_single", "Naked Single", "easy", 4, "NAKED_SINGLE"),
-        Technique("hidden_single", "Hidden Single", "easy", 14, "HIDDEN_SINGLE"),
+        _t("naked_single", "Naked Single", "ネイキッドシングル", "easy", 4, "NAKED_SINGLE", "basic:naked_single"),
+        _t("hidden_single", "Hidden Single", "ヒドゥンシングル", "easy", 14, "HIDDEN_SINGLE", "basic:hidden_single"),
         # killer only (pipeline.difficulty.killer; HoDoKu has no killer): skipped on boards without cages
-        Technique("cage_combination", "Cage Combinations", "easy", 5, ""),
-        Technique("innies_outies", "Innies and Outies (45 Rule)", "medium", 40, ""),
-        Technique("cage_unit_overlap", "Cage/Unit Overlap", "medium", 50, ""),
-        Technique("cage_combination_unit", "Cage Combinations in a Unit", "medium", 60, ""),
-        Technique("cage_splitting", "Cage Splitting", "hard", 100, ""),
-        Technique("innies_outies_multi", "45 Rule over Several Units", "hard", 120, ""),
-        Technique("locked_pair", "Locked Pair", "medium", 40, "LOCKED_PAIR"),
-        Technique("locked_triple", "Locked Triple", "medium", 60, "LOCKED_TRIPLE"),
-        Technique("pointing", "Locked Candidates (Pointing)", "medium", 50, "LOCKED_CANDIDATES_1"),
-        Technique("claiming", "Locked Candidates (Claiming)", "medium", 50, "LOCKED_CANDIDATES_2"),
-        Technique("naked_pair", "Naked Pair", "medium", 60, "NAKED_PAIR"),
-        Technique("naked_triple", "Naked Triple", "medium", 80, "NAKED_TRIPLE"),
-        Technique("hidden_pair", "Hidden Pair", "medium", 70, "HIDDEN_PAIR"),
-        Technique("hidden_triple", "Hidden Triple", "medium", 100, "HIDDEN_TRIPLE"),
-        Technique("naked_quad", "Naked Quad", "hard", 120, "NAKED_QUADRUPLE"),
-        Technique("hidden_quad", "Hidden Quad", "hard", 150, "HIDDEN_QUADRUPLE"),
-        Technique("x_wing", "X-Wing", "hard", 140, "X_WING"),
-        Technique("swordfish", "Swordfish", "hard", 150, "SWORDFISH"),
-        Technique("jellyfish", "Jellyfish", "hard", 160, "JELLYFISH"),
-        Technique("remote_pair", "Remote Pair", "hard", 110, "REMOTE_PAIR"),
-        Technique("bug_plus_1", "BUG+1", "hard", 100, "BUG_PLUS_1"),
-        Technique("skyscraper", "Skyscraper", "hard", 130, "SKYSCRAPER"),
-        Technique("two_string_kite", "2-String Kite", "hard", 150, "TWO_STRING_KITE"),
-        Technique("turbot_fish", "Turbot Fish", "hard", 120, "TURBOT_FISH"),
-        Technique("empty_rectangle", "Empty Rectangle", "hard", 120, "EMPTY_RECTANGLE"),
-        Technique("w_wing", "W-Wing", "hard", 150, "W_WING"),
-        Technique("xy_wing", "XY-Wing", "hard", 160, "XY_WING"),
-        Technique("xyz_wing", "XYZ-Wing", "hard", 180, "XYZ_WING"),
-        Technique("uniqueness_1", "Uniqueness Test 1", "hard", 100, "UNIQUENESS_1"),
-        Technique("uniqueness_2", "Uniqueness Test 2", "hard", 100, "UNIQUENESS_2"),
-        Technique("uniqueness_3", "Uniqueness Test 3", "hard", 100, "UNIQUENESS_3"),
-        Technique("uniqueness_4", "Uniqueness Test 4", "hard", 100, "UNIQUENESS_4"),
-        Technique("uniqueness_5", "Uniqueness Test 5", "hard", 100, "UNIQUENESS_5"),
-        Technique("uniqueness_6", "Uniqueness Test 6", "hard", 100, "UNIQUENESS_6"),
-        Technique("hidden_rectangle", "Hidden Rectangle", "hard", 100, "HIDDEN_RECTANGLE"),
-        Technique("avoidable_rectangle_1", "Avoidable Rectangle Type 1", "hard", 100, "AVOIDABLE_RECTANGLE_1"),
-        Technique("avoidable_rectangle_2", "Avoidable Rectangle Type 2", "hard", 100, "AVOIDABLE_RECTANGLE_2"),
-        Technique("finned_x_wing", "Finned X-Wing", "hard", 130, "FINNED_X_WING"),
-        Technique("sashimi_x_wing", "Sashimi X-Wing", "hard", 150, "SASHIMI_X_WING"),
-        Technique("finned_swordfish", "Finned Swordfish", "expert", 200, "FINNED_SWORDFISH"),
-        Technique("sashimi_swordfish", "Sashimi Swordfish", "expert", 240, "SASHIMI_SWORDFISH"),
-        Technique("finned_jellyfish", "Finned Jellyfish", "expert", 250, "FINNED_JELLYFISH"),
-        Technique("sashimi_jellyfish", "Sashimi Jellyfish", "expert", 260, "SASHIMI_JELLYFISH"),
-        Technique("sue_de_coq", "Sue de Coq", "expert", 250, "SUE_DE_COQ"),
-        Technique("simple_colors", "Simple Colors", "hard", 150, "SIMPLE_COLORS"),
-        Technique("multi_colors", "Multi-Colors", "hard", 200, "MULTI_COLORS"),
-        Technique("x_chain", "X-Chain", "expert", 260, "X_CHAIN"),
-        Technique("xy_chain", "XY-Chain", "expert", 260, "XY_CHAIN"),
-        Technique("discontinuous_nice_loop", "Discontinuous Nice Loop", "expert", 280, "DISCONTINUOUS_NICE_LOOP"),
-        Technique("continuous_nice_loop", "Continuous Nice Loop", "expert", 280, "CONTINUOUS_NICE_LOOP"),
-        Technique("aic", "AIC", "expert", 280, "AIC"),
-        Technique("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "expert", 300,
-                  "GROUPED_DISCONTINUOUS_NICE_LOOP"),
-        Technique("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "expert", 300,
-                  "GROUPED_CONTINUOUS_NICE_LOOP"),
-        Technique("grouped_aic", "Grouped AIC", "expert", 300, "GROUPED_AIC"),
-        Technique("als_xz", "ALS-XZ", "expert", 300, "ALS_XZ"),
-        Technique("als_xy_wing", "ALS-XY-Wing", "expert", 320, "ALS_XY_WING"),
-        Technique("als_xy_chain", "ALS-XY-Chain", "expert", 340, "ALS_XY_CHAIN"),
-        Technique("death_blossom", "Death Blossom", "expert", 360, "DEATH_BLOSSOM"),
-        Technique("forcing_chain", "Forcing Chain", "extreme", 500, "FORCING_CHAIN_CONTRADICTION"),
-        Technique("forcing_net", "Forcing Net", "extreme", 700, "FORCING_NET_CONTRADICTION"),
-        Technique("trial_and_error", "Trial and Error", "extreme", 10000, "BRUTE_FORCE"),
+        _t("cage_combination", "Cage Combinations", "ケージの組み合わせ", "easy", 5, "", "killer:cage_combination",
+           scope=_KILLER),
+        _t("innies_outies", "Innies and Outies (45 Rule)", "45の法則(イニーズ・アウティーズ)", "medium", 40, "",
+           "killer:innies_outies", scope=_KILLER),
+        _t("cage_unit_overlap", "Cage/Unit Overlap", "ケージとユニットの重なり", "medium", 50, "",
+           "killer:cage_unit_overlap", scope=_KILLER),
+        _t("cage_combination_unit", "Cage Combinations in a Unit", "ユニット内のケージの組み合わせ", "medium", 60, "",
+           "killer:cage_combination_unit", scope=_KILLER),
+        _t("cage_splitting", "Cage Splitting", "ケージの分割", "hard", 100, "", "killer:cage_splitting", scope=_KILLER),
+        _t("innies_outies_multi", "45 Rule over Several Units", "複数ユニットの45の法則", "hard", 120, "",
+           "killer:innies_outies_multi", scope=_KILLER),
+        _t("locked_pair", "Locked Pair", "ロックドペア", "medium", 40, "LOCKED_PAIR", "basic:locked_pair",
+           "locked_pair"),
+        _t("locked_triple", "Locked Triple", "ロックドトリプル", "medium", 60, "LOCKED_TRIPLE", "basic:locked_triple",
+           "locked_triple"),
+        _t("pointing", "Locked Candidates (Pointing)", "ロックされた候補(ポインティング)", "medium", 50,
+           "LOCKED_CANDIDATES_1", "basic:pointing", "pointing"),
+        _t("claiming", "Locked Candidates (Claiming)", "ロックされた候補(クレーミング)", "medium", 50,
+           "LOCKED_CANDIDATES_2", "basic:claiming", "claiming"),
+        _t("naked_pair", "Naked Pair", "ネイキッドペア", "medium", 60, "NAKED_PAIR", "basic:naked_pair", "naked_pair"),
+        _t("naked_triple", "Naked Triple", "ネイキッドトリプル", "medium", 80, "NAKED_TRIPLE", "basic:naked_triple",
+           "naked_triple"),
+        _t("hidden_pair", "Hidden Pair", "ヒドゥンペア", "medium", 70, "HIDDEN_PAIR", "basic:hidden_pair",
+           "hidden_pair"),
+        _t("hidden_triple", "Hidden Triple", "ヒドゥントリプル", "medium", 100, "HIDDEN_TRIPLE", "basic:hidden_triple",
+           "hidden_triple"),
+        _t("naked_quad", "Naked Quad", "ネイキッドクアッド", "hard", 120, "NAKED_QUADRUPLE", "basic:naked_quad",
+           "naked_quad"),
+        _t("hidden_quad", "Hidden Quad", "ヒドゥンクアッド", "hard", 150, "HIDDEN_QUADRUPLE", "basic:hidden_quad",
+           "hidden_quad"),
+        _t("x_wing", "X-Wing", "Xウィング", "hard", 140, "X_WING", "fish:x_wing", "x_wing"),
+        _t("swordfish", "Swordfish", "ソードフィッシュ", "hard", 150, "SWORDFISH", "fish:swordfish", "swordfish"),
+        _t("jellyfish", "Jellyfish", "ジェリーフィッシュ", "hard", 160, "JELLYFISH", "fish:jellyfish", "jellyfish"),
+        _t("remote_pair", "Remote Pair", "リモートペア", "hard", 110, "REMOTE_PAIR", "chains:remote_pair"),
+        _t("bug_plus_1", "BUG+1", "BUG+1", "hard", 100, "BUG_PLUS_1", "uniqueness:bug_plus_1", scope=_UNIQUE),
+        _t("skyscraper", "Skyscraper", "スカイスクレイパー", "hard", 130, "SKYSCRAPER", "single_digit:skyscraper",
+           "skyscraper"),
+        _t("two_string_kite", "2-String Kite", "2ストリングカイト", "hard", 150, "TWO_STRING_KITE",
+           "single_digit:two_string_kite", "two_string_kite"),
+        _t("turbot_fish", "Turbot Fish", "ターボットフィッシュ", "hard", 120, "TURBOT_FISH", "single_digit:turbot_fish",
+           "turbot_fish"),
+        _t("empty_rectangle", "Empty Rectangle", "エンプティレクタングル", "hard", 120, "EMPTY_RECTANGLE",
+           "single_digit:empty_rectangle", "empty_rectangle"),
+        _t("w_wing", "W-Wing", "Wウィング", "hard", 150, "W_WING", "wings:w_wing", "w_wing"),
+        _t("xy_wing", "XY-Wing", "XYウィング", "hard", 160, "XY_WING", "wings:xy_wing", "xy_wing"),
+        _t("xyz_wing", "XYZ-Wing", "XYZウィング", "hard", 180, "XYZ_WING", "wings:xyz_wing", "xyz_wing"),
+        *(_t(f"uniqueness_{k}", f"Uniqueness Test {k}", f"ユニークネス・テスト{k}", "hard", 100, f"UNIQUENESS_{k}",
+             f"uniqueness:uniqueness_{k}", scope=_UNIQUE) for k in (1, 2, 3, 4, 5, 6)),
+        _t("hidden_rectangle", "Hidden Rectangle", "ヒドゥンレクタングル", "hard", 100, "HIDDEN_RECTANGLE",
+           "uniqueness:hidden_rectangle", scope=_UNIQUE),
+        *(_t(f"avoidable_rectangle_{k}", f"Avoidable Rectangle Type {k}", f"アボイダブルレクタングル{k}", "hard", 100,
+             f"AVOIDABLE_RECTANGLE_{k}", f"uniqueness:avoidable_rectangle_{k}", scope=_UNIQUE) for k in (1, 2)),
+        _t("finned_x_wing", "Finned X-Wing", "フィン付きXウィング", "hard", 130, "FINNED_X_WING", "fish:finned_x_wing",
+           "finned_x_wing"),
+        _t("sashimi_x_wing", "Sashimi X-Wing", "サシミXウィング", "hard", 150, "SASHIMI_X_WING", "fish:sashimi_x_wing",
+           "sashimi_x_wing"),
+        _t("finned_swordfish", "Finned Swordfish", "フィン付きソードフィッシュ", "expert", 200, "FINNED_SWORDFISH",
+           "fish:finned_swordfish", "finned_swordfish"),
+        _t("sashimi_swordfish", "Sashimi Swordfish", "サシミソードフィッシュ", "expert", 240, "SASHIMI_SWORDFISH",
+           "fish:sashimi_swordfish", "sashimi_swordfish"),
+        _t("finned_jellyfish", "Finned Jellyfish", "フィン付きジェリーフィッシュ", "expert", 250, "FINNED_JELLYFISH",
+           "fish:finned_jellyfish", "finned_jellyfish"),
+        _t("sashimi_jellyfish", "Sashimi Jellyfish", "サシミジェリーフィッシュ", "expert", 260, "SASHIMI_JELLYFISH",
+           "fish:sashimi_jellyfish", "sashimi_jellyfish"),
+        _t("sue_de_coq", "Sue de Coq", "スー・ド・コック", "expert", 250, "SUE_DE_COQ", "sue_de_coq:sue_de_coq"),
+        _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", "chains:simple_colors",
+           "simple_colors"),
+        _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", "chains:multi_colors"),
+        _t("x_chain", "X-Chain", "Xチェーン", "expert", 260, "X_CHAIN", "chains:x_chain", "x_chain"),
+        _t("xy_chain", "XY-Chain", "XYチェーン", "expert", 260, "XY_CHAIN", "chains:xy_chain", "xy_chain"),
+        _t("discontinuous_nice_loop", "Discontinuous Nice Loop", "不連続ナイスループ", "expert", 280,
+           "DISCONTINUOUS_NICE_LOOP", "chain_engine:nice_loop"),
+        _t("continuous_nice_loop", "Continuous Nice Loop", "連続ナイスループ", "expert", 280, "CONTINUOUS_NICE_LOOP",
+           "chain_engine:nice_loop"),
+        _t("aic", "AIC", "AIC(交互推論チェーン)", "expert", 280, "AIC", "chain_engine:aic"),
+        _t("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "グループ化不連続ナイスループ",
+           "expert", 300, "GROUPED_DISCONTINUOUS_NICE_LOOP", "grouped:grouped_loop"),
+        _t("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "グループ化連続ナイスループ", "expert",
+           300, "GROUPED_CONTINUOUS_NICE_LOOP", "grouped:grouped_loop"),
+        _t("grouped_aic", "Grouped AIC", "グループ化AIC", "expert", 300, "GROUPED_AIC", "grouped:grouped_loop"),
+        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", "als:als_xz"),
+        _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", "als:als_xy_wing"),
+        _t("als_xy_chain", "ALS-XY-Chain", "ALS-XYチェーン", "expert", 340, "ALS_XY_CHAIN", "als:als_xy_chain"),
+        _t("death_blossom", "Death Blossom", "デスブロッサム", "expert", 360, "DEATH_BLOSSOM", "als:death_blossom",
+           in_solver=False),
+        _t("forcing_chain", "Forcing Chain", "フォーシングチェーン", "extreme", 500, "FORCING_CHAIN_CONTRADICTION",
+           "loops:forcing_chain"),
+        _t("forcing_net", "Forcing Net", "フォーシングネット", "extreme", 700, "FORCING_NET_CONTRADICTION",
+           "loops:forcing_net"),
+        _t("trial_and_error", "Trial and Error", "試行錯誤(仮置き)", "extreme", 10000, "BRUTE_FORCE", None),
     )
 }
 
 #: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
-UNIQUENESS: frozenset[str] = frozenset(
-    {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
-     *(f"uniqueness_{k}" for k in (1, 2, 3, 4, 5, 6))})
+UNIQUENESS: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _UNIQUE)
+#: The killer rows (cage sums, :mod:`pipeline.difficulty.killer`): tried only on boards with cages.
+CAGES: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _KILLER)
 
 #: Rows HoDoKu's default solver leaves out (its step is switched off in ``Options.DEFAULT_SOLVER_STEPS``):
 #: each has a finder (:func:`pipeline.difficulty.logic.find_step` finds it), but a solve path never uses
 #: it, so grades stay HoDoKu's.
-NOT_IN_SOLVER: frozenset[str] = frozenset({"death_blossom"})
+NOT_IN_SOLVER: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if not t.in_solver)
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """The grading rules of one grader version: the order in which its solver tries the techniques, and
+    every finder or compiled probe that differs from the registry's (:data:`TECHNIQUES` holds the
+    rules of :data:`GRADER_VERSION`).
+
+    ``order``: technique names, ``trial_and_error`` last (a subset of the registry: an older version
+    leaves out the rows added after it). ``finders`` / ``probes``: row -> the finder reference / probe
+    name this version uses instead of the registry's (a probe None: no compiled twin). ``change``: what
+    this version changed from the one before it, in a sentence (docs/difficulty.md's table of versions).
+    ``loose``: the rows whose probe is looser than this version's finder (it may say yes where the finder
+    finds nothing; never the other way): the compiled driver then lets the finder decide, even under
+    tests. Every other probe is its finder's exact twin (``tests/difficulty/test_twins.py``).
+
+    By convention a finder or probe kept only for older versions is named ``<row>_until_<N>`` after the
+    newest version that uses it, so retiring versions up to N deletes exactly the ``_until_<M>`` names
+    with M <= N (docs/difficulty.md, "Retiring a grader version").
+    """
+
+    version: int
+    order: tuple[str, ...]
+    change: str
+    finders: dict[str, str] = field(default_factory=dict)
+    probes: dict[str, str | None] = field(default_factory=dict)
+    loose: frozenset[str] = frozenset()
+
+    def finder(self, technique: str) -> str | None:
+        """The finder reference of ``technique`` under these rules (None for ``trial_and_error``)."""
+        return self.finders[technique] if technique in self.finders else TECHNIQUES[technique].finder
+
+    def probe(self, technique: str) -> str | None:
+        """The compiled probe name of ``technique`` under these rules (None: not probed)."""
+        return self.probes[technique] if technique in self.probes else TECHNIQUES[technique].probe
+
+
+_GROUPED = ("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic")
+_ORDER_5 = tuple(t for t in TECHNIQUES if t not in _GROUPED)  # no grouped rows before version 6
+_ORDER_3 = tuple(t for t in _ORDER_5 if t != "continuous_nice_loop")  # no continuous row before version 5
 
 #: Grader version 2's solver order: HoDoKu's default order restricted to the techniques it had, except
 #: that Simple Colors came before the Unfair finned fish and that the uniqueness rows, nice loops, AICs
@@ -283,18 +352,70 @@ _ORDER_2: tuple[str, ...] = (
     "discontinuous_nice_loop", "aic", "forcing_chain", "forcing_net", "trial_and_error",
 )
 
-#: grader version -> the order in which its solver tries the techniques (trial and error last). Every
-#: version this code holds; version 3's is the row order of :data:`TECHNIQUES`. An older version's
-#: order leaves out the rows added after it (version 2 has no Multi-Colors).
-_GROUPED = ("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic")
-_ORDER_5 = tuple(t for t in TECHNIQUES if t not in _GROUPED)  # no grouped rows before version 6
-_ORDER_3 = tuple(t for t in _ORDER_5 if t != "continuous_nice_loop")  # no continuous row before version 5
-ORDERS: dict[int, tuple[str, ...]] = {2: _ORDER_2, 3: _ORDER_3, 4: _ORDER_3, 5: _ORDER_5, 6: tuple(TECHNIQUES)}
+# The finders (and probes) of graders up to 5: unique rectangles need every corner to hold both digits.
+_FINDERS_UNTIL_5: dict[str, str] = {
+    **{f"uniqueness_{k}": f"uniqueness:uniqueness_{k}_until_5" for k in (1, 2, 3, 4, 5, 6)},
+    "hidden_rectangle": "uniqueness:hidden_rectangle_until_5",
+}
+_SUBSETS = ("locked_pair", "locked_triple", "naked_pair", "naked_triple")
+# ... up to 4: the shortest X-/XY-chain and the first turbot fish and skyscraper found, any pair or triple
+# inside a box and a line locked, HoDoKu's choice of nice loop and AIC without its tables.
+_FINDERS_UNTIL_4: dict[str, str] = {
+    **_FINDERS_UNTIL_5,
+    **{t: f"basic:{t}_until_4" for t in _SUBSETS},
+    "skyscraper": "single_digit:skyscraper_until_4", "turbot_fish": "single_digit:turbot_fish_until_4",
+    "x_chain": "chains:x_chain_until_4", "xy_chain": "chains:xy_chain_until_4",
+    "discontinuous_nice_loop": "chain_engine:nice_loop_until_4", "aic": "chain_engine:aic_until_4",
+}
+_PROBES_UNTIL_4: dict[str, str | None] = {t: f"{t}_until_4" for t in _SUBSETS}
+# ... up to 3: the shortest nice loop or AIC.
+_FINDERS_UNTIL_3: dict[str, str] = {
+    **_FINDERS_UNTIL_4, "discontinuous_nice_loop": "loops:nice_loop_until_3", "aic": "loops:aic_until_3"}
+
+
+
+def _book(version: int, order: tuple[str, ...], change: str, finders: dict[str, str] | None = None,
+          probes: dict[str, str | None] | None = None, loose: frozenset[str] = frozenset()) -> Rulebook:
+    """A :class:`Rulebook` with the rules of the rows of ``order`` only."""
+    return Rulebook(version, order, change, {t: f for t, f in (finders or {}).items() if t in order},
+                    {t: p for t, p in (probes or {}).items() if t in order}, loose & set(order))
+
+
+# Since grader 5 the skyscraper is searched in HoDoKu's order, which skips a pair of conjugate lines whose
+# far ends share a line (an X-Wing's shape); its probe reads every skyscraper the older search sees.
+_LOOSE_5 = frozenset({"skyscraper"})
+
+
+#: grader version -> its :class:`Rulebook`, for every version this code holds.
+RULEBOOKS: dict[int, Rulebook] = {rb.version: rb for rb in (
+    _book(2, _ORDER_2, "the killer cage techniques; the uniqueness rows, nice loops, AICs and forcing "
+             "chains and nets after the XY-chain", _FINDERS_UNTIL_3, _PROBES_UNTIL_4),
+    _book(3, _ORDER_3, "HoDoKu's default solver order, with Multi-Colors, Uniqueness Test 5, the avoidable "
+             "rectangles, Sue de Coq and the ALS rows", _FINDERS_UNTIL_3, _PROBES_UNTIL_4),
+    _book(4, _ORDER_3, "HoDoKu's choice among every nice loop and AIC", _FINDERS_UNTIL_4, _PROBES_UNTIL_4),
+    _book(5, _ORDER_5, "HoDoKu's choice of X-chain, XY-chain, turbot fish and skyscraper, its nice-loop "
+             "tables with the continuous row, its locked-subset rule", _FINDERS_UNTIL_5, loose=_LOOSE_5),
+    _book(6, tuple(TECHNIQUES), "grouped nice loops and AICs; HoDoKu's unique rectangles (missing "
+             "candidates, its Test 4 rule)", loose=_LOOSE_5),
+)}
+
+#: The version of the grading rules of this code (the rules of new sets): the newest of
+#: :data:`RULEBOOKS` (each says what it changed). Raised whenever any puzzle's grade can change; each
+#: run records the rules it graded by in its manifest (``grader_version``), a set keeps the rules it
+#: began with (:func:`held_version`), and ``numplace check`` recomputes grades by the run's own rules.
+#: Version 1 (grades made before the killer cage techniques and the chains after the XY-chain) is not held.
+GRADER_VERSION = max(RULEBOOKS)
+
+#: grader version -> the order in which its solver tries the techniques (trial and error last), from
+#: :data:`RULEBOOKS`. Every version this code holds; version 6's is the row order of :data:`TECHNIQUES`.
+ORDERS: dict[int, tuple[str, ...]] = {v: rb.order for v, rb in RULEBOOKS.items()}
 
 #: Technique names in the order the solver of :data:`GRADER_VERSION` tries them (the keys of :data:`TECHNIQUES`).
 TECHNIQUE_ORDER: tuple[str, ...] = ORDERS[GRADER_VERSION]
 #: name -> display title, in :data:`TECHNIQUE_ORDER`.
 TITLES: dict[str, str] = {name: t.title for name, t in TECHNIQUES.items()}
+#: name -> Japanese name, in :data:`TECHNIQUE_ORDER` (the studio's words).
+JA_TITLES: dict[str, str] = {name: t.ja for name, t in TECHNIQUES.items()}
 
 
 class NewerGrader(ValueError):
@@ -321,7 +442,13 @@ def order_of(version: int) -> tuple[str, ...]:
     """The solver order of grader ``version`` (:func:`held_version` maps a recorded version onto one held);
     raises ValueError for a version this code does not hold."""
     try:
-        return ORDERS[version]
+        return RULEBOOKS[version].order
     except KeyError:
         raise ValueError(f"grader version {version} is not held (this numplace holds "
                          f"{', '.join(map(str, sorted(ORDERS)))})") from None
+
+
+def rulebook(version: int) -> Rulebook:
+    """The :class:`Rulebook` of grader ``version``; raises ValueError for a version this code does not hold."""
+    order_of(version)  # the one message for a version not held
+    return RULEBOOKS[version]

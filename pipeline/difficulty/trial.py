@@ -8,7 +8,7 @@ Contracts
 * :func:`search_solution` returns the first solution in a deterministic depth-first order, or None
   when there is none; it respects the candidates (every elimination made so far). Killer cage sums
   are not used (the cages act only as peers).
-* :func:`count_solutions` counts the solutions of a state up to a limit (the uniqueness techniques'
+* :func:`count_state_solutions` counts the solutions of a state up to a limit (the uniqueness techniques'
   gate in :mod:`.logic`). Killer cage sums are not used there either.
 * :class:`_Guesser` is the ``trial_and_error`` finder (HoDoKu's "Brute Force" step): it places the
   solution's digit in the unsolved cell with fewest candidates.
@@ -78,9 +78,11 @@ def search_solution(st: Candidates) -> list[int] | None:
     return None if out is None else [m.bit_length() for m in out]
 
 
-def count_solutions(st: Candidates, limit: int = 2) -> int:
+def count_state_solutions(st: Candidates, limit: int = 2) -> int:
     """The number of solutions of the candidate state, counted up to ``limit`` (an exact search with
-    the same propagation and branching as :func:`search_solution`)."""
+    the same propagation and branching as :func:`search_solution`). Not a puzzle's count on a board
+    (:func:`pipeline.verify.count.count_solutions` and its compiled twin) nor the solver's verdict
+    (:func:`pipeline.solve.solver.count_solutions`): this one counts what a candidate state allows."""
     g = st.geo
     masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]
     queue = [i for i, m in enumerate(masks) if m and not m & (m - 1)]

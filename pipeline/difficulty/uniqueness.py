@@ -22,7 +22,7 @@ Contracts
 * Uniqueness Test 5 is HoDoKu's: the roofs (three, or two on a diagonal) add one and the same
   extra digit, so one of them holds it and the cells seeing every roof lose it (two roofs in one
   row or column are Test 2).
-* **Grader 6** (``hodoku=True``, :func:`uniqueness_6_finder`, :func:`hidden_rectangle_6`) follows
+* **Grader 6** (``hodoku=True``, :data:`uniqueness_1` ... :data:`uniqueness_6`, :func:`hidden_rectangle`) follows
   HoDoKu's default ``allowUniquenessMissingCandidates``: a corner other than the bivalue start need
   not hold both digits, only be unsolved with neither digit placed in a cell it sees (a candidate
   removed by an earlier step does not break a deadly pattern: the swap is of *values*); only the
@@ -314,6 +314,26 @@ def _uniqueness_finder(kind: int, hodoku: bool = False) -> Finder:
     return find
 
 
-def hidden_rectangle_6(st: Candidates, ctx: _Ctx) -> Step | None:
+def hidden_rectangle(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 6's hidden rectangle (HoDoKu's rectangles with missing candidates)."""
     return _hidden_rectangle(st, ctx, True)
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques); ``_until_5``: graders 2-5's
+# rectangles (every corner holds both digits), kept for their rulebooks.
+bug_plus_1 = _bug_plus_1
+avoidable_rectangle_1 = _avoidable_finder(1)
+avoidable_rectangle_2 = _avoidable_finder(2)
+uniqueness_1 = _uniqueness_finder(1, hodoku=True)
+uniqueness_2 = _uniqueness_finder(2, hodoku=True)
+uniqueness_3 = _uniqueness_finder(3, hodoku=True)
+uniqueness_4 = _uniqueness_finder(4, hodoku=True)
+uniqueness_5 = _uniqueness_finder(5, hodoku=True)
+uniqueness_6 = _uniqueness_finder(6, hodoku=True)
+uniqueness_1_until_5 = _uniqueness_finder(1)
+uniqueness_2_until_5 = _uniqueness_finder(2)
+uniqueness_3_until_5 = _uniqueness_finder(3)
+uniqueness_4_until_5 = _uniqueness_finder(4)
+uniqueness_5_until_5 = _uniqueness_finder(5)
+uniqueness_6_until_5 = _uniqueness_finder(6)
+hidden_rectangle_until_5 = _hidden_rectangle

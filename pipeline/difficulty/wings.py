@@ -92,3 +92,9 @@ def _xyz_wing(st: Candidates, ctx: _Ctx) -> Step | None:
                                     f"{cell_name(a, n)} {_cand(cand[a])} and {cell_name(b, n)} {_cand(cand[b])}"))
     return None
 
+
+
+# The finders the technique registry names (pipeline.difficulty.techniques).
+w_wing = _w_wing
+xy_wing = _xy_wing
+xyz_wing = _xyz_wing

@@ -14,10 +14,10 @@ import pytest
 
 from pipeline.board import parse
 from pipeline.difficulty.candidates import Candidates, _bits, _Ctx
+from pipeline.difficulty.chain_engine import _lasso
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.grouped import GroupLinks, grouped_loop, groups
 from pipeline.difficulty.logic import next_step, solve_logically
-from pipeline.difficulty.loop_choice import _lasso
 from pipeline.difficulty.loops import _graph
 from tests.conftest import DATA
 from tests.difficulty.test_logic import Position, assert_sound, positions

@@ -25,8 +25,8 @@ import pytest
 from pipeline.board import BOX_SHAPES, Grid, parse
 from pipeline.difficulty import logic_jit
 from pipeline.difficulty.grade import explain, grade, grade_result
-from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, _probe_name, solve_logically
-from pipeline.difficulty.techniques import ORDERS
+from pipeline.difficulty.logic import TECHNIQUE_ORDER, Candidates, solve_logically
+from pipeline.difficulty.techniques import ORDERS, rulebook
 from pipeline.generate import count_jit
 from pipeline.generate.puzzle import make_puzzle
 from pipeline.generate.spec import Spec
@@ -104,22 +104,18 @@ def assert_same(puzzle: Grid, solution: Grid | None = None, max_technique: str |
 
 @pytest.mark.parametrize("version", sorted(ORDERS))
 def test_probe_codes_follow_the_solver_order(version: int) -> None:
-    """The probed techniques are technique names, and the driver hands them over in each grader
-    version's solver order."""
+    """The probes are named by the technique registry and each grader version's rulebook, and the driver
+    hands them over in that version's solver order: every probe row is its named probe's."""
+    rules = rulebook(version)
     order = ORDERS[version]
-    assert {_row(p) for p in logic_jit.PROBED} <= set(order)
-    names = tuple(_probe_name(t, version) for t in order[2:])  # a version's own probes: <row>_<version>
+    names = tuple(rules.probe(t) for t in order[2:])
     codes = logic_jit.codes_for(names)
-    probed = [names[p] for p, c in enumerate(codes) if c >= 0]
-    assert sorted(_row(p) for p in probed) == sorted({_row(p) for p in logic_jit.PROBED})
-    assert [logic_jit.PROBED[c] for c in codes if c >= 0] == probed
-    assert ("locked_pair_5" in probed) == (version >= 5)
-    assert codes[-1] == -1  # trial and error is always Python's
-
-
-def _row(probe: str) -> str:
-    """The technique a probe answers for (``locked_pair_5`` -> ``locked_pair``)."""
-    return probe if probe in TECHNIQUE_ORDER else probe.rsplit("_", 1)[0]
+    probed = [t for t, p in zip(order[2:], names, strict=True) if p is not None]
+    assert [t for t, c in zip(order[2:], codes, strict=True) if c[0] >= 0] == probed
+    assert [tuple(c) for c in codes if c[0] >= 0] == [logic_jit.PROBES[p] for p in names if p is not None]
+    assert all(p.startswith(t) for t, p in zip(order[2:], names, strict=True) if p is not None)
+    assert (rules.probe("locked_pair") == "locked_pair") == (version >= 5)
+    assert codes[-1, 0] == -1  # trial and error is always Python's
 
 
 def test_grader_2_paths_are_the_same_compiled() -> None:

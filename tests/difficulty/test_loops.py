@@ -18,7 +18,7 @@ from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
 from pipeline.difficulty.loops import _closure, _graph
 from pipeline.difficulty.techniques import ORDERS, TECHNIQUES, UNIQUENESS
-from pipeline.difficulty.trial import count_solutions
+from pipeline.difficulty.trial import count_state_solutions as count_solutions
 from tests.difficulty.test_logic import generated, tdoku_rows
 
 

@@ -1,9 +1,16 @@
-"""Grader 4's nice loop / AIC step: HoDoKu's choice among every discontinuous nice loop and AIC.
+"""The chain engine of graders 4-6: HoDoKu's choice among every discontinuous nice loop and AIC.
+
+Public API (the rows' finders and what :mod:`.grouped` builds on; everything else here is private):
+:func:`nice_loop` and :func:`aic` (the ``discontinuous_nice_loop``, ``continuous_nice_loop`` and
+``aic`` rows since grader 5), :func:`nice_loop_until_4` and :func:`aic_until_4` (grader 4's rows),
+:class:`Links` (the links of HoDoKu's tables, by node), :func:`choose_tables` (HoDoKu's choice over a
+:class:`Links`), :func:`tables_path` and :func:`loop_step` (a chosen chain's path and step),
+:data:`Chain` and :data:`MAX_N`.
 
 HoDoKu does not take the shortest chain (:mod:`.loops`' search, grader 3): its tables follow every
 premise to its end and its comparator picks one step among all the chains found. From grader
 version 4 on boards up to 9x9 (variants included), both rows (``discontinuous_nice_loop``, ``aic``)
-make that choice here (:func:`_hodoku_loop`; grader 5's rows :func:`nice_loop_5`, :func:`aic_5`).
+make that choice here (:func:`_hodoku_loop`; grader 5's rows :func:`nice_loop`, :func:`aic`).
 
 Contracts
 ---------
@@ -11,30 +18,30 @@ Contracts
   layer by layer to its closure (:func:`_layers`; one layer per link, a node counted at the first
   distance it is reached in each state). Grader 4 keeps the first link out of the premise's cell;
   grader 5 follows HoDoKu's tables, where it may stay in (the other digit of a bivalue cell), and
-  drops a nice loop whose chain does so (:func:`_choose_tables`). A premise reaching its own cell
+  drops a nice loop whose chain does so (:func:`choose_tables`). A premise reaching its own cell
   after more than two links is a discontinuous nice loop, HoDoKu's four cases: "on ... off" or
   "on ... another digit on" remove the start, "off ... on" removes the cell's other candidates,
   "off ... another digit off" removes that digit. An "off" premise reaching a node on in another cell
   is an AIC: one digit, its candidates seeing both ends (when there are at least two); two digits in
   peer cells, each end's candidate of the other's digit.
 * **Choice.** Of all of them the one HoDoKu's comparator (``SolutionStep.compareTo``) puts first: the
-  most candidates removed, then the lowest HoDoKu index sum (:func:`_index_sum`), then the fewest
+  most candidates removed, then the lowest HoDoKu index sum (:func:`.hodoku.index_sum`), then the fewest
   links, then the first found (nice loops before AICs; premises "on" before "off", by cell then digit;
   ends by node). A chain (the breadth-first one, first parent kept, links by node) that comes back to
   a cell it has left (a *lasso*, :func:`_lasso`) is dropped, as HoDoKu drops it. The step only removes
   candidates, as HoDoKu's.
 * **Cost.** The search runs only where grader 3's search sees a chain (every elimination found here
   follows from one); in the compiled solver (the context's ``cache["jit"]``) it runs in
-  :mod:`.loop_choice_jit`, its compiled twin, which picks the same chain
-  (``tests/difficulty/test_loop_choice.py`` compares the two along solve paths).
+  :mod:`.chain_engine_jit`, its compiled twin, which picks the same chain
+  (``tests/difficulty/test_chain_engine.py`` compares the two along solve paths).
 
-* **Grader 5** (:func:`_choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
+* **Grader 5** (:func:`choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
   (an AIC may begin with the other digit of a bivalue cell); a node's chain runs through the lowest
   node of the layer before (:func:`_layer_path`); a nice loop whose first or last link stays in its
   cell is dropped; continuous nice loops are one step (:func:`_loop_elims`, HoDoKu's
   ``checkNiceLoop``), in the same comparison.
 
-Group nodes join these tables in grader 6's grouped rows (:mod:`.grouped`, through :class:`_Links`).
+Group nodes join these tables in grader 6's grouped rows (:mod:`.grouped`, through :class:`Links`).
 Roads not taken: ALS nodes are not in the graph (off in HoDoKu's default solver too); grader 4 finds
 continuous nice loops as the loops and AICs their eliminations follow from (same weight), not as one
 step; a node's parent is the lowest node of the layer before, where HoDoKu's is the first one its
@@ -45,6 +52,7 @@ development state: exact order needs a breadth-first search per premise, too slo
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
+from pipeline.difficulty.hodoku import index_sum
 from pipeline.difficulty.loops import _aic, _chain_text, _discontinuous_nice_loop, _Graph, _graph, _node_name
 
 #: The largest board side grader 4's choice covers (HoDoKu's index sum is defined for 9x9 boards);
@@ -55,7 +63,7 @@ MAX_N = 9
 Chain = tuple[str, int, bool, int, int]
 
 
-class _Links:
+class Links:
     """The links grader 5's tables follow, as lists by node (``weak[x]``: the nodes "``x`` on" turns off;
     ``strong[x]``: the nodes "``x`` off" turns on), with what the loop code reads of a node: its cell (a
     group node's first cell), digit index, cells and the cells seeing all of them. Here the nodes are
@@ -119,11 +127,6 @@ def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> l
     return out
 
 
-def _index_sum(elims: tuple[tuple[int, int], ...]) -> int:
-    """HoDoKu's tie-break of two steps that remove as many candidates (lower first)."""
-    return sum(c * (1 + 80 * i) + d for i, (c, d) in enumerate(sorted(elims, key=lambda e: (e[1], e[0]))))
-
-
 def _elims(st: Candidates, ctx: _Ctx, chain: Chain) -> tuple[tuple[int, int], ...]:
     """What ``chain`` removes, as ``(cell, digit)`` pairs (see the contracts); empty if nothing."""
     kind, a, on, b, dist = chain
@@ -163,7 +166,7 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
     def offer(chain: Chain) -> None:
         elims = _elims(st, ctx, chain)
         if elims:
-            found.append(((-len(elims), _index_sum(elims), chain[4], len(found)), chain))
+            found.append(((-len(elims), index_sum(elims), chain[4], len(found)), chain))
 
     cell_nodes = {c: sum(1 << (k * big + c) for k in _bits(cand[c])) for c in {gr.cell(x) for x in gr.nodes}}
     weak, strong = [0] * (gr.n * big), [0] * (gr.n * big)
@@ -183,7 +186,7 @@ def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
             if dist > 2 and is_on:
                 for b in _bits(nodes & ends):
                     offer(("aic", a, False, b, dist))
-    plain = _Links(st)
+    plain = Links(st)
     for _key, chain in sorted(found):
         kind, a, on, b, dist = chain
         if not _lasso(plain, _premise_path(gr, a, on, b, dist, cell_nodes[gr.cell(a)]), kind == "aic"):
@@ -195,7 +198,7 @@ def _layer_path(weak: list[int], strong: list[int], a: int, on: bool, layers: li
                 dist: int) -> list[tuple[int, bool]]:
     """Grader 5's chain from premise ``(a, on)`` to node ``b`` first reached at ``dist`` links: each node's
     parent is the lowest node of the layer before that links to it. ``weak`` and ``strong`` are the links
-    *into* each node (:attr:`_Links.weak_in`; the same as the links out where they are symmetric)."""
+    *into* each node (:attr:`Links.weak_in`; the same as the links out where they are symmetric)."""
     path = [(b, layers[dist - 1][1])]
     y = b
     for d in range(dist - 1, 0, -1):
@@ -208,7 +211,7 @@ def _layer_path(weak: list[int], strong: list[int], a: int, on: bool, layers: li
 
 
 def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]],
-                links: _Links | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
+                links: Links | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
     """Grader 5's nice loop along ``path`` (premise first, an end in the premise's cell): its kind and
     what it removes, by HoDoKu's cases (``TablingSolver.checkNiceLoop``): the three discontinuous ones
     of the contracts, or a continuous loop (an "on" premise ending off on the other digit of a bivalue
@@ -217,7 +220,7 @@ def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]],
     cell entered and left by strong links (the premise's cell included) its other digits. ``links``
     (default: plain nodes) says what a node is: a group node's cells are all on the chain, and the
     cells seeing it are those seeing all of its cells (HoDoKu's ``getSNodeBuddies``)."""
-    nd = links if links is not None else _Links(st)
+    nd = links if links is not None else Links(st)
     cand = st.cand
     (a, on), (e, end_on) = path[0], path[-1]
     ca, ka, ke = nd.cell(a), nd.digit(a), nd.digit(e)
@@ -251,13 +254,13 @@ def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]],
     return "continuous_nice_loop", _elims_of(out)
 
 
-def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
-                   links: _Links | None = None) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
+def choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
+                   links: Links | None = None) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
     """Grader 5's chain (see the contracts) and what it removes, searched in Python: HoDoKu's tables
     (the first link may stay in the premise's cell), nice loops whose first and last links leave the
     cell (continuous ones included, :func:`_loop_elims`), paths by :func:`_layer_path`. ``links``
-    (default: ``gr``'s, :class:`_Links`) may add group nodes; premises and ends are ``gr``'s nodes."""
-    lk = links if links is not None else _Links(st, gr)
+    (default: ``gr``'s, :class:`Links`) may add group nodes; premises and ends are ``gr``'s nodes."""
+    lk = links if links is not None else Links(st, gr)
     big, cand, weak, strong = gr.big, st.cand, lk.weak, lk.strong
     found: list[tuple[tuple[int, int, int, int], Chain, tuple[tuple[int, int], ...]]] = []
     layers = {(a, on): _layers(weak, strong, a, on, 0) for on in (True, False) for a in gr.nodes}
@@ -273,7 +276,7 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
                         continue  # HoDoKu: a nice loop's first and last links leave its cell
                     kind, elims = _loop_elims(st, ctx, path, lk)
                     if elims:
-                        key = (-len(elims), _index_sum(elims), dist, len(found))
+                        key = (-len(elims), index_sum(elims), dist, len(found))
                         found.append((key, (kind, a, on, e, dist), elims))
     for a in gr.nodes:
         ends = _aic_ends(st, ctx, a)
@@ -281,7 +284,7 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
             for b in _bits(nodes & ends) if dist > 2 and is_on else ():
                 elims = _elims(st, ctx, ("aic", a, False, b, dist))
                 if elims:
-                    key = (-len(elims), _index_sum(elims), dist, len(found))
+                    key = (-len(elims), index_sum(elims), dist, len(found))
                     found.append((key, ("aic", a, False, b, dist), elims))
     for _key, chain, elims in sorted(found):
         kind, a, on, b, dist = chain
@@ -290,13 +293,13 @@ def _choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
     return None
 
 
-def _tables_path(lk: _Links, chain: Chain) -> list[tuple[int, bool]]:
+def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     """The path grader 5 gives ``chain`` (:func:`_layer_path` on the links ``lk``)."""
     _kind, a, on, b, dist = chain
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
 
 
-def _loop_step(st: Candidates, gr: _Graph, lk: _Links, kind: str, path: list[tuple[int, bool]],
+def loop_step(st: Candidates, gr: _Graph, lk: Links, kind: str, path: list[tuple[int, bool]],
                elims: tuple[tuple[int, int], ...]) -> Step:
     """The step of a nice loop or AIC along ``path``: its cells in chain order (a group node's all), its
     digits and the chain in words; ``grouped_`` before the kind when a group node is on the chain."""
@@ -310,7 +313,7 @@ def _loop_step(st: Candidates, gr: _Graph, lk: _Links, kind: str, path: list[tup
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
     """Grader 4's nice-loop / AIC step (both rows; see the contracts), or None; with ``tables``, grader
-    5's (:func:`_choose_tables`). Cached in the context."""
+    5's (:func:`choose_tables`). Cached in the context."""
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
@@ -319,51 +322,51 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
         return None
     gr = _graph(st, ctx)
     if ctx.cache.get("jit"):
-        from pipeline.difficulty import loop_choice_jit  # lazy: numba loads only with the compiled solver
+        from pipeline.difficulty import chain_engine_jit  # lazy: numba loads only with the compiled solver
 
-        chain = loop_choice_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
+        chain = chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     elif tables:
-        got = _choose_tables(st, ctx, gr)
+        got = choose_tables(st, ctx, gr)
         chain = got[0] if got is not None else None
     else:
         chain = _choose_py(st, ctx, gr)
     step = None
     if chain is not None:
         kind, a, on, b, dist = chain
-        lk = _Links(st, gr)
+        lk = Links(st, gr)
         if tables:
-            path = _tables_path(lk, chain)
+            path = tables_path(lk, chain)
             kind, elims = ("aic", _elims(st, ctx, chain)) if kind == "aic" else _loop_elims(st, ctx, path)
         else:
             own = sum(1 << (k * gr.big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
             path = _premise_path(gr, a, on, b, dist, own)
             elims = _elims(st, ctx, chain)
-        step = _loop_step(st, gr, lk, kind, path, elims)
+        step = loop_step(st, gr, lk, kind, path, elims)
     ctx.cache[key] = step
     return step
 
 
-def nice_loop_4(st: Candidates, ctx: _Ctx) -> Step | None:
+def nice_loop_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``discontinuous_nice_loop`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
     return _hodoku_loop(st, ctx) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
 
 
-def aic_4(st: Candidates, ctx: _Ctx) -> Step | None:
+def aic_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``aic`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
     return _hodoku_loop(st, ctx) if st.n <= MAX_N else _aic(st, ctx)
 
 
-def nice_loop_5(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`_choose_tables`) up to :data:`MAX_N`."""
+def nice_loop(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
     return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
 
 
-def aic_5(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 5's ``aic`` row: HoDoKu's tables (:func:`_choose_tables`) up to :data:`MAX_N`."""
+def aic(st: Candidates, ctx: _Ctx) -> Step | None:
+    """Grader 5's ``aic`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
     return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _aic(st, ctx)
 
 
-def _lasso(lk: _Links, path: list[tuple[int, bool]], aic: bool) -> bool:
+def _lasso(lk: Links, path: list[tuple[int, bool]], aic: bool) -> bool:
     """Whether the chain comes back to a cell it has left (HoDoKu drops such chains); a nice loop may
     end in its start cell. A node is seen by its (first) cell; a group node left marks all its cells
     (HoDoKu's ``addChain``)."""

@@ -1,0 +1,84 @@
+"""The technique registry and the rulebooks (pipeline.difficulty.techniques): every entry complete, every
+finder and probe they name exists, and the names other rooms read are derived from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.difficulty import killer, logic_jit
+from pipeline.difficulty.logic import finder_at, finders_of
+from pipeline.difficulty.techniques import (
+    CAGES,
+    GRADER_VERSION,
+    LEVELS,
+    NOT_IN_SOLVER,
+    ORDERS,
+    RULEBOOKS,
+    TECHNIQUE_ORDER,
+    TECHNIQUES,
+    TITLES,
+    UNIQUENESS,
+    rulebook,
+)
+from pipeline.studio.steps import JA, title
+
+
+def test_every_entry_is_complete() -> None:
+    for name, t in TECHNIQUES.items():
+        assert t.name == name and t.title and t.ja and t.level in LEVELS and t.weight > 0, name
+        assert t.scope in ("any", "unique", "cages"), name
+        assert (t.finder is None) == (name == "trial_and_error"), name
+        assert (t.hodoku == "") == (t.scope == "cages"), name  # HoDoKu has every row but the killer ones
+
+
+@pytest.mark.parametrize("version", sorted(RULEBOOKS))
+def test_every_finder_and_probe_a_rulebook_names_exists(version: int) -> None:
+    rules = rulebook(version)
+    assert rules.version == version and rules.change
+    assert rules.order[-1] == "trial_and_error" and set(rules.order) <= set(TECHNIQUES)
+    assert len(set(rules.order)) == len(rules.order)
+    assert set(rules.finders) | set(rules.probes) <= set(rules.order)  # no rule for a row it does not have
+    found = finders_of(version)
+    assert tuple(found) == rules.order[:-1]
+    for t in rules.order[:-1]:
+        assert callable(found[t]) and found[t] is finder_at(rules.finder(t) or "")
+        probe = rules.probe(t)
+        assert probe is None or probe in logic_jit.PROBES, (t, probe)
+
+
+def test_every_probe_is_named_by_some_rulebook() -> None:
+    used = {rb.probe(t) for rb in RULEBOOKS.values() for t in rb.order}
+    assert set(logic_jit.PROBES) <= used
+    assert all(p.startswith(t) for rb in RULEBOOKS.values() for t in rb.order if (p := rb.probe(t)))
+
+
+def test_the_importable_names_are_the_rulebooks() -> None:
+    assert max(RULEBOOKS) == GRADER_VERSION and {v: rb.order for v, rb in RULEBOOKS.items()} == ORDERS
+    assert TECHNIQUE_ORDER == tuple(TECHNIQUES) == ORDERS[GRADER_VERSION]
+    assert RULEBOOKS[GRADER_VERSION].finders == {} and RULEBOOKS[GRADER_VERSION].probes == {}
+    assert {n: t.title for n, t in TECHNIQUES.items()} == TITLES
+    assert set(killer.KILLER_TECHNIQUES) == CAGES and {"death_blossom"} == NOT_IN_SOLVER
+    assert {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
+                          *(f"uniqueness_{k}" for k in range(1, 7))} == UNIQUENESS
+
+
+def test_the_studio_reads_the_registry_words() -> None:
+    assert {n: t.ja for n, t in TECHNIQUES.items()} == JA
+    assert title("x_wing", "ja") == "Xウィング" and title("x_wing") == "X-Wing"
+
+
+def test_an_unknown_probe_or_finder_fails_loudly() -> None:
+    with pytest.raises(ValueError, match="no compiled probe named 'x_wing_9'"):
+        logic_jit.codes_for(("x_wing", "x_wing_9"))
+    with pytest.raises(ValueError, match="no finder 'fish:x_wing_9'"):
+        finder_at("fish:x_wing_9")
+    with pytest.raises(ValueError, match="grader version 1 is not held"):
+        rulebook(1)
+
+
+def test_probe_codes_are_named_rows() -> None:
+    codes = logic_jit.codes_for(("locked_pair", None, "sashimi_jellyfish"))
+    assert codes.shape == (3, 4) and codes.dtype == np.int64
+    assert tuple(codes[0]) == logic_jit.PROBES["locked_pair"] and codes[1, 0] == -1
+    assert tuple(codes[2]) == (logic_jit.FISH, 4, 1, 1)
