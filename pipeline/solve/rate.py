@@ -33,11 +33,16 @@ def rate(puzzle: Grid, variant: Variant | None = None) -> grade.Grade:
     return grade.grade(puzzle, checked.solution, variant=variant)
 
 
+#: The singles: a path of them alone has no key step.
+SINGLES = frozenset({"naked_single", "hidden_single"})
+
+
 def key_step(g: grade.Grade) -> int | None:
     """Index (0-based) of the grade's *key step*: the first step of its hardest technique (the last of
     ``g.techniques``), which the solver takes only once no easier technique applies; None for an empty
-    path. A puzzle made for a technique (``difficulty.technique``) has that technique hardest."""
-    if not g.techniques:
+    path or a path of singles only (no step there waits for an easier one). A puzzle made for a technique
+    (``difficulty.technique``) has that technique hardest."""
+    if not g.techniques or g.techniques[-1] in SINGLES:
         return None
     hardest = g.techniques[-1]
     return next((k for k, s in enumerate(g.steps) if s.technique == hardest), None)

@@ -105,9 +105,9 @@ def test_rate_batch_grades_the_unique_lines_and_exits_1(tmp_path: Path) -> None:
     assert res.returncode == 1
     assert [ln.split(":")[0] for ln in res.stdout.splitlines()] == ["line 1", "line 5"]
     assert res.stderr.splitlines() == [
-        "numplace: " + str(f) + " line 2: cannot grade: not unique: 2+ solutions",
-        "numplace: " + str(f) + " line 3: cannot grade: not unique: 2+ solutions",
-        "numplace: " + str(f) + " line 4: cannot grade: no solution: row 1 has two 5s (columns 1 and 2)",
+        "numplace: error: " + str(f) + " line 2: cannot grade: not unique: 2+ solutions",
+        "numplace: error: " + str(f) + " line 3: cannot grade: not unique: 2+ solutions",
+        "numplace: error: " + str(f) + " line 4: cannot grade: no solution: row 1 has two 5s (columns 1 and 2)",
     ]
     unique_only = tmp_path / "unique.txt"
     unique_only.write_text(f"{P}\n{P}\n")

@@ -22,7 +22,7 @@ import pytest
 from tests.studio.test_browser import _shot, _type_into_grid, browser, studio  # noqa: F401 (fixtures)
 from tests.studio.test_solve import EASY, EASY_SOLUTION
 
-pytestmark = [pytest.mark.browser, pytest.mark.heavy]
+pytestmark = [pytest.mark.browser, pytest.mark.heavy, pytest.mark.system]
 #: EASY without four givens: exactly two solutions (checked in test_two_solutions_exactly).
 TWO = None
 #: Errors in two rows: r1c2 5 (should be 3) and r5c4 4 (should be 8; row 5 has a 4 in c1).
