@@ -26,6 +26,7 @@ from pipeline import cli
 from pipeline.publish import book, export, layout, linebreak, pages, render
 from pipeline.publish.select import PublishError
 from tests.cli.test_faults import small_fs  # noqa: F401  (the fixture: a real 200 KiB file system)
+from tests.publish.test_book_print import _texts
 from tests.publish.test_render_variants import variant_row, write_variant_set
 from tests.publish.test_select import write_set
 
@@ -43,17 +44,6 @@ def _make(paths: Path | list[Path], out: Path, **cfg: Any) -> list[book.Page]:
     config = book.validate_config(cfg)
     sets = paths if isinstance(paths, list) else [paths]
     return book.write_book(book.plan(sets, config), config, out)
-
-
-def _texts(pdf: Path, index: int) -> list[tuple[str, tuple[float, float, float, float], float]]:
-    """Page ``index``'s text objects: (text, bounds (left, bottom, right, top) in media points, size)."""
-    page = pdfium.PdfDocument(pdf)[index]
-    tp = page.get_textpage()
-    out = []
-    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT]):
-        obj.textpage = tp
-        out.append((obj.extract(), obj.get_bounds(), obj.get_font_size()))
-    return out
 
 
 def _invoke(*args: str) -> tuple[int, str]:
