@@ -30,6 +30,54 @@ if os.environ.get("PYTEST_XDIST_WORKER") and "NUMBA_CACHE_DIR" not in os.environ
 from pipeline.board import Grid  # noqa: E402  (after the numba cache folder is chosen)
 from pipeline.identity import canon, numbering  # noqa: E402
 
+NUMBA_CACHE = ROOT / ".cache" / "numba"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, on the controller before the workers start: compile the kernels once
+    (tests/numba_warm.py, its two parts at once) and copy them into every worker's numba cache folder,
+    and build the table caches there too. Skipped when the workers' folders already hold this code's
+    kernels (a stamp of every ``pipeline/**/*.py`` and the numba version); a part that fails only
+    leaves its kernels to the workers, with a warning."""
+    workers = getattr(config.option, "numprocesses", None)
+    if os.environ.get("PYTEST_XDIST_WORKER") or not isinstance(workers, int) or workers < 1:
+        return
+    import numba
+
+    h = hashlib.sha256(numba.__version__.encode())
+    for path in sorted((ROOT / "pipeline").rglob("*.py")):
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    stamp = f".warm-{h.hexdigest()[:16]}"
+    targets = [NUMBA_CACHE / f"gw{i}" for i in range(workers)]
+    if all((t / stamp).exists() for t in targets):
+        return
+    from tests.numba_warm import PARTS
+
+    staging = NUMBA_CACHE / "warm-staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    tables = TABLE_CACHE / table_cache_key()
+    tables.mkdir(parents=True, exist_ok=True)
+    procs = {part: subprocess.Popen([sys.executable, "-m", "tests.numba_warm", part], cwd=ROOT,
+                                    env=dict(os.environ, NUMBA_CACHE_DIR=str(staging / part),
+                                             NUMPLACE_CACHE_DIR=str(tables)),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for part in PARTS}
+    for part, proc in procs.items():
+        _, err = proc.communicate()
+        if proc.returncode:
+            last = err.strip().splitlines()[-1] if err.strip() else f"exit {proc.returncode}"
+            print(f"conftest: warming the numba kernels ({part}) failed, the workers compile them: {last}",
+                  file=sys.stderr)
+            continue
+        for t in targets:
+            shutil.copytree(staging / part, t, dirs_exist_ok=True)
+    for t in targets:
+        t.mkdir(parents=True, exist_ok=True)
+        for old in t.glob(".warm-*"):
+            old.unlink()
+        (t / stamp).touch()
+    shutil.rmtree(staging, ignore_errors=True)
+
 
 def error_line(stderr: str) -> str:
     """The one error line of a refusal as a person reads it, ``numplace: error: <message>``: the plain

@@ -176,10 +176,12 @@ def check_grade(g: Grade) -> None:
     assert g.logic_steps + g.guesses == len(g.steps)
 
 
-@pytest.mark.heavy
-def test_generated_puzzles_grades_are_consistent() -> None:
+@pytest.mark.parametrize("count", [pytest.param(8, marks=pytest.mark.heavy),
+                                   pytest.param(20, marks=pytest.mark.system)])
+def test_generated_puzzles_grades_are_consistent(count: int) -> None:
+    """``count`` generated puzzles (8 in make test, 20 in the system tier)."""
     grades = []
-    for seed in range(20):
+    for seed in range(count):
         made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), 9100 + seed)
         puzzle, solution = made.puzzle, made.solution
         assert isinstance(puzzle, tuple) and isinstance(solution, tuple)

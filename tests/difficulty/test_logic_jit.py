@@ -144,13 +144,26 @@ def test_minimal_puzzles(n: int, count: int) -> None:
         assert_same(puzzle)  # without the solution hint: the search
 
 
-@pytest.mark.heavy
-def test_puzzles_with_several_solutions() -> None:
+def several_solutions(share: int) -> None:
+    """Random holey puzzles (several solutions): every ``share``-th of the whole list."""
     rng = random.Random(77)
+    i = 0
     for n, givens, count in [(4, 3, 20), (6, 8, 20), (9, 17, 8), (9, 22, 8), (9, 26, 8), (16, 90, 1)]:
         for k in range(count):
             puzzle, solution = holey_puzzle(n, rng, givens)
-            assert_same(puzzle, solution if k % 2 else None)
+            if i % share == 0:
+                assert_same(puzzle, solution if k % 2 else None)
+            i += 1
+
+
+@pytest.mark.heavy
+def test_a_share_of_the_puzzles_with_several_solutions() -> None:
+    several_solutions(share=4)
+
+
+@pytest.mark.system
+def test_puzzles_with_several_solutions() -> None:
+    several_solutions(share=1)
 
 
 def test_16x16() -> None:
@@ -160,18 +173,29 @@ def test_16x16() -> None:
         assert_same(puzzle, solution)
 
 
-@pytest.mark.heavy
-def test_hard_and_unsolvable_puzzles() -> None:
-    for line in data_lines(TOP95)[:30]:
+def hard_and_unsolvable(share: int) -> None:
+    """top95's first 30 and tdoku's test list (no solution, one, several): every ``share``-th line."""
+    for line in data_lines(TOP95)[:30:share]:
         assert_same(parse(line))
-    for line in data_lines(TDOKU):
+    for line in data_lines(TDOKU)[::share]:
         parts = line.split(":")
         assert_same(parse(parts[0]), parse(parts[2]) if len(parts) > 2 and parts[2] else None)
 
 
 @pytest.mark.heavy
-def test_positions_with_eliminations_and_every_cut_off() -> None:
-    cuts = [None, *TECHNIQUE_ORDER]
+def test_a_share_of_the_hard_and_unsolvable_puzzles() -> None:
+    hard_and_unsolvable(share=5)
+
+
+@pytest.mark.system
+def test_hard_and_unsolvable_puzzles() -> None:
+    hard_and_unsolvable(share=1)
+
+
+@pytest.mark.heavy
+def positions() -> list[tuple[Grid, list[tuple[int, int]]]]:
+    """The technique positions (tests/data/logic_positions.txt): each state with its eliminated candidates."""
+    out = []
     for line in data_lines(POSITIONS):
         _, _, state, removed, _, _ = (f.strip() for f in line.split("|"))
         grid = parse(state)
@@ -183,6 +207,27 @@ def test_positions_with_eliminations_and_every_cut_off() -> None:
                 r, c = where[1:].split("c")
                 rem.append(((int(r) - 1) * n + int(c) - 1, int(d)))
         Candidates.from_grid(grid, rem)  # a valid position
+        out.append((grid, rem))
+    return out
+
+
+#: make test's share of the positions x cut-offs product: position i is solved without a cut-off and
+#: with every EVERY_NTH-th cut-off from i % EVERY_NTH, so each cut-off meets about 1/EVERY_NTH of the
+#: positions and each position EVERY_NTH-th of the cut-offs (the whole product, 1/1, in the system tier).
+EVERY_NTH = 8
+
+
+def test_positions_with_eliminations_and_a_share_of_the_cut_offs() -> None:
+    cuts = list(TECHNIQUE_ORDER)
+    for i, (grid, rem) in enumerate(positions()):
+        for cut in [None, *cuts[i % EVERY_NTH :: EVERY_NTH]]:
+            assert_same(grid, max_technique=cut, eliminated=rem)
+
+
+@pytest.mark.system
+def test_positions_with_eliminations_and_every_cut_off() -> None:
+    cuts = [None, *TECHNIQUE_ORDER]
+    for grid, rem in positions():
         for cut in cuts:
             assert_same(grid, max_technique=cut, eliminated=rem)
 
