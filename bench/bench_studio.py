@@ -13,7 +13,8 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
 * the set's first open (``/sets?set=NAME`` until its match line shows), then the same view warm;
 * ``/repair`` of a puzzle with no solution until the reason is shown;
 * ``/solve`` of a hard puzzle (AI Escargot) until its grade is shown;
-* ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the config is shown.
+* ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
+  and done (both drawn, the config shown).
 
 Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
 gone (the page's script done: a grade, the last drawing). A fresh
@@ -39,16 +40,19 @@ ROOT = Path(__file__).resolve().parents[1]
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 BROKEN = "55" + EASY[2:]
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+#: The first puzzle made on Generate (its caption: the page's seed and the puzzle's number); the last
+#: puzzle and the YAML come with the page's script done.
+FIRST = "Seed 5 · No. 0"
 #: (name, path and query, text that marks the answer)
 CLICKS = (
     ("set: first open", "/sets?set={set}", "puzzles match"),
     ("set: open again (warm)", "/sets?set={set}", "puzzles match"),
     ("repair: no solution", f"/repair?puzzle={BROKEN}", "These givens cannot stand together"),
     ("solve: AI Escargot", f"/solve?puzzle={ESCARGOT}", "Status: unique"),
-    ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", "The same as a config for numplace run"),
-    ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", "The same as a config for numplace run"),
-    ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", "The same as a config for numplace run"),
-    ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", "The same as a config for numplace run"),
+    ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", FIRST),
+    ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", FIRST),
+    ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", FIRST),
+    ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", FIRST),
 )
 
 

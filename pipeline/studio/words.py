@@ -189,6 +189,8 @@ WORDS: dict[str, dict[Lang, str]] = {
     "created": {"en": "Created", "ja": "作成日時"},
     "check_fast": {"en": "Quick check (numplace check --fast)", "ja": "簡易検査 (numplace check --fast)"},
     "check_full": {"en": "Full check", "ja": "完全な検査"},
+    "checking": {"en": "Quick check (numplace check --fast) running; its lines follow here when it is done",
+                 "ja": "簡易検査 (numplace check --fast) の実行中。終わるとここに結果を表示します"},
     "check_full_done": {"en": "Full check (numplace check)", "ja": "完全な検査 (numplace check)"},
     "check_ok": {"en": "sound", "ja": "問題なし"},
     "check_bad": {"en": "problems found", "ja": "問題あり"},

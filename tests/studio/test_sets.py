@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import shutil
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,15 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from pipeline.run.rows import SCHEMA
+from pipeline.studio import background
+from pipeline.studio.words import word
 from tests.conftest import numplace, tiny
 from tests.publish.test_select import MIX, fake_row
 
 TIMEOUT = 300  # s per script run: a full check or a book on a machine shared with other jobs
 X_ROWS = (1, 4, 7)  # rows of the mix set under the X variant (hard, extreme, hard)
 HINTS = (24, 25, 26, 27, 28, 29, 30, 31, 32, 33)  # givens of the mix set's rows
+CHECKING = {word("checking", "en"), word("checking", "ja")}  # the line while the quick check runs in the background
 
 
 def _app() -> None:
@@ -39,12 +43,18 @@ def _app() -> None:
 
 
 def page(monkeypatch: pytest.MonkeyPatch, root: Path, **params: str) -> AppTest:
-    """The Sets page over ``root`` with ``params`` in its URL, run once."""
+    """The Sets page over ``root`` with ``params`` in its URL, run once; viewed again (a new session)
+    once the quick check it started in the background is done, as the page's own poll draws it again."""
     monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(root))
-    at = AppTest.from_function(_app, default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = v
-    return at.run()
+    for _ in range(2):
+        at = AppTest.from_function(_app, default_timeout=TIMEOUT)
+        for k, v in params.items():
+            at.query_params[k] = v
+        at.run()
+        if not CHECKING & set(texts(at, "info")):
+            break
+        assert background.wait(TIMEOUT)  # the second view (a new session) shows the check's lines at once
+    return at
 
 
 def texts(at: AppTest, kind: str) -> list[str]:
@@ -181,6 +191,33 @@ def test_a_set_shows_its_puzzles_a_page_at_a_time(monkeypatch: pytest.MonkeyPatc
     assert drawn_ids(at) == ids[6:] and at.query_params["page"] == "2"
     at = page(monkeypatch, mix_root, set="mix", page="2")  # the link reproduces the page
     assert drawn_ids(at) == ids[6:]
+
+
+def test_the_puzzles_do_not_wait_for_the_check(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                tmp_path: Path) -> None:
+    """The quick check runs in the background: the first view shows the puzzles and a line saying the
+    check runs; the next view, once it is done, shows its lines."""
+    from pipeline.studio.views import sets
+
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))  # nothing kept from another test's view
+    gate = threading.Event()
+    real = sets.check_lines
+
+    def slow(path: str, fast: bool, sig: tuple[Any, ...]) -> dict[str, list[str]]:
+        gate.wait(TIMEOUT)
+        return real(path, fast, sig)
+
+    monkeypatch.setattr(sets, "check_lines", slow)
+    background.forget(("check", str(mix_root / "mix"), hash(sets.signature(mix_root / "mix"))))
+    monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(mix_root))
+    at = AppTest.from_function(_app, default_timeout=TIMEOUT)
+    at.query_params["set"] = "mix"
+    at.run()
+    assert not at.exception and texts(at, "info") == [word("checking", "en")]
+    assert table_ids(at) == [f"mix-{i:07d}" for i in range(len(MIX))]  # the puzzles are there already
+    gate.set()
+    at = page(monkeypatch, mix_root, set="mix")
+    assert texts(at, "error") == ["Quick check (numplace check --fast): problems found"]
 
 
 def test_the_filter_comes_from_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import tempfile
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -171,23 +172,24 @@ def _labels_of(text: Any, n: int) -> list[list[str]]:
     return [cells[r * n:(r + 1) * n] for r in range(n)]
 
 
-def _make(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The puzzles of ``data`` (one worker), with a progress bar; and the failure lines."""
+def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
+          each: Callable[[int, dict[str, Any]], None]) -> None:
+    """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
+    with a progress bar; ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first
+    puzzle is on screen while the next is being made."""
     from pipeline.run import runner
     from pipeline.run.work import Made
 
     cfg = cfgmod.validate({**data, "workers": 1})
-    made: list[dict[str, Any]] = []
-    failed: list[str] = []
     bar = st.progress(0.0, text=f"{t('working')} 0 / {cfg.count}")
-    for k, item in enumerate(runner.stream(cfg), 1):
+    for k, item in enumerate(runner.stream(cfg, chunk=1), 1):
         if isinstance(item, Made):
             made.append(dict(item.row))
+            each(len(made) - 1, made[-1])
         else:
             failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
         bar.progress(k / cfg.count, text=f"{t('working')} {k} / {cfg.count}")
     bar.empty()
-    return made, failed
 
 
 def render() -> None:
@@ -212,18 +214,27 @@ def render() -> None:
     elif refused or not (set(st.query_params) - set(forms.PAGE_KEYS)):
         return  # nothing asked for yet, or the link was refused
     text = forms.yaml_text(data)
+    seed = int(data.get("seed") or 0)
+    warnings = st.container()
+    cols = st.columns(3)
+    each = partial(_one, cols, seed)
     if st.session_state.get("generate.key") != text:
+        made: list[dict[str, Any]] = []
+        failed: list[str] = []
         try:
-            made, failed = _make(data)
+            _make(data, made, failed, each)
         except UserError as exc:
             st.error(say(str(exc)))
             return
         st.session_state["generate.key"] = text
         st.session_state["generate.result"] = (made, failed)
-    made, failed = st.session_state["generate.result"]
-    for line in failed:
-        st.warning(say(line))
-    _show(made, int(data.get("seed") or 0))
+    else:
+        made, failed = st.session_state["generate.result"]
+        for k, row in enumerate(made):
+            each(k, row)
+    with warnings:
+        for line in failed:
+            st.warning(say(line))
     _downloads(made, text)
 
 
@@ -258,29 +269,27 @@ def _pdf(made: list[dict[str, Any]]) -> bytes:
         return out.read_bytes()
 
 
-def _show(made: list[dict[str, Any]], seed: int) -> None:
-    """Each puzzle drawn, as a line (a killer's cages under it), with its grade, hints, the page's seed
-    and its number, and its files (made when clicked)."""
+def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> None:
+    """Puzzle ``k`` in its column: drawn, as a line (a killer's cages under it), with its grade, hints,
+    the page's seed and its number, and its files (made when clicked)."""
     from pipeline.board import describe_variant
     from pipeline.publish import render
 
-    cols = st.columns(3)
-    for k, row in enumerate(made):
-        with cols[k % 3]:
-            variant = render.variant_of_row(row)
-            grid = parse(row["puzzle"])
-            widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
-            st.code(row["puzzle"], language=None, wrap_lines=True)
-            if variant.cages:
-                st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
-            st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
-                       f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
-                       f"{t('seed')} {seed} · {t('number')} {row.get('index')}")
-            a, b = st.columns(2)
-            a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
-                              key=f"generate.png{k}")
-            b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
-                              "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
+    with cols[k % len(cols)]:
+        variant = render.variant_of_row(row)
+        grid = parse(row["puzzle"])
+        widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
+        st.code(row["puzzle"], language=None, wrap_lines=True)
+        if variant.cages:
+            st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
+        st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
+                   f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
+                   f"{t('seed')} {seed} · {t('number')} {row.get('index')}")
+        a, b = st.columns(2)
+        a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
+                          key=f"generate.png{k}")
+        b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
+                          "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
 
 
 def _downloads(made: list[dict[str, Any]], text: str) -> None:

@@ -36,7 +36,7 @@ from pipeline.board import parse
 from pipeline.errors import UserError
 from pipeline.publish import render as publish_render
 from pipeline.publish import select
-from pipeline.studio import draw, widgets
+from pipeline.studio import background, draw, keep, widgets
 from pipeline.studio.widgets import t
 
 #: The query parameters of a set's view (``set`` and ``lang`` besides).
@@ -80,10 +80,23 @@ def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> dict[str, list[str]]:
     """``numplace check``'s lines, and the same in Japanese (``{"en": [...], "ja": [...]}``)."""
+    return check_lines(path, fast, _sig)
+
+
+def check_lines(path: str, fast: bool, sig: tuple[Any, ...]) -> dict[str, list[str]]:
+    """``numplace check``'s lines (``--fast`` when ``fast``) in English and Japanese, kept on disk for the
+    set's files (:mod:`pipeline.studio.keep`): a set checked once is not checked again after a
+    restart until a file of it changes. Raises :class:`~pipeline.errors.UserError` as the check does."""
     from pipeline.run.audit import audit, summary_lines
 
+    key = [path, fast, [list(f) for f in sig]]
+    kept = keep.load("check", key)
+    if isinstance(kept, dict) and set(kept) == {"en", "ja"}:
+        return kept
     result = audit(Path(path), fast=fast)
-    return {"en": summary_lines(result), "ja": _check_ja(result)}
+    lines = {"en": summary_lines(result), "ja": _check_ja(result)}
+    keep.save("check", key, lines)
+    return lines
 
 
 def _counts_ja(value: Any, sym: bool = False) -> str:
@@ -209,41 +222,70 @@ def _one_set(root: Path, name: str) -> None:
     st.caption(t("read_only"))
     _runs_table(found["runs"])
     key = _key(set_dir)
-    _check(name, key)
+    holder = st.container()  # the check's place: filled last, so the puzzles are on screen before it starts
     try:
-        rows = _rows(*key)
-    except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
-        st.error(widgets.say(str(exc)))
-        return
-    with st.expander(t("plots")):
-        _report(rows)
-    frame = _filtered(name, rows)
-    if frame is None:
-        return
-    picked = _table(name, frame)
-    _drawn(name, frame)
-    _book(name, set_dir, rows, frame, picked)
+        try:
+            rows = _rows(*key)
+        except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
+            st.error(widgets.say(str(exc)))
+            return
+        with st.expander(t("plots")):
+            _report(rows)
+        frame = _filtered(name, rows)
+        if frame is None:
+            return
+        picked = _table(name, frame)
+        _drawn(name, frame)
+        _book(name, set_dir, rows, frame, picked)
+    finally:
+        with holder:
+            _check(name, key)
 
 
 def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
-    """``numplace check --fast`` at once; the full check on request (kept for this set's files)."""
+    """``numplace check --fast`` (in the background the first time: the page does not wait for it, and
+    shows it when done); the full check on request (kept for this set's files)."""
     st.subheader(t("check"))
     full_key = f"sets.full.{name}"
     full = st.session_state.get(full_key) == key[2]
     if not full and st.button(t("check_full"), key=f"sets.check.{name}"):
         full = True
     try:
-        with st.spinner(t("working")):
-            lines = _audit(key[0], not full, key[1], key[2])
+        if full:
+            with st.spinner(t("working")):
+                lines = _audit(key[0], False, key[1], key[2])
+            st.session_state[full_key] = key[2]
+        else:
+            job = background.submit(("check", key[0], key[2]), check_lines, key[0], True, key[1])
+            if not job.done():
+                _pending(("check", key[0], key[2]))
+                return
+            lines = job.result()
     except UserError as exc:
         st.error(str(exc))
         return
-    if full:
-        st.session_state[full_key] = key[2]
     ok = lines["en"][-1] == "OK"
     label = t("check_full_done") if full else t("check_fast")
     (st.success if ok else st.error)(f"{label}: {t('check_ok') if ok else t('check_bad')}")
     st.code("\n".join(lines[widgets.settings().lang]), language=None, wrap_lines=True)
+
+
+#: Seconds between two looks at a background job from the page.
+POLL = 0.5
+
+
+def _pending(job_key: tuple[Any, ...]) -> None:
+    """A line saying the check runs, looked at again every :data:`POLL` seconds; the page is drawn
+    again (from its caches) when the check is done."""
+
+    @st.fragment(run_every=POLL)
+    def _look() -> None:
+        job = background.get(job_key)
+        if job is None or job.done():
+            st.rerun()
+        st.info(t("checking"))
+
+    _look()
 
 
 def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order: list[str] | None = None,
