@@ -150,6 +150,13 @@ WORDS: dict[str, dict[Lang, str]] = {
     "minimal_puzzles": {"en": "Orbit-minimal puzzles", "ja": "極小の問題"},
     "levels": {"en": "Levels", "ja": "レベル"},
     "steer": {"en": "Steer toward the levels", "ja": "レベルに寄せる"},
+    "technique_target": {"en": "Made for a technique", "ja": "テクニックを狙う"},
+    "technique_help": {"en": "Puzzles whose solving path uses this technique and nothing harder (several: one "
+                             "of them); it fixes the level, so leave Levels empty. 9x9 only.",
+                       "ja": "解き筋にこのテクニックを使い、それより難しい手筋を使わない問題(複数選ぶとどれか一つ)。"
+                             "レベルはテクニックで決まるので空のままにします。9x9 のみ。"},
+    "made_for": {"en": "Made for", "ja": "狙いのテクニック"},
+    "uses": {"en": "Path uses", "ja": "解き筋で使う手筋"},
     "method": {"en": "Grid method", "ja": "盤面の作り方"},
     "engine": {"en": "Engine", "ja": "エンジン"},
     "fixed": {"en": "Fixed cells of the solution", "ja": "解答の固定マス"},

@@ -25,7 +25,8 @@ import streamlit as st
 from pipeline import config as cfgmod
 from pipeline.board import PuzzleFormatError, parse
 from pipeline.config.sections import IMAGE_MAPS
-from pipeline.difficulty.techniques import LEVELS
+from pipeline.config.technique import OFFERED, names_of
+from pipeline.difficulty.techniques import LEVELS, TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.generate.version import NEW_SET_METHOD
 from pipeline.studio import draw, forms, puzzle_io, widgets
@@ -73,6 +74,9 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         levels = c.multiselect(t("levels"), LEVELS, default=[x for x in difficulty.get("levels") or [] if x in LEVELS],
                                format_func=t, placeholder=t("choose"))
         steer = d.checkbox(t("steer"), bool(difficulty.get("steer")))
+        targets = [x for x in names_of(difficulty.get("technique")) if x in OFFERED]
+        aimed = st.multiselect(t("technique_target"), OFFERED, default=targets, format_func=_technique,
+                               placeholder=t("choose"), help=t("technique_help"))
         a, b, c = st.columns(3)
         methods = ("weighted-lp", "weighted-ilp", "uniform")
         named = grid.get("method")  # None: the set's own method (a new set: NEW_SET_METHOD)
@@ -116,7 +120,16 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         out["removal"]["hints"] = forms.config_from_params({"hints": hint_text.strip()})["removal"]["hints"]
     if levels:
         out["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
+    if aimed:  # a technique fixes the level and steers by itself: levels with it are refused in one line
+        out.setdefault("difficulty", {})["technique"] = aimed[0] if len(aimed) == 1 else list(aimed)
     return {k: v for k, v in out.items() if v != {}}
+
+
+def _technique(name: str) -> str:
+    """A technique as the select lists it: its name in the page's language and its level."""
+    from pipeline.studio import steps
+
+    return f"{steps.title(name, widgets.settings().lang)} ({t(TECHNIQUES[name].level)})"
 
 
 def _sym(tag: str) -> str:
@@ -284,7 +297,8 @@ def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> None:
             st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
         st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
                    f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
-                   f"{t('seed')} {seed} · {t('number')} {row.get('index')}")
+                   f"{t('seed')} {seed} · {t('number')} {row.get('index')}"
+                   + (f" · {t('made_for')} {_technique(row['technique'])}" if row.get("technique") else ""))
         a, b = st.columns(2)
         a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
                           key=f"generate.png{k}")

@@ -12,7 +12,9 @@ book``) of the puzzles picked in the table or of the filter's first N, offered w
 
 Query parameters (a contract, like the CLI's flags): ``set`` (a set folder's name under the root),
 ``level`` (levels, comma-separated or repeated), ``score`` and ``hints`` (``N``, ``A-B``, ``A-``,
-``-B``), ``variant`` (``classic``, ``x``, ``x+hyper``, ...), ``page`` (the page of drawn puzzles,
+``-B``), ``variant`` (``classic``, ``x``, ``x+hyper``, ...), ``technique`` (the technique target a
+puzzle was made for: its ``technique`` column), ``uses`` (techniques, comma-separated: the puzzle's
+solving path uses every one of them: its ``techniques`` column), ``page`` (the page of drawn puzzles,
 from 1), and the studio's ``lang``. The filter's widgets write them back, so the address reproduces
 the view. A bad value is an inline line naming the field; a name that is not a set under the root
 is an inline line naming it.
@@ -33,6 +35,7 @@ import polars as pl
 import streamlit as st
 
 from pipeline.board import parse
+from pipeline.difficulty.techniques import TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.publish import render as publish_render
 from pipeline.publish import select
@@ -40,7 +43,7 @@ from pipeline.studio import background, draw, keep, widgets
 from pipeline.studio.widgets import t
 
 #: The query parameters of a set's view (``set`` and ``lang`` besides).
-FILTER_KEYS = ("level", "score", "hints", "variant", "page")
+FILTER_KEYS = ("level", "score", "hints", "variant", "technique", "uses", "page")
 #: Puzzles drawn a page.
 PER_PAGE = 6
 #: Puzzles a book page can hold (``per_page`` of the book config).
@@ -361,7 +364,7 @@ def _report(rows: pl.DataFrame) -> None:
 
 def _from_url(name: str) -> None:
     """Set the filter's widgets from the URL when it is not what the page last wrote (first view, a link)."""
-    url = {k: ",".join(st.query_params.get_all(k)) if k == "level" else st.query_params.get(k, "")
+    url = {k: ",".join(st.query_params.get_all(k)) if k in ("level", "uses") else st.query_params.get(k, "")
            for k in FILTER_KEYS}
     if st.session_state.get("sets.url") == (name, url):
         return
@@ -369,6 +372,8 @@ def _from_url(name: str) -> None:
     st.session_state["sets.score"] = url["score"]
     st.session_state["sets.hints"] = url["hints"]
     st.session_state["sets.variant"] = url["variant"]
+    st.session_state["sets.technique"] = url["technique"]
+    st.session_state["sets.uses"] = [x.strip() for x in url["uses"].split(",") if x.strip()]
     st.session_state["sets.page"] = int(url["page"]) if url["page"].isdigit() and int(url["page"]) > 0 else 1
     st.session_state["sets.url"] = (name, url)
 
@@ -376,8 +381,8 @@ def _from_url(name: str) -> None:
 def _to_url(name: str) -> None:
     ss = st.session_state
     url = {"level": ",".join(ss["sets.level"]), "score": ss["sets.score"].strip(),
-           "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"],
-           "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
+           "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"], "technique": ss["sets.technique"],
+           "uses": ",".join(ss["sets.uses"]), "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
     _set_url({"set": name, **{k: v for k, v in url.items() if v}})
     ss["sets.url"] = (name, url)
 
@@ -399,6 +404,13 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     unknown_variant = ss["sets.variant"] if ss["sets.variant"] and ss["sets.variant"] not in variants else ""
     if unknown_variant:
         ss["sets.variant"] = ""
+    made_for, used = _techniques(rows)
+    unknown_target = ss["sets.technique"] if ss["sets.technique"] and ss["sets.technique"] not in made_for else ""
+    if unknown_target:
+        ss["sets.technique"] = ""
+    unknown_uses = [x for x in ss["sets.uses"] if x not in used]
+    if unknown_uses:
+        ss["sets.uses"] = [x for x in ss["sets.uses"] if x in used]
     a, b, c, d = st.columns(4)
     a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter,
                   placeholder=t("any"))
@@ -406,11 +418,21 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     c.text_input(t("hints"), key="sets.hints", placeholder="24-28", on_change=_new_filter)
     d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter,
                 format_func=lambda v: _variant(v) if v else t("any"))
+    a, b = st.columns(2)
+    a.selectbox(t("made_for"), ("", *made_for), key="sets.technique", on_change=_new_filter,
+                format_func=lambda v: _title(v) if v else t("any"))
+    b.multiselect(t("uses"), used, key="sets.uses", format_func=_title, on_change=_new_filter,
+                  placeholder=t("any"))
     _to_url(name)
     if bad:
         st.error(widgets.say(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}"))
     if unknown_variant:
         st.error(widgets.say(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})"))
+    if unknown_target:
+        st.error(widgets.say(f"technique: {unknown_target!r} is not a technique a puzzle of this set was made for "
+                             f"({', '.join(made_for) or '-'})"))
+    if unknown_uses:
+        st.error(widgets.say(f"uses: {unknown_uses[0]!r} is not a technique a path of this set uses"))
     try:
         flt = select.filter_from_flags(ss["sets.level"], ss["sets.score"].strip() or None,
                                        ss["sets.hints"].strip() or None)
@@ -420,7 +442,11 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     frame = select.apply(rows, flt)
     if ss["sets.variant"]:
         frame = frame.filter(pl.col("variant_name") == ss["sets.variant"])
-    what = _describe(flt, ss["sets.variant"])
+    if ss["sets.technique"]:
+        frame = frame.filter(pl.col("technique") == ss["sets.technique"])
+    for used_one in ss["sets.uses"]:
+        frame = frame.filter(pl.col("techniques").list.contains(used_one))
+    what = _describe(flt, ss["sets.variant"], ss["sets.technique"], ss["sets.uses"])
     if frame.is_empty():
         st.info(f"{t('no_match')} ({what})")
         return None
@@ -443,7 +469,12 @@ def _table(name: str, frame: pl.DataFrame) -> list[str]:
         pl.col("symmetry").replace_strict(syms, default=pl.col("symmetry")).alias("symmetry"),
         pl.when(pl.col("minimal")).then(pl.lit(t("yes"))).otherwise(pl.lit(t("no"))).alias("minimal"),
         "puzzle")
-    config: dict[str, Any] = {"puzzle_id": t("id"), "difficulty": st.column_config.TextColumn(t("grade")),
+    if "technique" in frame.columns and frame["technique"].null_count() < frame.height:  # made for a target
+        names = {n: _title(n) for n in frame["technique"].drop_nulls().unique().to_list()}
+        shown = shown.insert_column(shown.width - 1, frame["technique"].replace_strict(names, default=None)
+                                    .alias("technique"))
+    config: dict[str, Any] = {"technique": t("made_for"), "puzzle_id": t("id"),
+                              "difficulty": st.column_config.TextColumn(t("grade")),
                               "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
                               "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"),
                               "minimal": t("minimal_col"), "puzzle": t("puzzle")}
@@ -536,7 +567,24 @@ def _variant(name: str) -> str:
     return widgets.variant_name(name)
 
 
-def _describe(flt: select.Filter, variant: str) -> str:
+def _techniques(rows: pl.DataFrame) -> tuple[list[str], list[str]]:
+    """The techniques the set's puzzles were made for, and those their paths use, in the technique
+    table's order (a set made before technique targets has no ``technique`` column: none)."""
+    order = {name: k for k, name in enumerate(TECHNIQUES)}
+    made = rows["technique"].drop_nulls().unique().to_list() if "technique" in rows.columns else []
+    used = rows["techniques"].explode().drop_nulls().unique().to_list() if "techniques" in rows.columns else []
+    return (sorted(made, key=lambda n: (order.get(n, len(order)), n)),
+            sorted(used, key=lambda n: (order.get(n, len(order)), n)))
+
+
+def _title(name: str) -> str:
+    """A technique's name in this view's language."""
+    from pipeline.studio import steps
+
+    return steps.title(name, widgets.settings().lang)
+
+
+def _describe(flt: select.Filter, variant: str, target: str = "", uses: list[str] | None = None) -> str:
     """The filter's conditions in this view's language (``any puzzle`` when none)."""
     parts = []
     if flt.levels:
@@ -547,6 +595,10 @@ def _describe(flt: select.Filter, variant: str) -> str:
             parts.append(f"{t(key)} {low}-{high}")
     if variant:
         parts.append(f"{t('variant')} {_variant(variant)}")
+    if target:
+        parts.append(f"{t('made_for')} {_title(target)}")
+    if uses:
+        parts.append(f"{t('uses')} " + ", ".join(_title(u) for u in uses))
     return "; ".join(parts) or t("any_puzzle")
 
 
