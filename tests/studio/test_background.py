@@ -60,9 +60,8 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(monkeypatch: pytest.M
 def test_the_quick_check_is_kept_for_the_sets_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A second server (the memory caches gone) reads the check back instead of checking again; a
     changed file of the set is a new check; nothing is written beside the set."""
-    pytest.importorskip("streamlit")
     from pipeline.run import audit as audit_mod
-    from pipeline.studio.views import sets
+    from pipeline.studio import checks
     from tests.studio.test_sets import snapshot
 
     monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path / "cache"))
@@ -77,12 +76,12 @@ def test_the_quick_check_is_kept_for_the_sets_files(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(audit_mod, "audit", fake_audit)
     before = snapshot(tmp_path / "root")
-    first = sets.check_lines(str(set_dir), True, sets.signature(set_dir))
+    first = checks.check_lines(str(set_dir), True, checks.signature(set_dir))
     assert first["en"][-1] == "OK" and len(audits) == 1
-    assert sets.check_lines(str(set_dir), True, sets.signature(set_dir)) == first and len(audits) == 1
+    assert checks.check_lines(str(set_dir), True, checks.signature(set_dir)) == first and len(audits) == 1
     assert snapshot(tmp_path / "root") == before
     (set_dir / "r1" / "part-00000.parquet").write_bytes(b"new")
-    sets.check_lines(str(set_dir), True, sets.signature(set_dir))
+    checks.check_lines(str(set_dir), True, checks.signature(set_dir))
     assert len(audits) == 2
 
 
@@ -94,3 +93,24 @@ def test_the_warm_up_runs_what_the_first_clicks_need() -> None:
 
     warm.warm_up()  # raises if any of its calls fails (start() swallows that; here it must not happen)
     assert all(name in sys.modules for name in warm.MODULES)
+
+
+@pytest.mark.heavy
+def test_the_check_runs_in_a_child_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The child's lines are the in-process check's; a set that cannot be checked is one line."""
+    from pipeline.errors import UserError
+    from pipeline.studio import checks
+    from tests.publish.test_select import write_set
+
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path / "cache"))
+    write_set(tmp_path / "root", "s", ["easy", "hard"])
+    set_dir = tmp_path / "root" / "s"
+    sig = checks.signature(set_dir)
+    by_child = checks.in_child(str(set_dir), True, sig)
+    assert by_child["en"][0] == f"{set_dir}: 2 puzzles in 1 part file(s)"
+    assert by_child["ja"][0] == f"{set_dir}: 2 問、パーツファイル 1 個"  # (the synthetic set has no shard records)
+    (tmp_path / "cache").rename(tmp_path / "cache-old")  # nothing kept: the same lines in this process
+    assert checks.check_lines(str(set_dir), True, sig) == by_child
+    with pytest.raises(UserError) as got:
+        checks.in_child(str(tmp_path / "nothing"), True, ())
+    assert "\n" not in str(got.value) and "nothing" in str(got.value)

@@ -199,17 +199,18 @@ def test_the_puzzles_do_not_wait_for_the_check(monkeypatch: pytest.MonkeyPatch, 
                                                 tmp_path: Path) -> None:
     """The quick check runs in the background: the first view shows the puzzles and a line saying the
     check runs; the next view, once it is done, shows its lines."""
+    from pipeline.studio import checks
     from pipeline.studio.views import sets
 
     monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))  # nothing kept from another test's view
     gate = threading.Event()
-    real = sets.check_lines
+    real = checks.in_child
 
     def slow(path: str, fast: bool, sig: tuple[Any, ...]) -> dict[str, list[str]]:
         gate.wait(TIMEOUT)
         return real(path, fast, sig)
 
-    monkeypatch.setattr(sets, "check_lines", slow)
+    monkeypatch.setattr(checks, "in_child", slow)
     background.forget(("check", str(mix_root / "mix"), hash(sets.signature(mix_root / "mix"))))
     monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(mix_root))
     at = AppTest.from_function(_app, default_timeout=TIMEOUT)

@@ -39,7 +39,7 @@ from pipeline.difficulty.techniques import TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.publish import render as publish_render
 from pipeline.publish import select
-from pipeline.studio import background, draw, keep, widgets
+from pipeline.studio import background, checks, draw, widgets
 from pipeline.studio.widgets import t
 
 #: The query parameters of a set's view (``set`` and ``lang`` besides).
@@ -57,18 +57,7 @@ GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
 # ---------------------------------------------------------------------------------------------
 
 
-def signature(set_dir: Path) -> tuple[tuple[str, int, int], ...]:
-    """Every file under ``set_dir`` with its size and modification time: the key of the caches (a
-    file that a running ``numplace run`` renames away while this looks is left out)."""
-    out = []
-    for p in set_dir.rglob("*"):
-        try:
-            st_ = p.stat()
-        except OSError:
-            continue
-        if p.is_file():
-            out.append((str(p.relative_to(set_dir)), st_.st_size, st_.st_mtime_ns))
-    return tuple(sorted(out))
+signature = checks.signature  # the key of every cache of a set (:func:`pipeline.studio.checks.signature`)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -83,43 +72,7 @@ def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> dict[str, list[str]]:
     """``numplace check``'s lines, and the same in Japanese (``{"en": [...], "ja": [...]}``)."""
-    return check_lines(path, fast, _sig)
-
-
-def check_lines(path: str, fast: bool, sig: tuple[Any, ...]) -> dict[str, list[str]]:
-    """``numplace check``'s lines (``--fast`` when ``fast``) in English and Japanese, kept on disk for the
-    set's files (:mod:`pipeline.studio.keep`): a set checked once is not checked again after a
-    restart until a file of it changes. Raises :class:`~pipeline.errors.UserError` as the check does."""
-    from pipeline.run.audit import audit, summary_lines
-
-    key = [path, fast, [list(f) for f in sig]]
-    kept = keep.load("check", key)
-    if isinstance(kept, dict) and set(kept) == {"en", "ja"}:
-        return kept
-    result = audit(Path(path), fast=fast)
-    lines = {"en": summary_lines(result), "ja": _check_ja(result)}
-    keep.save("check", key, lines)
-    return lines
-
-
-def _counts_ja(value: Any, sym: bool = False) -> str:
-    if isinstance(value, dict):
-        return "、".join(f"{widgets.word(f'sym.{k}', 'ja') if sym else k} {v}" for k, v in value.items())
-    return str(value)
-
-
-def _check_ja(result: Any) -> list[str]:
-    """:func:`pipeline.run.audit.summary_lines` in Japanese (a problem line keeps the checker's text)."""
-    s = result.stats
-    lines = [f"{result.path}: {result.rows} 問、パーツファイル {result.files} 個"]
-    if s:
-        lines += [f"  ヒント数 平均 {s['hints_mean']}(最小 {s['hints_min']}、最大 {s['hints_max']})、"
-                  f"サイズ {_counts_ja(s['sizes'])}",
-                  f"  対称性 {_counts_ja(s['symmetry'], sym=True)}",
-                  f"  極小 {s['minimal']}、軌道極小 {s['orbit_minimal']}、不正な行 {s['bad_rows']}"]
-    lines += [f"  問題点 {p}" for p in result.problems]
-    lines.append("OK" if result.ok else f"失敗: 問題点 {len(result.problems)} 件")
-    return lines
+    return checks.check_lines(path, fast, _sig)
 
 
 def _key(set_dir: Path) -> tuple[str, tuple[Any, ...], int]:
@@ -259,7 +212,7 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
                 lines = _audit(key[0], False, key[1], key[2])
             st.session_state[full_key] = key[2]
         else:
-            job = background.submit(("check", key[0], key[2]), check_lines, key[0], True, key[1])
+            job = background.submit(("check", key[0], key[2]), checks.in_child, key[0], True, key[1])
             if not job.done():
                 _pending(("check", key[0], key[2]))
                 return
