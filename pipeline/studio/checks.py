@@ -11,13 +11,15 @@ Contracts:
   after a restart too, until a file of it changes. Raises :class:`~pipeline.errors.UserError` as the
   check does (a damaged manifest).
 * :func:`in_child` is :func:`check_lines` run by ``python -m pipeline.studio.checks SET [--fast]``
-  (a kept answer is read here without starting it): the check's Python work does not hold the
-  server's interpreter lock, and on a machine with two cores it runs beside the page. A child that
-  fails raises :class:`~pipeline.errors.UserError` with its last line.
+  (a kept answer is read here without starting it), at a lower priority (:data:`NICE`): the check's
+  Python work does not hold the server's interpreter lock, and the clicks that follow (making puzzles,
+  grading) come first on a busy machine. A child that fails raises :class:`~pipeline.errors.UserError`
+  with its last line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -30,6 +32,8 @@ from pipeline.studio import keep
 from pipeline.studio.words import word
 
 Lines = dict[str, list[str]]
+#: How much lower the check process's priority is than the server's (``nice``).
+NICE = 15
 
 
 def signature(set_dir: Path) -> tuple[tuple[str, int, int], ...]:
@@ -109,6 +113,8 @@ def main(argv: list[str]) -> int:
     """``python -m pipeline.studio.checks SET [--fast]``: the lines as JSON on stdout; a user error as
     one line on stderr and status 2."""
     path = argv[0]
+    with contextlib.suppress(OSError):
+        os.nice(NICE)  # the pages' clicks come first: this check takes what the server leaves
     try:
         lines = check_lines(path, "--fast" in argv[1:], signature(Path(path)))
     except UserError as exc:

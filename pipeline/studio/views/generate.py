@@ -5,7 +5,8 @@ The query parameters are :mod:`pipeline.studio.forms`'s (every key of the config
 makes the puzzles when it is opened; the form writes them to the URL. The puzzles come from
 :func:`pipeline.run.runner.stream` (``numplace generate``'s engine: the same seeds, certification,
 grading and independent verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`.
-Shown: each puzzle drawn, as a line, with its grade, hints and seed; downloads PNG and SVG per
+Shown: each puzzle drawn as soon as it is made (the next one is made meanwhile), as a line, with its
+grade, hints and seed (and the technique it was made for, for a technique target); downloads PNG and SVG per
 puzzle, CSV and a PDF (the book's layout) of all, each file made when its button is clicked; the
 equivalent YAML config, which ``numplace run`` takes as it is. Results are kept per config in the
 session, so a download or a second look does not make them again.

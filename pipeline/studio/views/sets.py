@@ -5,7 +5,10 @@ per set its puzzles, runs (status, indices, puzzles, levels), next index and sto
 
 ``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
 (:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
-are ``numplace check``'s); the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
+are ``numplace check``'s; the quick check runs in a child process started from the background thread
+(:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`) after the rest of the view is
+drawn, a line says so meanwhile, and its lines are kept in the user cache for the set's files);
+the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
 solutions a page at a time; and a book PDF (:func:`pipeline.publish.book.make_book`, as ``numplace
 book``) of the puzzles picked in the table or of the filter's first N, offered with its used list.
