@@ -10,10 +10,12 @@ against ``numplace generate --count 10`` as a whole command, interleaved, after 
 side (``--tree before=/tmp/old --tree after=.``; each tree's studio runs with this interpreter and
 its own ``pipeline`` package), interleaved tree by tree per repeat so machine load falls on both:
 
-* the set's first open (``/sets?set=NAME`` until its match line shows), then the same view warm;
+* the set's first open (``/sets?set=NAME`` until its match line shows; nothing kept in the user cache
+  before), then the same view warm, and (after the other clicks) its first open by a new server;
 * ``/repair`` of a puzzle with no solution until the reason is shown;
 * ``/solve`` of a hard puzzle (AI Escargot) until its grade is shown;
-* ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the config is shown.
+* ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
+  and done (both drawn, the config shown).
 
 Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
 gone (the page's script done: a grade, the last drawing). A fresh
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -35,21 +38,30 @@ import time
 import urllib.request
 from pathlib import Path
 
+from pipeline.tablecache import cache_dir
+
 ROOT = Path(__file__).resolve().parents[1]
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 BROKEN = "55" + EASY[2:]
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+#: The first puzzle made on Generate (its caption: the page's seed and the puzzle's number); the last
+#: puzzle and the YAML come with the page's script done.
+FIRST = "Seed 5 · No. 0"
 #: (name, path and query, text that marks the answer)
 CLICKS = (
     ("set: first open", "/sets?set={set}", "puzzles match"),
     ("set: open again (warm)", "/sets?set={set}", "puzzles match"),
     ("repair: no solution", f"/repair?puzzle={BROKEN}", "These givens cannot stand together"),
     ("solve: AI Escargot", f"/solve?puzzle={ESCARGOT}", "Status: unique"),
-    ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", "The same as a config for numplace run"),
-    ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", "The same as a config for numplace run"),
-    ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", "The same as a config for numplace run"),
-    ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", "The same as a config for numplace run"),
+    ("generate: 2 x+hyper", "/generate?count=2&seed=5&variant=x%2Bhyper", FIRST),
+    ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", FIRST),
+    ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", FIRST),
+    ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", FIRST),
 )
+
+
+#: The set opened again by a new server (what a first open kept, read back after a restart).
+RESTART = "set: first open, restarted"
 
 
 def _port() -> int:
@@ -152,25 +164,29 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
             only: list[str]) -> None:
     clicks = [c for c in CLICKS if not only or any(o in c[0] for o in only)]
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    restart = any(c[0] == "set: first open" for c in clicks)
     for _ in range(repeat):
         for label, tree in trees:
-            url, proc = _serve(tree, root)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1200})  # type: ignore[attr-defined]
-                page.goto(f"{url}/")  # the server's first page: the front end loaded, as an editor starts
-                page.get_by_text("Solve").first.wait_for(timeout=120_000)
-                for name, path, text in clicks:
-                    took = _answer(page, url + path.format(set=set_name), text)
-                    times.setdefault((name, label), []).append(took)
-                    print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s", file=sys.stderr)
-                page.close()
-            finally:
-                proc.terminate()
-                proc.wait()
+            shutil.rmtree(cache_dir() / "studio", ignore_errors=True)  # nothing kept: a first open is a first open
+            for fresh in ((False, True) if restart else (False,)):
+                url, proc = _serve(tree, root)
+                try:
+                    page = browser.new_page(viewport={"width": 1400, "height": 1200})  # type: ignore[attr-defined]
+                    page.goto(f"{url}/")  # the server's first page: the front end loaded, as an editor starts
+                    page.get_by_text("Solve").first.wait_for(timeout=120_000)
+                    for name, path, text in (clicks if not fresh else [(RESTART, *CLICKS[0][1:])]):
+                        took = _answer(page, url + path.format(set=set_name), text)
+                        times.setdefault((name, label), []).append(took)
+                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s",
+                              file=sys.stderr)
+                    page.close()
+                finally:
+                    proc.terminate()
+                    proc.wait()
     labels = [label for label, _ in trees]
     print(f"{'click (median of ' + str(repeat) + ')':<26}"
           + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
-    for name, _, _ in clicks:
+    for name, _, _ in [*clicks, *([(RESTART, "", "")] if restart else [])]:
         cells = []
         for label in labels:
             got = times[(name, label)]

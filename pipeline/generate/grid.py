@@ -68,11 +68,23 @@ def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
         why = fixed_cells_problem(n, fixed, variant)
         if why is not None:
             return f"grid.fixed: {why}"
+    board = (n, variant)
+    if board in _BOARD_ANSWERS:
+        return _BOARD_ANSWERS[board]
     out = engine_for(n, time_limit, None, variant).count_solutions((0,) * (n * n), limit=1)
+    answer = None
     if out.count == 0 and out.complete:
         key = "board.regions" if variant.regions is not None else "board.variant"
-        return f"{key}: no complete {n}x{n} grid obeys these rules (the integer program finds none)"
-    return None
+        answer = f"{key}: no complete {n}x{n} grid obeys these rules (the integer program finds none)"
+    if out.count > 0 or out.complete:  # decided: the same for every later request in this process
+        _BOARD_ANSWERS[board] = answer
+    return answer
+
+
+#: :func:`variant_grid_problem`'s decided answers for the units alone, per board (side, rules), kept for
+#: the process: a long-lived one (the studio) asks once per board, not once per request (an X+hyper
+#: board's solve takes seconds).
+_BOARD_ANSWERS: dict[tuple[int, Variant], str | None] = {}
 
 
 

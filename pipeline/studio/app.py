@@ -12,7 +12,7 @@ import importlib
 
 import streamlit as st
 
-from pipeline.studio import widgets
+from pipeline.studio import warm, widgets
 
 
 def _page(name: str) -> None:
@@ -51,7 +51,8 @@ PAGES = ((home, None, "app", ":material/home:"), (solve, "solve", "solve", ":mat
 
 
 def main() -> None:
-    """Set up the page and run the one the URL names."""
+    """Set up the page and run the one the URL names (the server's first view starts its warm-up)."""
+    warm.start()
     st.set_page_config(page_title=widgets.t("app"), page_icon=":material/grid_on:", layout="wide")
     pages = [st.Page(fn, title=widgets.t(label), icon=icon, url_path=path, default=path is None)
              for fn, path, label, icon in PAGES]

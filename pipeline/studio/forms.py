@@ -8,8 +8,9 @@ and ``difficulty`` sections can be set, and the top-level ``name``, ``seed``, ``
   ``board.cages.max_size=4``, ``grid.areas=[{cells: "...", digits: [1], rule: only}]``;
 * the short keys of :data:`ALIASES` stand for the paths editors use most: ``size``, ``variant``,
   ``regions``, ``method``, ``fixed``, ``keep_fixed``, ``symmetry``, ``minimal``, ``pattern``,
-  ``levels`` (comma-separated), ``steer``, ``hints`` (``N`` or ``A-B``, as ``numplace generate
-  --hints``), ``score`` (``A-B``);
+  ``levels`` (comma-separated), ``steer``, ``technique`` (a technique target: one name, or several
+  comma-separated for one of them, as ``numplace generate --technique``), ``hints`` (``N`` or
+  ``A-B``, as ``numplace generate --hints``), ``score`` (``A-B``);
 * an unknown key is refused in one line naming it (:class:`FormError`).
 
 :func:`config_from_params` builds the config dict (``numplace run`` validates it as it validates a
@@ -39,6 +40,7 @@ ALIASES: dict[str, str] = {
     "method": "grid.method", "fixed": "grid.fixed", "keep_fixed": "grid.keep_fixed",
     "symmetry": "removal.symmetry", "minimal": "removal.minimal", "pattern": "removal.pattern",
     "levels": "difficulty.levels", "steer": "difficulty.steer", "logic_only": "difficulty.logic_only",
+    "technique": "difficulty.technique",
 }
 #: Keys the page itself reads (not config keys).
 PAGE_KEYS = ("lang",)
@@ -111,6 +113,9 @@ def config_from_params(params: Mapping[str, object]) -> dict[str, Any]:
             _put(data, "difficulty.score", _range(key, text))
         elif key == "levels":
             _put(data, "difficulty.levels", [x.strip() for x in text.split(",") if x.strip()])
+        elif key == "technique":
+            names = [x.strip() for x in text.split(",") if x.strip()]
+            _put(data, "difficulty.technique", names[0] if len(names) == 1 else names)
         elif key in ALIASES:
             _put(data, ALIASES[key], _value(ALIASES[key], text))
         elif key in TOP:
@@ -142,6 +147,8 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
         out["score"] = f"{value.get('min', '')}-{value.get('max', '')}"
     elif prefix == "difficulty.levels" and isinstance(value, list):
         out["levels"] = ",".join(str(v) for v in value)
+    elif prefix == "difficulty.technique" and isinstance(value, list | str):
+        out["technique"] = value if isinstance(value, str) else ",".join(str(v) for v in value)
     elif isinstance(value, str):
         out[short.get(prefix, prefix)] = value
     else:

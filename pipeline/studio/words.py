@@ -150,6 +150,13 @@ WORDS: dict[str, dict[Lang, str]] = {
     "minimal_puzzles": {"en": "Orbit-minimal puzzles", "ja": "極小の問題"},
     "levels": {"en": "Levels", "ja": "レベル"},
     "steer": {"en": "Steer toward the levels", "ja": "レベルに寄せる"},
+    "technique_target": {"en": "Made for a technique", "ja": "テクニックを狙う"},
+    "technique_help": {"en": "Puzzles whose solving path uses this technique and nothing harder (several: one "
+                             "of them); it fixes the level, so leave Levels empty. 9x9 only.",
+                       "ja": "解き筋にこのテクニックを使い、それより難しい手筋を使わない問題(複数選ぶとどれか一つ)。"
+                             "レベルはテクニックで決まるので空のままにします。9x9 のみ。"},
+    "made_for": {"en": "Made for", "ja": "狙いのテクニック"},
+    "uses": {"en": "Path uses", "ja": "解き筋で使う手筋"},
     "method": {"en": "Grid method", "ja": "盤面の作り方"},
     "engine": {"en": "Engine", "ja": "エンジン"},
     "fixed": {"en": "Fixed cells of the solution", "ja": "解答の固定マス"},
@@ -189,6 +196,8 @@ WORDS: dict[str, dict[Lang, str]] = {
     "created": {"en": "Created", "ja": "作成日時"},
     "check_fast": {"en": "Quick check (numplace check --fast)", "ja": "簡易検査 (numplace check --fast)"},
     "check_full": {"en": "Full check", "ja": "完全な検査"},
+    "checking": {"en": "Quick check (numplace check --fast) running; its lines follow here when it is done",
+                 "ja": "簡易検査 (numplace check --fast) の実行中。終わるとここに結果を表示します"},
     "check_full_done": {"en": "Full check (numplace check)", "ja": "完全な検査 (numplace check)"},
     "check_ok": {"en": "sound", "ja": "問題なし"},
     "check_bad": {"en": "problems found", "ja": "問題あり"},

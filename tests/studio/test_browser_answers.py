@@ -8,7 +8,9 @@ tests/studio/test_browser.py starts it), in English and Japanese (issue 39):
 5. exactly two solutions are told as exactly two;
 7. every page under ``?lang=ja`` shows no English word outside puzzle ids, file names, cell names and
    numplace's own name (code blocks hold machine text: a config, puzzle lines);
-8. a solution line is never clipped, and at a phone's width (390 px) the grid editor keeps every column.
+8. a solution line is never clipped, and at a phone's width (390 px) the grid editor keeps every column;
+
+and issue 42's technique target: picked on Generate, the puzzle made is one whose path uses it.
 """
 
 from __future__ import annotations
@@ -203,11 +205,12 @@ def test_every_page_in_japanese_has_no_english_word(studio: str, tab: Any, tmp_p
               ("/generate?count=2&seed=11&lang=ja", "numplace run 用の設定"),
               ("/generate?hints=abc&lang=ja", "N か A-B"),
               ("/sets?lang=ja", "tiny"),
-              ("/sets?set=tiny&lang=ja", "簡易検査"),
+              ("/sets?set=tiny&lang=ja", "問題なし"),  # the quick check's lines (it runs in the background)
+              ("/sets?set=tiny&uses=x_wing&lang=ja", "解き筋で使う手筋: 'x_wing'"),
               ("/sets?set=tiny&score=x&lang=ja", "スコア: 'x' は N、A-B、A-、-B"),
               ("/sets?set=nothing&lang=ja", "このフォルダのセットではありません")]
     found: dict[str, list[str]] = {}
-    typed = ("hello", "world", "abc", "nothing", "tiny")  # what the links typed, and the set folder
+    typed = ("hello", "world", "abc", "nothing", "tiny", "x_wing")  # what the links typed, and the set folder
     for path, mark in visits:
         tab.goto(f"{studio}{path}")
         _wait(tab, mark)
@@ -231,3 +234,37 @@ def test_every_page_in_japanese_has_no_english_word(studio: str, tab: Any, tmp_p
                 chart.wait_for(timeout=60_000)
             _shot(tab, "sets-ja", tmp_path)
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+def test_a_technique_picked_on_generate_makes_a_puzzle_whose_path_uses_it(studio: str, tab: Any,  # noqa: F811
+                                                                           tmp_path: Any) -> None:
+    """Pick X-Wing in the form's technique select and generate: the link and the YAML carry it, the
+    caption says what the puzzle was made for, and the puzzle's path (the grader's, and the Solve
+    page's hardest step) has X-Wing as its hardest technique."""
+    from pipeline.board import parse
+    from pipeline.difficulty import grade as grading
+    from pipeline.generate.technique import hardest
+
+    tab.goto(f"{studio}/generate?lang=en")
+    tab.get_by_label("Seed").fill("3")
+    tab.get_by_label("Count").fill("1")
+    select = tab.locator('[data-testid="stMultiSelect"]').filter(has_text="Made for a technique")
+    select.click()
+    tab.keyboard.type("X-Wing (Hard)")
+    tab.get_by_role("option", name="X-Wing (Hard)", exact=True).click()
+    tab.keyboard.press("Escape")
+    tab.get_by_role("button", name="Generate").click()
+    _wait(tab, "Made for X-Wing (Hard)", 300_000)
+    _wait(tab, "The same as a config for numplace run")
+    assert "technique=x_wing" in tab.url and "seed=3" in tab.url
+    from playwright.sync_api import expect
+
+    expect(tab.get_by_text("technique: x_wing")).to_have_count(1, timeout=30_000)  # the YAML for numplace run
+    lines = [c for c in tab.locator('[data-testid="stCode"]').all_inner_texts() if len(c.strip()) == 81]
+    assert len(lines) == 1
+    line = lines[0].strip()
+    _shot(tab, "generate-technique", tmp_path)
+    g = grading.grade(parse(line))
+    assert "x_wing" in g.techniques and hardest(g.steps, grading.GRADER_VERSION) == "x_wing"
+    tab.goto(f"{studio}/solve?puzzle={line}")
+    _wait(tab, "hardest: X-Wing", 120_000)  # the Solve page's path says the same

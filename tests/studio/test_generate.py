@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import config as cfgmod
+from pipeline.config.technique import OFFERED
 from pipeline.run import runner
 from pipeline.run.work import Made
 from pipeline.studio import forms
@@ -100,3 +101,64 @@ def test_the_files_are_made_when_asked_and_are_what_the_commands_write() -> None
 
     with Image.open(io.BytesIO(generate._png(made[0]))) as im:
         assert im.format == "PNG" and im.width == im.height > 300
+
+
+def test_a_technique_target_is_a_control_its_url_and_its_yaml(tmp_path: Path) -> None:
+    """The form offers the technique target; picking one writes ``technique`` to the URL and
+    ``difficulty.technique`` to the YAML, which ``numplace run`` reads as the same target."""
+    at = page("generate")
+    (select,) = [m for m in at.multiselect if m.label == "Made for a technique"]
+    assert "X-Wing (Hard)" in select.options  # offered, by name and level
+    assert len(select.options) == len(OFFERED)
+    forms_params = forms.config_from_params({"technique": "x_wing", "count": "1"})
+    assert forms_params["difficulty"] == {"technique": "x_wing"}
+    assert forms.params_from_config(forms_params)["technique"] == "x_wing"
+    both = forms.config_from_params({"technique": "x_wing,swordfish"})
+    assert both["difficulty"] == {"technique": ["x_wing", "swordfish"]}
+    assert forms.params_from_config(both)["technique"] == "x_wing,swordfish"
+    text = forms.yaml_text(both)
+    path = tmp_path / "studio.yaml"
+    path.write_text(text, encoding="utf-8")
+    cfg = cfgmod.load(path)
+    assert cfg.difficulty is not None and cfg.difficulty.techniques == ("x_wing", "swordfish")
+
+
+def test_the_technique_select_is_in_japanese_under_lang_ja() -> None:
+    at = page("generate", {"lang": "ja"})
+    (select,) = [m for m in at.multiselect if m.label == "テクニックを狙う"]
+    assert "Xウィング (上級)" in select.options
+
+
+def test_a_technique_with_levels_is_one_line() -> None:
+    at = page("generate", {"technique": "x_wing", "levels": "easy", "count": "1"})
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "technique" in errors[0] and "\n" not in errors[0], errors
+    assert not [c for c in at.code if len(c.value) == 81]  # nothing made
+
+
+@pytest.mark.heavy
+def test_picking_a_technique_makes_puzzles_made_for_it() -> None:
+    """The form's select, submitted: the URL carries the technique, the puzzle is the one ``numplace
+    generate --technique`` makes, its caption says what it was made for, and its graded path uses it
+    with nothing harder."""
+    from pipeline.difficulty import grade as grading
+    from pipeline.generate.technique import hardest
+
+    at = page("generate")
+    at.text_input[0].set_value("3")  # the seed
+    at.number_input[0].set_value(1)  # the count
+    (select,) = [m for m in at.multiselect if m.label == "Made for a technique"]
+    select.select("x_wing")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    assert at.query_params["technique"] == "x_wing"
+    (line,) = [c.value for c in at.code if len(c.value) == 81]
+    assert [line] == _puzzles({"seed": "3", "count": "1", "technique": "x_wing"})
+    (caption,) = [c.value for c in at.caption if "Seed 3" in c.value]
+    assert caption.endswith("Made for X-Wing (Hard)")
+    from pipeline.board import parse
+
+    g = grading.grade(parse(line))
+    assert "x_wing" in g.techniques and hardest(g.steps, grading.GRADER_VERSION) == "x_wing"
+    (text,) = [c.value for c in at.code if c.language == "yaml"]
+    assert "technique: x_wing" in text

@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import shutil
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,16 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from pipeline.run.rows import SCHEMA
+from pipeline.studio import background
+from pipeline.studio.words import word
 from tests.conftest import numplace, tiny
 from tests.publish.test_select import MIX, fake_row
 
 TIMEOUT = 300  # s per script run: a full check or a book on a machine shared with other jobs
 X_ROWS = (1, 4, 7)  # rows of the mix set under the X variant (hard, extreme, hard)
+MADE_FOR_X_WING = 1  # the mix set's row made for the technique target x_wing
 HINTS = (24, 25, 26, 27, 28, 29, 30, 31, 32, 33)  # givens of the mix set's rows
+CHECKING = {word("checking", "en"), word("checking", "ja")}  # the line while the quick check runs in the background
 
 
 def _app() -> None:
@@ -39,12 +44,18 @@ def _app() -> None:
 
 
 def page(monkeypatch: pytest.MonkeyPatch, root: Path, **params: str) -> AppTest:
-    """The Sets page over ``root`` with ``params`` in its URL, run once."""
+    """The Sets page over ``root`` with ``params`` in its URL, run once; viewed again (a new session)
+    once the quick check it started in the background is done, as the page's own poll draws it again."""
     monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(root))
-    at = AppTest.from_function(_app, default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = v
-    return at.run()
+    for _ in range(2):
+        at = AppTest.from_function(_app, default_timeout=TIMEOUT)
+        for k, v in params.items():
+            at.query_params[k] = v
+        at.run()
+        if not CHECKING & set(texts(at, "info")):
+            break
+        assert background.wait(TIMEOUT)  # the second view (a new session) shows the check's lines at once
+    return at
 
 
 def texts(at: AppTest, kind: str) -> list[str]:
@@ -82,6 +93,7 @@ def mix_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     rows = [fake_row("mix", i, lv, 9, rng, hints=HINTS[i]) for i, lv in enumerate(MIX)]
     for i in X_ROWS:
         rows[i]["variant"] = ["x"]
+    rows[MADE_FOR_X_WING]["technique"] = "x_wing"  # rows 1 and 7 (hard) use x_wing; row 1 was made for it
     pl.DataFrame(rows, schema=SCHEMA).write_parquet(run_dir / "part-00000.parquet")
     manifest = {"config": {"name": "mix", "output": {"shard_size": len(MIX)}}, "status": "complete",
                 "count": len(MIX), "start": 0,
@@ -183,6 +195,34 @@ def test_a_set_shows_its_puzzles_a_page_at_a_time(monkeypatch: pytest.MonkeyPatc
     assert drawn_ids(at) == ids[6:]
 
 
+def test_the_puzzles_do_not_wait_for_the_check(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                tmp_path: Path) -> None:
+    """The quick check runs in the background: the first view shows the puzzles and a line saying the
+    check runs; the next view, once it is done, shows its lines."""
+    from pipeline.studio import checks
+    from pipeline.studio.views import sets
+
+    monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(tmp_path))  # nothing kept from another test's view
+    gate = threading.Event()
+    real = checks.in_child
+
+    def slow(path: str, fast: bool, sig: tuple[Any, ...]) -> dict[str, list[str]]:
+        gate.wait(TIMEOUT)
+        return real(path, fast, sig)
+
+    monkeypatch.setattr(checks, "in_child", slow)
+    background.forget(("check", str(mix_root / "mix"), hash(sets.signature(mix_root / "mix"))))
+    monkeypatch.setenv("NUMPLACE_STUDIO_ROOT", str(mix_root))
+    at = AppTest.from_function(_app, default_timeout=TIMEOUT)
+    at.query_params["set"] = "mix"
+    at.run()
+    assert not at.exception and texts(at, "info") == [word("checking", "en")]
+    assert table_ids(at) == [f"mix-{i:07d}" for i in range(len(MIX))]  # the puzzles are there already
+    gate.set()
+    at = page(monkeypatch, mix_root, set="mix")
+    assert texts(at, "error") == ["Quick check (numplace check --fast): problems found"]
+
+
 def test_the_filter_comes_from_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
     at = page(monkeypatch, mix_root, set="mix", level="hard,extreme", variant="x")
     assert not at.exception and len(at.error) == 1  # the synthetic set's check, no line about the filter
@@ -214,6 +254,50 @@ def test_a_bad_filter_value_is_a_message_naming_the_field(monkeypatch: pytest.Mo
                                                           params: dict[str, str], message: str) -> None:
     at = page(monkeypatch, mix_root, set="mix", **params)
     assert not at.exception and texts(at, "error")[1:] == [message]  # [0]: the synthetic set fails its check
+
+
+def test_the_technique_filters_come_from_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    """``technique``: the target a puzzle was made for; ``uses``: techniques its path uses (all of them)."""
+    at = page(monkeypatch, mix_root, set="mix", technique="x_wing")
+    assert not at.exception and table_ids(at) == [f"mix-{MADE_FOR_X_WING:07d}"]
+    assert "**1** puzzles match (Made for X-Wing)" in texts(at, "markdown")
+    (table,) = [d for d in at.dataframe if d.key and d.key.startswith("sets.table.")]
+    assert list(table.value["technique"]) == ["X-Wing"]  # the made-for column
+    at = page(monkeypatch, mix_root, set="mix", uses="x_wing")
+    assert table_ids(at) == ["mix-0000001", "mix-0000007"]  # both hard rows' paths use x_wing
+    at = page(monkeypatch, mix_root, set="mix", uses="naked_single,x_wing")
+    assert table_ids(at) == ["mix-0000001", "mix-0000007"]
+    at = page(monkeypatch, mix_root, set="mix", uses="x_wing,hidden_single")
+    assert texts(at, "info")[-1].startswith("No puzzle matches")
+    at = page(monkeypatch, mix_root, set="mix", uses="x_wing", lang="ja")
+    assert "**2** 問が一致 (解き筋で使う手筋 Xウィング)" in texts(at, "markdown")
+
+
+def test_the_technique_widgets_write_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
+    from pipeline.studio import steps
+
+    at = page(monkeypatch, mix_root, set="mix")
+    (made_for,) = [s for s in at.selectbox if s.key == "sets.technique"]
+    assert made_for.options == ["any", "X-Wing"]  # only what this set's puzzles were made for
+    made_for.set_value("x_wing").run()
+    assert at.query_params["technique"] == "x_wing" and table_ids(at) == [f"mix-{MADE_FOR_X_WING:07d}"]
+    (uses,) = [m for m in at.multiselect if m.key == "sets.uses"]
+    used = {"naked_single", "hidden_single", "pointing", "x_wing", "x_chain", "trial_and_error"}  # the mix's paths
+    assert set(uses.options) == {steps.title(n) for n in used}
+    uses.set_value(["naked_single"]).run()
+    assert at.query_params["uses"] == "naked_single" and table_ids(at) == [f"mix-{MADE_FOR_X_WING:07d}"]
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"technique": "swordfish"},
+     "technique: 'swordfish' is not a technique a puzzle of this set was made for (x_wing)"),
+    ({"uses": "jellyfish"}, "uses: 'jellyfish' is not a technique a path of this set uses"),
+])
+def test_a_technique_the_set_lacks_is_a_message(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                params: dict[str, str], message: str) -> None:
+    at = page(monkeypatch, mix_root, set="mix", **params)
+    assert not at.exception and texts(at, "error")[1:] == [message]  # [0]: the synthetic set fails its check
+    assert len(table_ids(at)) == len(MIX)  # the value is dropped: the filter is the rest
 
 
 def test_a_filter_that_matches_nothing_says_so(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:

@@ -5,7 +5,8 @@ The query parameters are :mod:`pipeline.studio.forms`'s (every key of the config
 makes the puzzles when it is opened; the form writes them to the URL. The puzzles come from
 :func:`pipeline.run.runner.stream` (``numplace generate``'s engine: the same seeds, certification,
 grading and independent verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`.
-Shown: each puzzle drawn, as a line, with its grade, hints and seed; downloads PNG and SVG per
+Shown: each puzzle drawn as soon as it is made (the next one is made meanwhile), as a line, with its
+grade, hints and seed (and the technique it was made for, for a technique target); downloads PNG and SVG per
 puzzle, CSV and a PDF (the book's layout) of all, each file made when its button is clicked; the
 equivalent YAML config, which ``numplace run`` takes as it is. Results are kept per config in the
 session, so a download or a second look does not make them again.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import io
 import tempfile
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,8 @@ import streamlit as st
 from pipeline import config as cfgmod
 from pipeline.board import PuzzleFormatError, parse
 from pipeline.config.sections import IMAGE_MAPS
-from pipeline.difficulty.techniques import LEVELS
+from pipeline.config.technique import OFFERED, names_of
+from pipeline.difficulty.techniques import LEVELS, TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.generate.version import NEW_SET_METHOD
 from pipeline.studio import draw, forms, puzzle_io, widgets
@@ -72,6 +75,9 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         levels = c.multiselect(t("levels"), LEVELS, default=[x for x in difficulty.get("levels") or [] if x in LEVELS],
                                format_func=t, placeholder=t("choose"))
         steer = d.checkbox(t("steer"), bool(difficulty.get("steer")))
+        targets = [x for x in names_of(difficulty.get("technique")) if x in OFFERED]
+        aimed = st.multiselect(t("technique_target"), OFFERED, default=targets, format_func=_technique,
+                               placeholder=t("choose"), help=t("technique_help"))
         a, b, c = st.columns(3)
         methods = ("weighted-lp", "weighted-ilp", "uniform")
         named = grid.get("method")  # None: the set's own method (a new set: NEW_SET_METHOD)
@@ -115,7 +121,16 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         out["removal"]["hints"] = forms.config_from_params({"hints": hint_text.strip()})["removal"]["hints"]
     if levels:
         out["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
+    if aimed:  # a technique fixes the level and steers by itself: levels with it are refused in one line
+        out.setdefault("difficulty", {})["technique"] = aimed[0] if len(aimed) == 1 else list(aimed)
     return {k: v for k, v in out.items() if v != {}}
+
+
+def _technique(name: str) -> str:
+    """A technique as the select lists it: its name in the page's language and its level."""
+    from pipeline.studio import steps
+
+    return f"{steps.title(name, widgets.settings().lang)} ({t(TECHNIQUES[name].level)})"
 
 
 def _sym(tag: str) -> str:
@@ -171,23 +186,24 @@ def _labels_of(text: Any, n: int) -> list[list[str]]:
     return [cells[r * n:(r + 1) * n] for r in range(n)]
 
 
-def _make(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The puzzles of ``data`` (one worker), with a progress bar; and the failure lines."""
+def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
+          each: Callable[[int, dict[str, Any]], None]) -> None:
+    """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
+    with a progress bar; ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first
+    puzzle is on screen while the next is being made."""
     from pipeline.run import runner
     from pipeline.run.work import Made
 
     cfg = cfgmod.validate({**data, "workers": 1})
-    made: list[dict[str, Any]] = []
-    failed: list[str] = []
     bar = st.progress(0.0, text=f"{t('working')} 0 / {cfg.count}")
-    for k, item in enumerate(runner.stream(cfg), 1):
+    for k, item in enumerate(runner.stream(cfg, chunk=1), 1):
         if isinstance(item, Made):
             made.append(dict(item.row))
+            each(len(made) - 1, made[-1])
         else:
             failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
         bar.progress(k / cfg.count, text=f"{t('working')} {k} / {cfg.count}")
     bar.empty()
-    return made, failed
 
 
 def render() -> None:
@@ -212,18 +228,27 @@ def render() -> None:
     elif refused or not (set(st.query_params) - set(forms.PAGE_KEYS)):
         return  # nothing asked for yet, or the link was refused
     text = forms.yaml_text(data)
+    seed = int(data.get("seed") or 0)
+    warnings = st.container()
+    cols = st.columns(3)
+    each = partial(_one, cols, seed)
     if st.session_state.get("generate.key") != text:
+        made: list[dict[str, Any]] = []
+        failed: list[str] = []
         try:
-            made, failed = _make(data)
+            _make(data, made, failed, each)
         except UserError as exc:
             st.error(say(str(exc)))
             return
         st.session_state["generate.key"] = text
         st.session_state["generate.result"] = (made, failed)
-    made, failed = st.session_state["generate.result"]
-    for line in failed:
-        st.warning(say(line))
-    _show(made, int(data.get("seed") or 0))
+    else:
+        made, failed = st.session_state["generate.result"]
+        for k, row in enumerate(made):
+            each(k, row)
+    with warnings:
+        for line in failed:
+            st.warning(say(line))
     _downloads(made, text)
 
 
@@ -258,29 +283,28 @@ def _pdf(made: list[dict[str, Any]]) -> bytes:
         return out.read_bytes()
 
 
-def _show(made: list[dict[str, Any]], seed: int) -> None:
-    """Each puzzle drawn, as a line (a killer's cages under it), with its grade, hints, the page's seed
-    and its number, and its files (made when clicked)."""
+def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> None:
+    """Puzzle ``k`` in its column: drawn, as a line (a killer's cages under it), with its grade, hints,
+    the page's seed and its number, and its files (made when clicked)."""
     from pipeline.board import describe_variant
     from pipeline.publish import render
 
-    cols = st.columns(3)
-    for k, row in enumerate(made):
-        with cols[k % 3]:
-            variant = render.variant_of_row(row)
-            grid = parse(row["puzzle"])
-            widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
-            st.code(row["puzzle"], language=None, wrap_lines=True)
-            if variant.cages:
-                st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
-            st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
-                       f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
-                       f"{t('seed')} {seed} · {t('number')} {row.get('index')}")
-            a, b = st.columns(2)
-            a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
-                              key=f"generate.png{k}")
-            b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
-                              "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
+    with cols[k % len(cols)]:
+        variant = render.variant_of_row(row)
+        grid = parse(row["puzzle"])
+        widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
+        st.code(row["puzzle"], language=None, wrap_lines=True)
+        if variant.cages:
+            st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
+        st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
+                   f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
+                   f"{t('seed')} {seed} · {t('number')} {row.get('index')}"
+                   + (f" · {t('made_for')} {_technique(row['technique'])}" if row.get("technique") else ""))
+        a, b = st.columns(2)
+        a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
+                          key=f"generate.png{k}")
+        b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
+                          "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
 
 
 def _downloads(made: list[dict[str, Any]], text: str) -> None:

@@ -5,14 +5,19 @@ per set its puzzles, runs (status, indices, puzzles, levels), next index and sto
 
 ``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
 (:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
-are ``numplace check``'s); the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
+are ``numplace check``'s; the quick check runs in a child process started from the background thread
+(:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`) after the rest of the view is
+drawn, a line says so meanwhile, and its lines are kept in the user cache for the set's files);
+the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
 solutions a page at a time; and a book PDF (:func:`pipeline.publish.book.make_book`, as ``numplace
 book``) of the puzzles picked in the table or of the filter's first N, offered with its used list.
 
 Query parameters (a contract, like the CLI's flags): ``set`` (a set folder's name under the root),
 ``level`` (levels, comma-separated or repeated), ``score`` and ``hints`` (``N``, ``A-B``, ``A-``,
-``-B``), ``variant`` (``classic``, ``x``, ``x+hyper``, ...), ``page`` (the page of drawn puzzles,
+``-B``), ``variant`` (``classic``, ``x``, ``x+hyper``, ...), ``technique`` (the technique target a
+puzzle was made for: its ``technique`` column), ``uses`` (techniques, comma-separated: the puzzle's
+solving path uses every one of them: its ``techniques`` column), ``page`` (the page of drawn puzzles,
 from 1), and the studio's ``lang``. The filter's widgets write them back, so the address reproduces
 the view. A bad value is an inline line naming the field; a name that is not a set under the root
 is an inline line naming it.
@@ -33,14 +38,15 @@ import polars as pl
 import streamlit as st
 
 from pipeline.board import parse
+from pipeline.difficulty.techniques import TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.publish import render as publish_render
 from pipeline.publish import select
-from pipeline.studio import draw, widgets
+from pipeline.studio import background, checks, draw, widgets
 from pipeline.studio.widgets import t
 
 #: The query parameters of a set's view (``set`` and ``lang`` besides).
-FILTER_KEYS = ("level", "score", "hints", "variant", "page")
+FILTER_KEYS = ("level", "score", "hints", "variant", "technique", "uses", "page")
 #: Puzzles drawn a page.
 PER_PAGE = 6
 #: Puzzles a book page can hold (``per_page`` of the book config).
@@ -54,18 +60,7 @@ GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
 # ---------------------------------------------------------------------------------------------
 
 
-def signature(set_dir: Path) -> tuple[tuple[str, int, int], ...]:
-    """Every file under ``set_dir`` with its size and modification time: the key of the caches (a
-    file that a running ``numplace run`` renames away while this looks is left out)."""
-    out = []
-    for p in set_dir.rglob("*"):
-        try:
-            st_ = p.stat()
-        except OSError:
-            continue
-        if p.is_file():
-            out.append((str(p.relative_to(set_dir)), st_.st_size, st_.st_mtime_ns))
-    return tuple(sorted(out))
+signature = checks.signature  # the key of every cache of a set (:func:`pipeline.studio.checks.signature`)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -80,30 +75,7 @@ def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> dict[str, list[str]]:
     """``numplace check``'s lines, and the same in Japanese (``{"en": [...], "ja": [...]}``)."""
-    from pipeline.run.audit import audit, summary_lines
-
-    result = audit(Path(path), fast=fast)
-    return {"en": summary_lines(result), "ja": _check_ja(result)}
-
-
-def _counts_ja(value: Any, sym: bool = False) -> str:
-    if isinstance(value, dict):
-        return "、".join(f"{widgets.word(f'sym.{k}', 'ja') if sym else k} {v}" for k, v in value.items())
-    return str(value)
-
-
-def _check_ja(result: Any) -> list[str]:
-    """:func:`pipeline.run.audit.summary_lines` in Japanese (a problem line keeps the checker's text)."""
-    s = result.stats
-    lines = [f"{result.path}: {result.rows} 問、パーツファイル {result.files} 個"]
-    if s:
-        lines += [f"  ヒント数 平均 {s['hints_mean']}(最小 {s['hints_min']}、最大 {s['hints_max']})、"
-                  f"サイズ {_counts_ja(s['sizes'])}",
-                  f"  対称性 {_counts_ja(s['symmetry'], sym=True)}",
-                  f"  極小 {s['minimal']}、軌道極小 {s['orbit_minimal']}、不正な行 {s['bad_rows']}"]
-    lines += [f"  問題点 {p}" for p in result.problems]
-    lines.append("OK" if result.ok else f"失敗: 問題点 {len(result.problems)} 件")
-    return lines
+    return checks.check_lines(path, fast, _sig)
 
 
 def _key(set_dir: Path) -> tuple[str, tuple[Any, ...], int]:
@@ -209,41 +181,70 @@ def _one_set(root: Path, name: str) -> None:
     st.caption(t("read_only"))
     _runs_table(found["runs"])
     key = _key(set_dir)
-    _check(name, key)
+    holder = st.container()  # the check's place: filled last, so the puzzles are on screen before it starts
     try:
-        rows = _rows(*key)
-    except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
-        st.error(widgets.say(str(exc)))
-        return
-    with st.expander(t("plots")):
-        _report(rows)
-    frame = _filtered(name, rows)
-    if frame is None:
-        return
-    picked = _table(name, frame)
-    _drawn(name, frame)
-    _book(name, set_dir, rows, frame, picked)
+        try:
+            rows = _rows(*key)
+        except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
+            st.error(widgets.say(str(exc)))
+            return
+        with st.expander(t("plots")):
+            _report(rows)
+        frame = _filtered(name, rows)
+        if frame is None:
+            return
+        picked = _table(name, frame)
+        _drawn(name, frame)
+        _book(name, set_dir, rows, frame, picked)
+    finally:
+        with holder:
+            _check(name, key)
 
 
 def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
-    """``numplace check --fast`` at once; the full check on request (kept for this set's files)."""
+    """``numplace check --fast`` (in the background the first time: the page does not wait for it, and
+    shows it when done); the full check on request (kept for this set's files)."""
     st.subheader(t("check"))
     full_key = f"sets.full.{name}"
     full = st.session_state.get(full_key) == key[2]
     if not full and st.button(t("check_full"), key=f"sets.check.{name}"):
         full = True
     try:
-        with st.spinner(t("working")):
-            lines = _audit(key[0], not full, key[1], key[2])
+        if full:
+            with st.spinner(t("working")):
+                lines = _audit(key[0], False, key[1], key[2])
+            st.session_state[full_key] = key[2]
+        else:
+            job = background.submit(("check", key[0], key[2]), checks.in_child, key[0], True, key[1])
+            if not job.done():
+                _pending(("check", key[0], key[2]))
+                return
+            lines = job.result()
     except UserError as exc:
         st.error(str(exc))
         return
-    if full:
-        st.session_state[full_key] = key[2]
     ok = lines["en"][-1] == "OK"
     label = t("check_full_done") if full else t("check_fast")
     (st.success if ok else st.error)(f"{label}: {t('check_ok') if ok else t('check_bad')}")
     st.code("\n".join(lines[widgets.settings().lang]), language=None, wrap_lines=True)
+
+
+#: Seconds between two looks at a background job from the page.
+POLL = 0.5
+
+
+def _pending(job_key: tuple[Any, ...]) -> None:
+    """A line saying the check runs, looked at again every :data:`POLL` seconds; the page is drawn
+    again (from its caches) when the check is done."""
+
+    @st.fragment(run_every=POLL)
+    def _look() -> None:
+        job = background.get(job_key)
+        if job is None or job.done():
+            st.rerun()
+        st.info(t("checking"))
+
+    _look()
 
 
 def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order: list[str] | None = None,
@@ -319,7 +320,7 @@ def _report(rows: pl.DataFrame) -> None:
 
 def _from_url(name: str) -> None:
     """Set the filter's widgets from the URL when it is not what the page last wrote (first view, a link)."""
-    url = {k: ",".join(st.query_params.get_all(k)) if k == "level" else st.query_params.get(k, "")
+    url = {k: ",".join(st.query_params.get_all(k)) if k in ("level", "uses") else st.query_params.get(k, "")
            for k in FILTER_KEYS}
     if st.session_state.get("sets.url") == (name, url):
         return
@@ -327,6 +328,8 @@ def _from_url(name: str) -> None:
     st.session_state["sets.score"] = url["score"]
     st.session_state["sets.hints"] = url["hints"]
     st.session_state["sets.variant"] = url["variant"]
+    st.session_state["sets.technique"] = url["technique"]
+    st.session_state["sets.uses"] = [x.strip() for x in url["uses"].split(",") if x.strip()]
     st.session_state["sets.page"] = int(url["page"]) if url["page"].isdigit() and int(url["page"]) > 0 else 1
     st.session_state["sets.url"] = (name, url)
 
@@ -334,8 +337,8 @@ def _from_url(name: str) -> None:
 def _to_url(name: str) -> None:
     ss = st.session_state
     url = {"level": ",".join(ss["sets.level"]), "score": ss["sets.score"].strip(),
-           "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"],
-           "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
+           "hints": ss["sets.hints"].strip(), "variant": ss["sets.variant"], "technique": ss["sets.technique"],
+           "uses": ",".join(ss["sets.uses"]), "page": str(ss["sets.page"]) if ss["sets.page"] > 1 else ""}
     _set_url({"set": name, **{k: v for k, v in url.items() if v}})
     ss["sets.url"] = (name, url)
 
@@ -357,6 +360,13 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     unknown_variant = ss["sets.variant"] if ss["sets.variant"] and ss["sets.variant"] not in variants else ""
     if unknown_variant:
         ss["sets.variant"] = ""
+    made_for, used = _techniques(rows)
+    unknown_target = ss["sets.technique"] if ss["sets.technique"] and ss["sets.technique"] not in made_for else ""
+    if unknown_target:
+        ss["sets.technique"] = ""
+    unknown_uses = [x for x in ss["sets.uses"] if x not in used]
+    if unknown_uses:
+        ss["sets.uses"] = [x for x in ss["sets.uses"] if x in used]
     a, b, c, d = st.columns(4)
     a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter,
                   placeholder=t("any"))
@@ -364,11 +374,21 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     c.text_input(t("hints"), key="sets.hints", placeholder="24-28", on_change=_new_filter)
     d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter,
                 format_func=lambda v: _variant(v) if v else t("any"))
+    a, b = st.columns(2)
+    a.selectbox(t("made_for"), ("", *made_for), key="sets.technique", on_change=_new_filter,
+                format_func=lambda v: _title(v) if v else t("any"))
+    b.multiselect(t("uses"), used, key="sets.uses", format_func=_title, on_change=_new_filter,
+                  placeholder=t("any"))
     _to_url(name)
     if bad:
         st.error(widgets.say(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}"))
     if unknown_variant:
         st.error(widgets.say(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})"))
+    if unknown_target:
+        st.error(widgets.say(f"technique: {unknown_target!r} is not a technique a puzzle of this set was made for "
+                             f"({', '.join(made_for) or '-'})"))
+    if unknown_uses:
+        st.error(widgets.say(f"uses: {unknown_uses[0]!r} is not a technique a path of this set uses"))
     try:
         flt = select.filter_from_flags(ss["sets.level"], ss["sets.score"].strip() or None,
                                        ss["sets.hints"].strip() or None)
@@ -378,7 +398,11 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     frame = select.apply(rows, flt)
     if ss["sets.variant"]:
         frame = frame.filter(pl.col("variant_name") == ss["sets.variant"])
-    what = _describe(flt, ss["sets.variant"])
+    if ss["sets.technique"]:
+        frame = frame.filter(pl.col("technique") == ss["sets.technique"])
+    for used_one in ss["sets.uses"]:
+        frame = frame.filter(pl.col("techniques").list.contains(used_one))
+    what = _describe(flt, ss["sets.variant"], ss["sets.technique"], ss["sets.uses"])
     if frame.is_empty():
         st.info(f"{t('no_match')} ({what})")
         return None
@@ -401,7 +425,12 @@ def _table(name: str, frame: pl.DataFrame) -> list[str]:
         pl.col("symmetry").replace_strict(syms, default=pl.col("symmetry")).alias("symmetry"),
         pl.when(pl.col("minimal")).then(pl.lit(t("yes"))).otherwise(pl.lit(t("no"))).alias("minimal"),
         "puzzle")
-    config: dict[str, Any] = {"puzzle_id": t("id"), "difficulty": st.column_config.TextColumn(t("grade")),
+    if "technique" in frame.columns and frame["technique"].null_count() < frame.height:  # made for a target
+        names = {n: _title(n) for n in frame["technique"].drop_nulls().unique().to_list()}
+        shown = shown.insert_column(shown.width - 1, frame["technique"].replace_strict(names, default=None)
+                                    .alias("technique"))
+    config: dict[str, Any] = {"technique": t("made_for"), "puzzle_id": t("id"),
+                              "difficulty": st.column_config.TextColumn(t("grade")),
                               "difficulty_score": st.column_config.NumberColumn(t("score"), format="%g"),
                               "hints": t("hints"), "variant_name": t("variant"), "symmetry": t("symmetry"),
                               "minimal": t("minimal_col"), "puzzle": t("puzzle")}
@@ -494,7 +523,24 @@ def _variant(name: str) -> str:
     return widgets.variant_name(name)
 
 
-def _describe(flt: select.Filter, variant: str) -> str:
+def _techniques(rows: pl.DataFrame) -> tuple[list[str], list[str]]:
+    """The techniques the set's puzzles were made for, and those their paths use, in the technique
+    table's order (a set made before technique targets has no ``technique`` column: none)."""
+    order = {name: k for k, name in enumerate(TECHNIQUES)}
+    made = rows["technique"].drop_nulls().unique().to_list() if "technique" in rows.columns else []
+    used = rows["techniques"].explode().drop_nulls().unique().to_list() if "techniques" in rows.columns else []
+    return (sorted(made, key=lambda n: (order.get(n, len(order)), n)),
+            sorted(used, key=lambda n: (order.get(n, len(order)), n)))
+
+
+def _title(name: str) -> str:
+    """A technique's name in this view's language."""
+    from pipeline.studio import steps
+
+    return steps.title(name, widgets.settings().lang)
+
+
+def _describe(flt: select.Filter, variant: str, target: str = "", uses: list[str] | None = None) -> str:
     """The filter's conditions in this view's language (``any puzzle`` when none)."""
     parts = []
     if flt.levels:
@@ -505,6 +551,10 @@ def _describe(flt: select.Filter, variant: str) -> str:
             parts.append(f"{t(key)} {low}-{high}")
     if variant:
         parts.append(f"{t('variant')} {_variant(variant)}")
+    if target:
+        parts.append(f"{t('made_for')} {_title(target)}")
+    if uses:
+        parts.append(f"{t('uses')} " + ", ".join(_title(u) for u in uses))
     return "; ".join(parts) or t("any_puzzle")
 
 

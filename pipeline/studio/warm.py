@@ -1,0 +1,62 @@
+"""Warm the studio's server once, in the background, so that the first click on each page does not
+pay for the imports and compiled kernels a command pays for at its start. Pure: no web framework.
+
+:func:`start` (called by the entry script on every view; it acts once per process) runs
+:func:`warm_up` on a thread of its own (a set's check does not wait behind it): it imports what the
+pages import (polars, the solver, the integer program's HiGHS, the grader, the publisher, the run's
+check) and makes each compiled kernel load from numba's cache by one small call (a solve, a grade, a
+repair, a 4x4 and a 9x9 puzzle made as the Generate page makes them). Nothing is written but numba's
+and the tables' own caches; a failure here is swallowed (the page then pays the cost itself).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+#: Modules the pages import (each costs a fraction of a second to seconds on a first import).
+MODULES = ("polars", "pandas", "pyarrow", "altair", "pipeline.solve.solver", "pipeline.solve.why",
+           "pipeline.solve.rate", "pipeline.solve.pin", "pipeline.ilp.engine", "pipeline.publish.select",
+           "pipeline.publish.render", "pipeline.run.runner", "pipeline.run.audit", "pipeline.run.sets")
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+_started = False
+_lock = threading.Lock()
+
+
+def warm_up() -> None:
+    """Import :data:`MODULES` and run one small call of each kind (see the module docstring)."""
+    for name in MODULES:
+        importlib.import_module(name)
+    from pipeline import config as cfgmod
+    from pipeline.board import parse
+    from pipeline.run import runner
+    from pipeline.solve import rate, solver, why
+
+    grid = parse(EASY)
+    solver.solve(grid, 3)
+    rate.rate(grid, None)
+    broken = parse("55" + EASY[2:])
+    why.clashes(broken)
+    solver.repair(broken, core=why.clashes(broken).cells())
+    for size in (4, 9):
+        cfg = cfgmod.validate({"name": "warm", "seed": 0, "count": 1, "board": {"size": size}, "workers": 1})
+        for _ in runner.stream(cfg):
+            pass
+
+
+def _quietly() -> None:
+    try:
+        warm_up()
+    except Exception:  # a warm-up that fails leaves the cost to the first click, nothing else
+        return
+
+
+def start() -> None:
+    """Start :func:`warm_up` on a daemon thread, once per process."""
+    global _started
+    with _lock:
+        if _started:
+            return
+        _started = True
+    threading.Thread(target=_quietly, name="numplace-studio-warm-up", daemon=True).start()
