@@ -3,8 +3,8 @@
 HoDoKu's ``SolutionStep.compareTo`` puts first the step that removes the most candidates, then the one
 with the lowest *index sum* (``getIndexSumme``: the eliminations sorted by digit, then cell, the i-th
 weighted ``1 + 80 * i``), then (per technique) the shorter chain. :func:`index_sum` is that sum, written
-once: the chains (:mod:`.chains`, :mod:`.single_digit`), the chain engine (:mod:`.chain_engine`, whose
-compiled twin :mod:`.chain_engine_jit` reads :data:`INDEX_STRIDE`) and the ALS chains (:mod:`.als`) all
+once: the chains (:mod:`.chains.simple`, :mod:`.patterns.single_digit`), the chain engine (:mod:`.chains.engine`, whose
+compiled twin :mod:`.chains.engine_jit` reads :data:`INDEX_STRIDE`) and the ALS chains (:mod:`.als.sets`) all
 call it. :func:`key` is the comparator's order as a sort key (lower first).
 """
 

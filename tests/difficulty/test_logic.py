@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from pipeline.board import Grid, board, parse
-from pipeline.difficulty.killer import KILLER_TECHNIQUES
+from pipeline.difficulty.killer.cages import KILLER_TECHNIQUES
 from pipeline.difficulty.logic import (
     _FINDERS,
     TECHNIQUE_ORDER,

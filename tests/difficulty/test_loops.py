@@ -14,9 +14,10 @@ import pytest
 
 from pipeline.board import Grid, Variant, parse
 from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.chains.graph import graph_of
+from pipeline.difficulty.chains.loops import _closure
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
-from pipeline.difficulty.loops import _closure, _graph
 from pipeline.difficulty.techniques import ORDERS, TECHNIQUES, UNIQUENESS
 from pipeline.difficulty.trial import count_state_solutions as count_solutions
 from tests.difficulty.test_logic import generated, tdoku_rows
@@ -59,7 +60,7 @@ FCV03 = (":1202::+27+1+896...+9+4352+768+1+8+56+3+147+9248.....2.+6+3.......51..
 def test_hodoku_aic_examples_follow_from_the_links(line: str, start: tuple[str, int], end: tuple[str, int],
                                                    elims: set[tuple[str, int]]) -> None:
     st = hodoku_state(line)
-    gr = _graph(st, _Ctx(st))
+    gr = graph_of(st, _Ctx(st))
     a, b = node(st, *start), node(st, *end)
     on_seen, _ = _closure(gr, a, False)
     assert on_seen >> b & 1, "HoDoKu's chain end must be forced on when its start is off"
@@ -76,7 +77,7 @@ def test_hodoku_aic_example_is_found_by_the_loop_rows() -> None:
 
 def test_hodoku_forcing_chain_verity_example() -> None:
     st = hodoku_state(FCV03)
-    gr = _graph(st, _Ctx(st))
+    gr = graph_of(st, _Ctx(st))
     target = node(st, "r1c7", 4)
     for cell in ("r4c4", "r4c6", "r4c7"):
         assert st.has(rc(cell), 1)
@@ -190,7 +191,7 @@ def _path_states(puzzle: Grid, variant: Variant | None = None) -> list[Candidate
 
 
 def test_compiled_loop_search_agrees_with_python() -> None:
-    from pipeline.difficulty.loops import _loops
+    from pipeline.difficulty.chains.loops import _loops
     from tests.golden import TOP95
 
     puzzles = [p for p, c, _ in tdoku_rows() if c == 1 and not solve_logically(p, max_technique="xy_chain").solved]
@@ -233,7 +234,7 @@ def _late_states(puzzle: Grid, every: int) -> list[Candidates]:
 
 def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
     """Count the calls of ``loops_jit.<name>`` (so a test knows the compiled side really ran)."""
-    from pipeline.difficulty import loops_jit
+    from pipeline.difficulty.chains import loops_jit
 
     calls = {"n": 0}
     f = getattr(loops_jit, name)
@@ -249,7 +250,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
 def test_compiled_forcing_chains_and_nets_agree_with_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled forcing chain and net give the very step the Python finders give (or both none),
     on 9x9 states and on 16x16 states, where the kernels serve from the first solve."""
-    from pipeline.difficulty.loops import _forcing_chain, _forcing_net
+    from pipeline.difficulty.chains.loops import _forcing_chain, _forcing_net
     from tests.golden import TOP95
 
     states = [st for p in TOP95[:4] for st in _path_states(parse(p))]
@@ -275,7 +276,7 @@ def test_compiled_forcing_chains_and_nets_agree_with_python(monkeypatch: pytest.
 
 
 def test_compiled_loop_search_agrees_with_python_on_16x16(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.difficulty.loops import _loops
+    from pipeline.difficulty.chains.loops import _loops
 
     states = _late_states(parse(GIANT16), 5)
     calls = _counted(monkeypatch, "search")

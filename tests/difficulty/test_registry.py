@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.difficulty import killer, logic_jit
+from pipeline.difficulty import logic_jit
+from pipeline.difficulty.killer import cages
 from pipeline.difficulty.logic import finder_at, finders_of
 from pipeline.difficulty.techniques import (
     CAGES,
@@ -58,7 +59,7 @@ def test_the_importable_names_are_the_rulebooks() -> None:
     assert TECHNIQUE_ORDER == tuple(TECHNIQUES) == ORDERS[GRADER_VERSION]
     assert RULEBOOKS[GRADER_VERSION].finders == {} and RULEBOOKS[GRADER_VERSION].probes == {}
     assert {n: t.title for n, t in TECHNIQUES.items()} == TITLES
-    assert set(killer.KILLER_TECHNIQUES) == CAGES and {"death_blossom"} == NOT_IN_SOLVER
+    assert set(cages.KILLER_TECHNIQUES) == CAGES and {"death_blossom"} == NOT_IN_SOLVER
     assert {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
                           *(f"uniqueness_{k}" for k in range(1, 7))} == UNIQUENESS
 
@@ -71,8 +72,8 @@ def test_the_studio_reads_the_registry_words() -> None:
 def test_an_unknown_probe_or_finder_fails_loudly() -> None:
     with pytest.raises(ValueError, match="no compiled probe named 'x_wing_9'"):
         logic_jit.codes_for(("x_wing", "x_wing_9"))
-    with pytest.raises(ValueError, match="no finder 'fish:x_wing_9'"):
-        finder_at("fish:x_wing_9")
+    with pytest.raises(ValueError, match=r"no finder 'fish\.search:x_wing_9'"):
+        finder_at("fish.search:x_wing_9")
     with pytest.raises(ValueError, match="grader version 1 is not held"):
         rulebook(1)
 
