@@ -19,7 +19,7 @@ from pipeline.difficulty.chains.loops import _closure
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
 from pipeline.difficulty.techniques import ORDERS, TECHNIQUES, UNIQUENESS
-from pipeline.difficulty.trial import count_state_solutions as count_solutions
+from pipeline.difficulty.trial import count_state_solutions
 from tests.difficulty.test_logic import generated, tdoku_rows
 
 
@@ -112,7 +112,7 @@ def test_uniqueness_needs_a_unique_state() -> None:
     assert find_step(st, "uniqueness_1", unique=False) is None
     # the same rectangle in a state with more than one solution (rows 1 and 9 emptied)
     loose = Candidates.from_grid(tuple(0 if i < 9 or i >= 72 else v for i, v in enumerate(st.values)))
-    assert count_solutions(loose, 2) == 2
+    assert count_state_solutions(loose, 2) == 2
     assert find_step(loose, "uniqueness_1", unique=True) is not None  # the pattern is there ...
     assert find_step(loose, "uniqueness_1") is None  # ... but the count says the puzzle is not unique
 
