@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.difficulty import logic_jit
+from pipeline.difficulty import hodoku, logic_jit
 from pipeline.difficulty.killer import cages
 from pipeline.difficulty.logic import finder_at, finders_of
 from pipeline.difficulty.techniques import (
     CAGES,
     GRADER_VERSION,
+    HODOKU_LEVELS,
     LEVELS,
     NOT_IN_SOLVER,
     ORDERS,
@@ -31,6 +32,36 @@ def test_every_entry_is_complete() -> None:
         assert t.scope in ("any", "unique", "cages"), name
         assert (t.finder is None) == (name == "trial_and_error"), name
         assert (t.hodoku == "") == (t.scope == "cages"), name  # HoDoKu has every row but the killer ones
+
+
+def test_every_hodoku_row_has_hodokus_step_index_level_and_weight() -> None:
+    """Each entry's ``hodoku_index`` is the index of HoDoKu's solver step for its ``hodoku`` name
+    (:data:`pipeline.difficulty.hodoku.STEPS`), and its level and weight are that step's defaults."""
+    for name, t in TECHNIQUES.items():
+        if not t.hodoku:
+            assert t.hodoku_index is None, name
+            continue
+        step = hodoku.STEPS[t.hodoku]
+        assert t.hodoku_index == step.index, name
+        assert HODOKU_LEVELS[LEVELS.index(t.level)] == step.level and t.weight == step.score, name
+
+
+def test_hodoku_step_indexes_are_unique_but_for_hodokus_one_step_families() -> None:
+    """Two entries share an index only where one HoDoKu step finds both (its nice-loop steps: a
+    discontinuous loop, a continuous loop or an AIC, plain or grouped), and the registry's order is
+    HoDoKu's solver order (indexes never decrease along it; the killer rows have none)."""
+    by_index: dict[int, set[str]] = {}
+    for name, t in TECHNIQUES.items():
+        if t.hodoku_index is not None:
+            by_index.setdefault(t.hodoku_index, set()).add(name)
+    shared = {i: names for i, names in by_index.items() if len(names) > 1}
+    assert shared == {5600: {"discontinuous_nice_loop", "continuous_nice_loop", "aic"},
+                      5650: {"grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic"}}
+    for names in shared.values():
+        assert len({id(hodoku.STEPS[TECHNIQUES[n].hodoku]) for n in names}) == 1  # one HoDoKu step
+    order = [TECHNIQUES[n].hodoku_index for n in TECHNIQUE_ORDER if TECHNIQUES[n].hodoku_index is not None]
+    assert order == sorted(order)
+    assert len(by_index) == len({t.hodoku for t in TECHNIQUES.values() if t.hodoku}) - 4  # 6 names, 2 steps
 
 
 @pytest.mark.parametrize("version", sorted(RULEBOOKS))
