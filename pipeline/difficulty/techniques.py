@@ -160,9 +160,10 @@ class Technique:
     :func:`pipeline.difficulty.logic.finder_of`); None only for ``trial_and_error``, which is the driver's
     own last rung. ``probe``: the name of its compiled twin in
     :data:`pipeline.difficulty.logic_jit.PROBES` (None: the compiled driver asks the Python finder).
-    ``scope``: where the technique is sound: ``"any"`` (every board, variants included, as
+    ``scope``: where the technique is used: ``"any"`` (every board, variants included, as
     :mod:`pipeline.difficulty.grade` describes), ``"unique"`` (a classic puzzle known to have one
-    solution: the uniqueness rows), ``"cages"`` (boards with killer cages only).
+    solution: the uniqueness rows), ``"classic"`` (classic boards up to 9x9 only: Sue de Coq and the ALS
+    rows, whose finders search there only, as HoDoKu's), ``"cages"`` (boards with killer cages only).
     ``in_solver``: False for a row HoDoKu's default solver leaves out (found by
     :func:`~pipeline.difficulty.logic.find_step`, never a solve step).
     An older grader version that used another finder or probe for a row says so in its
@@ -189,6 +190,7 @@ def _t(name: str, title: str, ja: str, level: str, weight: float, hodoku: str, h
 
 _KILLER = "cages"
 _UNIQUE = "unique"
+_CLASSIC = "classic"
 
 #: The technique registry: name -> :class:`Technique`, in the order the solver of :data:`GRADER_VERSION`
 #: tries them (easiest first; ``trial_and_error`` last).
@@ -271,7 +273,7 @@ TECHNIQUES: dict[str, Technique] = {
         _t("sashimi_jellyfish", "Sashimi Jellyfish", "サシミジェリーフィッシュ",
            "expert", 260, "SASHIMI_JELLYFISH", 4600, "fish.search:sashimi_jellyfish", "sashimi_jellyfish"),
         _t("sue_de_coq", "Sue de Coq", "スー・ド・コック", "expert", 250, "SUE_DE_COQ", 5300,
-           "als.sue_de_coq:sue_de_coq"),
+           "als.sue_de_coq:sue_de_coq", scope=_CLASSIC),
         _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", 5330,
            "chains.simple:simple_colors", "simple_colors"),
         _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", 5360,
@@ -289,12 +291,13 @@ TECHNIQUES: dict[str, Technique] = {
            "expert", 300, "GROUPED_CONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop"),
         _t("grouped_aic", "Grouped AIC", "グループ化AIC", "expert", 300, "GROUPED_AIC", 5650,
            "chains.grouped:grouped_loop"),
-        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", 5700, "als.sets:als_xz"),
-        _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", 5800, "als.sets:als_xy_wing"),
+        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", 5700, "als.sets:als_xz", scope=_CLASSIC),
+        _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", 5800,
+           "als.sets:als_xy_wing", scope=_CLASSIC),
         _t("als_xy_chain", "ALS-XY-Chain", "ALS-XYチェーン", "expert", 340, "ALS_XY_CHAIN", 5900,
-           "als.sets:als_xy_chain"),
+           "als.sets:als_xy_chain", scope=_CLASSIC),
         _t("death_blossom", "Death Blossom", "デスブロッサム", "expert", 360, "DEATH_BLOSSOM", 6000,
-           "als.sets:death_blossom", in_solver=False),
+           "als.sets:death_blossom", scope=_CLASSIC, in_solver=False),
         _t("forcing_chain", "Forcing Chain", "フォーシングチェーン",
            "extreme", 500, "FORCING_CHAIN_CONTRADICTION", 8500, "chains.loops:forcing_chain"),
         _t("forcing_net", "Forcing Net", "フォーシングネット", "extreme", 700, "FORCING_NET_CONTRADICTION", 8600,
@@ -307,6 +310,9 @@ TECHNIQUES: dict[str, Technique] = {
 UNIQUENESS: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _UNIQUE)
 #: The killer rows (cage sums, :mod:`.killer.cages`): tried only on boards with cages.
 CAGES: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _KILLER)
+#: The rows used on classic boards only: the uniqueness rows, and the rows whose finders search classic
+#: boards up to 9x9 only (Sue de Coq, the ALS rows).
+CLASSIC_ONLY: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope in (_UNIQUE, _CLASSIC))
 
 #: Rows HoDoKu's default solver leaves out (its step is switched off in ``Options.DEFAULT_SOLVER_STEPS``):
 #: each has a finder (:func:`pipeline.difficulty.logic.find_step` finds it), but a solve path never uses

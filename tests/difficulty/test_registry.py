@@ -29,7 +29,7 @@ from pipeline.studio.steps import JA, title
 def test_every_entry_is_complete() -> None:
     for name, t in TECHNIQUES.items():
         assert t.name == name and t.title and t.ja and t.level in LEVELS and t.weight > 0, name
-        assert t.scope in ("any", "unique", "cages"), name
+        assert t.scope in ("any", "unique", "classic", "cages"), name
         assert (t.finder is None) == (name == "trial_and_error"), name
         assert (t.hodoku == "") == (t.scope == "cages"), name  # HoDoKu has every row but the killer ones
 
