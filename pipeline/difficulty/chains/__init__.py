@@ -9,5 +9,7 @@
   (:mod:`.engine_jit`); its public API (``__all__``) is what :mod:`.grouped` builds on;
 * :mod:`.grouped`: grader 6's grouped nice loops and AICs.
 
-Nothing here imports another module's ``_private`` names except a compiled twin its own finder's.
+The Python modules here import no ``_private`` name of one another (only the shared state's, of
+:mod:`pipeline.difficulty.candidates`); the compiled kernels share theirs (:mod:`.engine_jit` reads
+:mod:`.loops_jit`'s link tables).
 """
