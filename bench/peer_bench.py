@@ -69,7 +69,7 @@ _BOX = [(i // 27) * 3 + (i % 9) // 3 for i in range(81)]
 _FULL = 0x1FF
 
 
-def count_solutions(puzzle: str, limit: int = 2) -> int:
+def count_string_solutions(puzzle: str, limit: int = 2) -> int:
     """Number of solutions of an 81-char puzzle ('.' or '0' = empty), capped at `limit`."""
     rows, cols, boxes = [0] * 9, [0] * 9, [0] * 9
     empties = []
@@ -127,7 +127,7 @@ def quality(puzzles: list[str], sample: int) -> dict:
     if not puzzles:
         return {}
     clues = [sum(ch not in ".0" for ch in p) for p in puzzles]
-    unique = [count_solutions(p) == 1 for p in puzzles]
+    unique = [count_string_solutions(p) == 1 for p in puzzles]
     minimal = orbmin = sym = checked = 0
     for p, u in zip(puzzles[:sample], unique[:sample], strict=False):
         checked += 1
@@ -139,7 +139,7 @@ def quality(puzzles: list[str], sample: int) -> dict:
         ok = True
         for i in given:
             v, g[i] = g[i], "."
-            if count_solutions("".join(g)) == 1:
+            if count_string_solutions("".join(g)) == 1:
                 ok = False
             g[i] = v
             if not ok:
@@ -152,7 +152,7 @@ def quality(puzzles: list[str], sample: int) -> dict:
                 continue                      # orbit already tried from its lower cell
             vi, vj = g[i], g[j]
             g[i], g[j] = ".", "."
-            if count_solutions("".join(g)) == 1:
+            if count_string_solutions("".join(g)) == 1:
                 ok = False
             g[i], g[j] = vi, vj
             if not ok:

@@ -15,7 +15,7 @@ The 16x16 block (rot180, minimal rule, hybrid engine) times each phase in wall a
 this process's `time.process_time`, the steadier figure on a shared machine): grid, removal pass,
 grade, minimality checks (each by wrapping the function `generate.puzzle` calls), certify (the rest
 of `make_puzzle`), and `verify_row` (its uniqueness count is the compiled `verify.count_jit` counter).
-`--oracle` also times the pure-Python counter `verify.count_solutions` on each 16x16 puzzle, the
+`--oracle` also times the pure-Python counter `verify.independent_count` on each 16x16 puzzle, the
 oracle of the compiled counter. Figures: docs/benchmarks.md "Per phase".
 """
 
@@ -197,7 +197,7 @@ def phases16(n_puzzles: int, oracle: bool) -> list[dict[str, tuple[float, float]
         res["verify"] = (time.perf_counter() - t0, time.process_time() - c0)
         if oracle:
             t0, c0 = time.perf_counter(), time.process_time()
-            assert verify.count_solutions(made.puzzle, board.board(16), 2) == 1
+            assert verify.independent_count(made.puzzle, board.board(16), 2) == 1
             res["pure-Python count"] = (time.perf_counter() - t0, time.process_time() - c0)
         out.append(res)
     return out

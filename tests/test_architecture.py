@@ -175,3 +175,37 @@ def test_only_the_studio_imports_streamlit() -> None:
     top = ast.parse((PACKAGE / "studio" / "launch.py").read_text(encoding="utf-8")).body  # module level only
     assert not [n for n in top if isinstance(n, ast.Import | ast.ImportFrom) and "streamlit" in ast.dump(n)]
     assert not {"studio/words.py", "studio/puzzle_io.py", "studio/draw.py", "studio/forms.py"} & set(found)
+
+
+def _private_crossings(package: Path, dotted: str, shared: str) -> list[str]:
+    """The Python (not ``_jit``) modules of ``package``'s sub-packages that import a ``_private`` name
+    of another module of ``package`` (``dotted``, its import name), but of ``shared`` (the state every
+    module reads)."""
+    found = []
+    for path in sorted(package.glob("*/*.py")):
+        if path.stem.endswith("_jit"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(dotted) \
+                    and node.module != shared:
+                found += [f"{path.relative_to(package).as_posix()} imports {node.module}.{a.name}"
+                          for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_the_technique_families_read_each_other_by_public_names() -> None:
+    """The finder families of ``difficulty/`` (``chains/``' engine and graph above all) reach one another
+    only through public names; the candidate state is the one shared private surface."""
+    assert _private_crossings(PACKAGE / "difficulty", "pipeline.difficulty", "pipeline.difficulty.candidates") == []
+
+
+def test_the_private_crossing_check_sees_one(tmp_path: Path) -> None:
+    """The guard can fail: a family module importing a sibling's private name is found."""
+    (tmp_path / "difficulty" / "chains").mkdir(parents=True)
+    (tmp_path / "difficulty" / "chains" / "grouped.py").write_text(
+        "from pipeline.difficulty.chains.loops import _graph, Graph\n"
+        "from pipeline.difficulty.candidates import _Ctx\n", encoding="utf-8")
+    (tmp_path / "difficulty" / "chains" / "engine_jit.py").write_text(
+        "from pipeline.difficulty.chains.loops_jit import _links\n", encoding="utf-8")
+    found = _private_crossings(tmp_path / "difficulty", "pipeline.difficulty", "pipeline.difficulty.candidates")
+    assert found == ["chains/grouped.py imports pipeline.difficulty.chains.loops._graph"]

@@ -26,22 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pipeline.difficulty.techniques import TECHNIQUES
+from pipeline.difficulty.techniques import CAGES, CLASSIC_ONLY, NOT_IN_SOLVER, TECHNIQUES, UNIQUENESS
 
 #: The killer cage rows (tried only on boards with cages; never a target).
-KILLER_ROWS: frozenset[str] = frozenset(
-    {"cage_combination", "innies_outies", "cage_unit_overlap", "cage_combination_unit", "cage_splitting",
-     "innies_outies_multi"})
-#: Rows the solve loop never takes (HoDoKu's default settings switch them off).
-_NOT_USED: frozenset[str] = frozenset({"death_blossom", "trial_and_error"})
+KILLER_ROWS: frozenset[str] = CAGES
+#: Rows the solve loop never takes (HoDoKu's default settings switch them off), and trial and error.
+_NOT_USED: frozenset[str] = NOT_IN_SOLVER | {"trial_and_error"}
 #: The techniques a target may name, in the table's (solver) order.
 OFFERED: tuple[str, ...] = tuple(t for t in TECHNIQUES if t not in KILLER_ROWS and t not in _NOT_USED)
 #: Rows that assume a unique classic puzzle (never used on variant boards).
-_UNIQUENESS: frozenset[str] = frozenset(
-    {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
-     *(f"uniqueness_{k}" for k in range(1, 7))})
-#: Rows the grader runs on classic boards only.
-_CLASSIC_ONLY: frozenset[str] = _UNIQUENESS | {"sue_de_coq", "als_xz", "als_xy_wing", "als_xy_chain"}
+_UNIQUENESS: frozenset[str] = UNIQUENESS
+#: Offered rows the grader runs on classic boards only (the registry's scopes ``unique`` and ``classic``).
+_CLASSIC_ONLY: frozenset[str] = CLASSIC_ONLY & frozenset(OFFERED)
 
 
 def names_of(value: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 A state is :class:`Candidates`: ``values[i]`` (0 = blank) and ``cand[i]``, one bitmask int per cell
 (bit ``d-1`` for digit ``d``; a solved cell holds its digit in ``values`` and mask ``0``), on the
-geometry of ``board(n, variant)``. Every technique module (:mod:`.basic`, :mod:`.fish`,
-:mod:`.single_digit`, :mod:`.wings`, :mod:`.chains`, :mod:`.trial`) works on it and returns a
+geometry of ``board(n, variant)``. Every technique module (:mod:`.basic`, :mod:`.fish.search`,
+:mod:`.patterns.single_digit`, :mod:`.patterns.wings`, :mod:`.chains.simple`, :mod:`.trial`) works on it and returns a
 :class:`Step`; :mod:`.logic` drives them.
 
 Contracts

@@ -58,16 +58,16 @@ units or a killer cage. Every technique is a deduction from "each unit holds eac
   follow the unit kinds of the links (a link in a diagonal or window makes a turbot fish).
 * ``discontinuous_nice_loop``, ``aic``, ``forcing_chain``: the same links (conjugate pairs in any unit,
   peers). ``forcing_net``: singles over the variant's units and peers. Sound for the same reason.
-* The grouped rows (grader 6, :mod:`pipeline.difficulty.grouped`): group nodes in the intersections of
+* The grouped rows (grader 6, :mod:`.chains.grouped`): group nodes in the intersections of
   rows and columns with boxes or jigsaw regions; a group's weak links go to the candidates seeing all
   its cells (cage mates and diagonal or window peers included), its strong links to the one candidate
   left in its box or line. Sound: a group's digit lies in one of its cells or in none, on any board.
 * Uniqueness techniques (unique rectangles, hidden rectangle, BUG+1) are never used on a variant
   board (an extra unit or a cage could forbid the swap a deadly pattern relies on); on a classic
-  board only once the puzzle is known to be unique (see :mod:`pipeline.difficulty.uniqueness`).
+  board only once the puzzle is known to be unique (see :mod:`.uniqueness.rectangles`).
 * ``trial_and_error``: a search with the variant's units and peers (killer sums ignored, see below).
 
-Killer: the cage techniques of :mod:`pipeline.difficulty.killer` (cage combinations, alone and with
+Killer: the cage techniques of :mod:`.killer.cages` (cage combinations, alone and with
 the other cages of a unit, the 45 rule over one unit and over groups of units, cage/unit overlap,
 cage splitting) run before the classic ones, which then work on top (cage mates are peers). When
 logic stops, trial and error goes on only from a known solution that keeps every cage sum (the

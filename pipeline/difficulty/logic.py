@@ -29,7 +29,7 @@ Contracts
 * **Variants.** ``solve_logically(..., variant=v)`` / ``Candidates.from_grid(..., variant=v)`` use the
   units and peers of ``board(n, v)``: jigsaw regions in place of the boxes, the diagonals (x) and
   windows (hyper) as extra units, killer cage mates as peers; the killer rows of the table
-  (:mod:`.killer`, cage sums) are tried only on boards with cages. Which
+  (:mod:`.killer.cages`, cage sums) are tried only on boards with cages. Which
   technique does what there, and why each stays sound, is listed in :mod:`pipeline.difficulty.grade`.
   Variants run in pure Python only (the compiled kernels are classic).
 
@@ -39,12 +39,11 @@ Public API (:data:`__all__`): :func:`solve_logically`, :func:`next_step`, :func:
 :func:`unit_name`, :func:`digit_name`. This module is the solve loop; the rest lives beside it:
 
 * :mod:`.candidates`: the candidate state, the step, the geometry tables and the namers;
-* the finders, one module per family: :mod:`.basic` (singles, intersections, subsets),
-  :mod:`.fish`, :mod:`.single_digit` (skyscraper, kite, turbot fish, empty rectangle),
-  :mod:`.wings`, :mod:`.chains` (remote pairs, colours, chains), :mod:`.uniqueness` (unique
-  rectangles, hidden rectangle, BUG+1), :mod:`.loops` (nice loops, AICs, forcing chains and nets),
-  :mod:`.chain_engine` (HoDoKu's choice of nice loop and AIC), :mod:`.grouped`, :mod:`.sue_de_coq`,
-  :mod:`.als`, :mod:`.killer`,
+* the finders, one sub-package per family: :mod:`.basic` (singles, intersections, subsets),
+  :mod:`.fish`, :mod:`.patterns` (skyscraper, kite, turbot fish, empty rectangle; the wings),
+  :mod:`.chains` (remote pairs, colours, X-/XY-chains; nice loops, AICs, forcing chains and nets; the
+  chain engine, HoDoKu's choice of nice loop and AIC; grouped loops), :mod:`.als` (almost locked sets,
+  Sue de Coq), :mod:`.uniqueness` (unique rectangles, hidden rectangle, BUG+1), :mod:`.killer`;
   :mod:`.trial` (trial and error);
 * :mod:`.techniques`: the technique registry and one rulebook per held grader version: the driver takes
   every finder (:func:`finders_of`) and compiled probe from them, never from a list of its own;
@@ -355,7 +354,7 @@ def solve_logically(
     technique uses its units and peers, as described in :mod:`pipeline.difficulty.grade`. A non-classic
     variant always runs the pure-Python solver (the kernels know only the classic geometry), whatever
     ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage sums are used
-    by the killer rows (:mod:`.killer`), which are skipped on boards without cages; trial and error's own
+    by the killer rows (:mod:`.killer.cages`), which are skipped on boards without cages; trial and error's own
     search ignores the sums (a ``solution`` that keeps them is used first).
 
     ``unique`` says whether the puzzle has exactly one solution, which the uniqueness techniques

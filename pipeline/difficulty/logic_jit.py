@@ -6,9 +6,10 @@ hidden singles (the bulk of every path) and asking the techniques after them whe
 which they mostly do not (a medium puzzle asks the locked pair a few times and gets one step; a hard
 one asks every finned fish and chain after each step). This module does both in compiled code; the
 Python solver stays the reference and builds every :class:`~pipeline.difficulty.candidates.Step` itself.
-The probes sit beside the finders they mirror, one ``_jit`` module per family (:mod:`.basic_jit`,
-:mod:`.fish_jit`, :mod:`.single_digit_jit`, :mod:`.wings_jit`, :mod:`.chains_jit`; their shared helpers
-in :mod:`.candidates_jit`); each mirrors its Python finder on purpose, as its compiled reading.
+The probes sit beside the finders they mirror, one ``_jit`` module per finder module
+(:mod:`.basic.intersections_jit`, :mod:`.basic.subsets_jit`, :mod:`.fish.search_jit`,
+:mod:`.patterns.single_digit_jit`, :mod:`.patterns.wings_jit`, :mod:`.chains.simple_jit`; their shared
+helpers in :mod:`.candidates_jit`); each mirrors its Python finder on purpose, as its compiled reading.
 
 Contracts
 ---------
@@ -50,12 +51,13 @@ import numba as nb
 import numpy as np
 
 from pipeline.board import board
-from pipeline.difficulty.basic_jit import _claiming, _hidden_subset, _naked_subset, _pointing
+from pipeline.difficulty.basic.intersections_jit import _claiming, _pointing
+from pipeline.difficulty.basic.subsets_jit import _hidden_subset, _naked_subset
 from pipeline.difficulty.candidates_jit import _bitlen
-from pipeline.difficulty.chains_jit import _simple_colors, _x_chain, _xy_chain
-from pipeline.difficulty.fish_jit import _fish
-from pipeline.difficulty.single_digit_jit import _empty_rectangle, _turbot
-from pipeline.difficulty.wings_jit import _w_wing, _xy_wing, _xyz_wing
+from pipeline.difficulty.chains.simple_jit import _simple_colors, _x_chain, _xy_chain
+from pipeline.difficulty.fish.search_jit import _fish
+from pipeline.difficulty.patterns.single_digit_jit import _empty_rectangle, _turbot
+from pipeline.difficulty.patterns.wings_jit import _w_wing, _xy_wing, _xyz_wing
 
 # The probe kernels (one compiled function per family), named; a probe's spec row says which one and
 # its arguments. Numba reads these module constants as compile-time constants.

@@ -38,7 +38,7 @@ naked_single       NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house
                                                                     (both weigh 4, so scores agree)
 hidden_single      HIDDEN_SINGLE                   easy     14
 cage_combination   (none: killer)                  easy     5       killer rows: tried only on boards
-innies_outies      (none: killer)                  medium   40      with cages (:mod:`.killer`); levels
+innies_outies      (none: killer)                  medium   40      with cages (:mod:`.killer.cages`); levels
 cage_unit_overlap  (none: killer)                  medium   50      and weights are ours, set beside
 cage_combination_unit (none: killer)               medium   60      the classic rows they resemble
 cage_splitting     (none: killer)                  hard     100     (docs/difficulty.md)
@@ -67,36 +67,36 @@ xy_wing            XY_WING                         hard     160
 xyz_wing           XYZ_WING                        hard     180
 uniqueness_1       UNIQUENESS_1                    hard     100     the uniqueness rows: only for a
 uniqueness_2       UNIQUENESS_2                    hard     100     puzzle known to be unique (see
-uniqueness_3       UNIQUENESS_3                    hard     100     :mod:`pipeline.difficulty.uniqueness`)
+uniqueness_3       UNIQUENESS_3                    hard     100     :mod:`.uniqueness.rectangles`)
 uniqueness_4       UNIQUENESS_4                    hard     100
 uniqueness_5       UNIQUENESS_5                    hard     100
 uniqueness_6       UNIQUENESS_6                    hard     100
 hidden_rectangle   HIDDEN_RECTANGLE                hard     100
 avoidable_rect...  AVOIDABLE_RECTANGLE_1           hard     100     ``avoidable_rectangle_1`` and ``_2``:
 avoidable_rect...  AVOIDABLE_RECTANGLE_2           hard     100     placed (not given) digits, see
-                                                                    :mod:`pipeline.difficulty.uniqueness`
+                                                                    :mod:`.uniqueness.rectangles`
 finned_x_wing      FINNED_X_WING                   hard     130
 sashimi_x_wing     SASHIMI_X_WING                  hard     150
 finned_swordfish   FINNED_SWORDFISH                expert   200
 sashimi_swordfish  SASHIMI_SWORDFISH               expert   240
 finned_jellyfish   FINNED_JELLYFISH                expert   250
 sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
-sue_de_coq         SUE_DE_COQ                      expert   250     :mod:`.sue_de_coq`
+sue_de_coq         SUE_DE_COQ                      expert   250     :mod:`.als.sue_de_coq`
 simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu
 multi_colors       MULTI_COLORS_1 / _2             hard     200     one row, both types, HoDoKu's search
                                                                     order (type 2 first for each pair)
 x_chain            X_CHAIN                         expert   260
 xy_chain           XY_CHAIN                        expert   260
 discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
-continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC (:mod:`.loops`,
-aic                AIC                             expert   280     :mod:`.chain_engine`); HoDoKu's one
+continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC (:mod:`.chains.loops`,
+aic                AIC                             expert   280     :mod:`.chains.engine`); HoDoKu's one
                                                                     NICE_LOOP step; the continuous row
                                                                     from grader 5
 grouped_disc...    GROUPED_DISCONTINUOUS_NICE_LOOP expert   300     the same with group nodes (a digit in
 grouped_cont...    GROUPED_CONTINUOUS_NICE_LOOP    expert   300     a box-line intersection), one search
-grouped_aic        GROUPED_AIC                     expert   300     (:mod:`.grouped`); HoDoKu's
+grouped_aic        GROUPED_AIC                     expert   300     (:mod:`.chains.grouped`); HoDoKu's
                                                                     GROUPED_NICE_LOOP step; grader 6
-als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als`), after the
+als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als.sets`), after the
 als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
 als_xy_chain       ALS_XY_CHAIN                    expert   340
 death_blossom      DEATH_BLOSSOM                   expert   360     off in HoDoKu's default solver, so off
@@ -120,7 +120,7 @@ docs/difficulty.md's "Grader versions" lists them and the policy for retiring on
 
 Variant boards (x, hyper, jigsaw, killer) use the same table; what each technique looks at there,
 and the killer :data:`UNRATED` level, are described in :mod:`pipeline.difficulty.grade`. The killer
-rows (cage sums, :mod:`pipeline.difficulty.killer`) are tried only on boards with cages, so classic
+rows (cage sums, :mod:`.killer.cages`) are tried only on boards with cages, so classic
 and other variant paths never see them.
 """
 
@@ -151,15 +151,19 @@ class Technique:
     studio). ``ja``: the name Japanese solvers use (the studio's Japanese pages; katakana for the names
     that came to Japan from English). ``level``: one of :data:`LEVELS`. ``weight``: score of one step
     (HoDoKu's base score, > 0). ``hodoku``: HoDoKu's ``SolutionType`` name (empty for the killer rows:
-    HoDoKu has no killer).
+    HoDoKu has no killer). ``hodoku_index``: the index of HoDoKu's solver step that finds it (its
+    ``StepConfig`` index, its place in HoDoKu's solve loop: :data:`pipeline.difficulty.hodoku.STEPS`;
+    None for the killer rows); unique but for the rows one HoDoKu step finds together (its nice-loop
+    steps: discontinuous, continuous and AIC share one index, as do the grouped ones).
     ``finder``: the Python finder of the current rules, ``"module:function"`` inside
     :mod:`pipeline.difficulty` (a function ``(Candidates, _Ctx) -> Step | None``; resolved by
     :func:`pipeline.difficulty.logic.finder_of`); None only for ``trial_and_error``, which is the driver's
     own last rung. ``probe``: the name of its compiled twin in
     :data:`pipeline.difficulty.logic_jit.PROBES` (None: the compiled driver asks the Python finder).
-    ``scope``: where the technique is sound: ``"any"`` (every board, variants included, as
+    ``scope``: where the technique is used: ``"any"`` (every board, variants included, as
     :mod:`pipeline.difficulty.grade` describes), ``"unique"`` (a classic puzzle known to have one
-    solution: the uniqueness rows), ``"cages"`` (boards with killer cages only).
+    solution: the uniqueness rows), ``"classic"`` (classic boards up to 9x9 only: Sue de Coq and the ALS
+    rows, whose finders search there only, as HoDoKu's), ``"cages"`` (boards with killer cages only).
     ``in_solver``: False for a row HoDoKu's default solver leaves out (found by
     :func:`~pipeline.difficulty.logic.find_step`, never a solve step).
     An older grader version that used another finder or probe for a row says so in its
@@ -172,125 +176,143 @@ class Technique:
     level: str
     weight: float
     hodoku: str
+    hodoku_index: int | None
     finder: str | None
     probe: str | None = None
     scope: str = "any"
     in_solver: bool = True
 
 
-def _t(name: str, title: str, ja: str, level: str, weight: float, hodoku: str, finder: str | None,
-       probe: str | None = None, scope: str = "any", in_solver: bool = True) -> Technique:
-    return Technique(name, title, ja, level, weight, hodoku, finder, probe, scope, in_solver)
+def _t(name: str, title: str, ja: str, level: str, weight: float, hodoku: str, hodoku_index: int | None,
+       finder: str | None, probe: str | None = None, scope: str = "any", in_solver: bool = True) -> Technique:
+    return Technique(name, title, ja, level, weight, hodoku, hodoku_index, finder, probe, scope, in_solver)
 
 
 _KILLER = "cages"
 _UNIQUE = "unique"
+_CLASSIC = "classic"
 
 #: The technique registry: name -> :class:`Technique`, in the order the solver of :data:`GRADER_VERSION`
 #: tries them (easiest first; ``trial_and_error`` last).
 TECHNIQUES: dict[str, Technique] = {
     t.name: t
     for t in (
-        _t("naked_single", "Naked Single", "ネイキッドシングル", "easy", 4, "NAKED_SINGLE", "basic:naked_single"),
-        _t("hidden_single", "Hidden Single", "ヒドゥンシングル", "easy", 14, "HIDDEN_SINGLE", "basic:hidden_single"),
-        # killer only (pipeline.difficulty.killer; HoDoKu has no killer): skipped on boards without cages
-        _t("cage_combination", "Cage Combinations", "ケージの組み合わせ", "easy", 5, "", "killer:cage_combination",
-           scope=_KILLER),
-        _t("innies_outies", "Innies and Outies (45 Rule)", "45の法則(イニーズ・アウティーズ)", "medium", 40, "",
-           "killer:innies_outies", scope=_KILLER),
-        _t("cage_unit_overlap", "Cage/Unit Overlap", "ケージとユニットの重なり", "medium", 50, "",
-           "killer:cage_unit_overlap", scope=_KILLER),
-        _t("cage_combination_unit", "Cage Combinations in a Unit", "ユニット内のケージの組み合わせ", "medium", 60, "",
-           "killer:cage_combination_unit", scope=_KILLER),
-        _t("cage_splitting", "Cage Splitting", "ケージの分割", "hard", 100, "", "killer:cage_splitting", scope=_KILLER),
-        _t("innies_outies_multi", "45 Rule over Several Units", "複数ユニットの45の法則", "hard", 120, "",
-           "killer:innies_outies_multi", scope=_KILLER),
-        _t("locked_pair", "Locked Pair", "ロックドペア", "medium", 40, "LOCKED_PAIR", "basic:locked_pair",
-           "locked_pair"),
-        _t("locked_triple", "Locked Triple", "ロックドトリプル", "medium", 60, "LOCKED_TRIPLE", "basic:locked_triple",
-           "locked_triple"),
-        _t("pointing", "Locked Candidates (Pointing)", "ロックされた候補(ポインティング)", "medium", 50,
-           "LOCKED_CANDIDATES_1", "basic:pointing", "pointing"),
-        _t("claiming", "Locked Candidates (Claiming)", "ロックされた候補(クレーミング)", "medium", 50,
-           "LOCKED_CANDIDATES_2", "basic:claiming", "claiming"),
-        _t("naked_pair", "Naked Pair", "ネイキッドペア", "medium", 60, "NAKED_PAIR", "basic:naked_pair", "naked_pair"),
-        _t("naked_triple", "Naked Triple", "ネイキッドトリプル", "medium", 80, "NAKED_TRIPLE", "basic:naked_triple",
-           "naked_triple"),
-        _t("hidden_pair", "Hidden Pair", "ヒドゥンペア", "medium", 70, "HIDDEN_PAIR", "basic:hidden_pair",
-           "hidden_pair"),
-        _t("hidden_triple", "Hidden Triple", "ヒドゥントリプル", "medium", 100, "HIDDEN_TRIPLE", "basic:hidden_triple",
-           "hidden_triple"),
-        _t("naked_quad", "Naked Quad", "ネイキッドクアッド", "hard", 120, "NAKED_QUADRUPLE", "basic:naked_quad",
-           "naked_quad"),
-        _t("hidden_quad", "Hidden Quad", "ヒドゥンクアッド", "hard", 150, "HIDDEN_QUADRUPLE", "basic:hidden_quad",
-           "hidden_quad"),
-        _t("x_wing", "X-Wing", "Xウィング", "hard", 140, "X_WING", "fish:x_wing", "x_wing"),
-        _t("swordfish", "Swordfish", "ソードフィッシュ", "hard", 150, "SWORDFISH", "fish:swordfish", "swordfish"),
-        _t("jellyfish", "Jellyfish", "ジェリーフィッシュ", "hard", 160, "JELLYFISH", "fish:jellyfish", "jellyfish"),
-        _t("remote_pair", "Remote Pair", "リモートペア", "hard", 110, "REMOTE_PAIR", "chains:remote_pair"),
-        _t("bug_plus_1", "BUG+1", "BUG+1", "hard", 100, "BUG_PLUS_1", "uniqueness:bug_plus_1", scope=_UNIQUE),
-        _t("skyscraper", "Skyscraper", "スカイスクレイパー", "hard", 130, "SKYSCRAPER", "single_digit:skyscraper",
-           "skyscraper"),
-        _t("two_string_kite", "2-String Kite", "2ストリングカイト", "hard", 150, "TWO_STRING_KITE",
-           "single_digit:two_string_kite", "two_string_kite"),
-        _t("turbot_fish", "Turbot Fish", "ターボットフィッシュ", "hard", 120, "TURBOT_FISH", "single_digit:turbot_fish",
-           "turbot_fish"),
-        _t("empty_rectangle", "Empty Rectangle", "エンプティレクタングル", "hard", 120, "EMPTY_RECTANGLE",
-           "single_digit:empty_rectangle", "empty_rectangle"),
-        _t("w_wing", "W-Wing", "Wウィング", "hard", 150, "W_WING", "wings:w_wing", "w_wing"),
-        _t("xy_wing", "XY-Wing", "XYウィング", "hard", 160, "XY_WING", "wings:xy_wing", "xy_wing"),
-        _t("xyz_wing", "XYZ-Wing", "XYZウィング", "hard", 180, "XYZ_WING", "wings:xyz_wing", "xyz_wing"),
+        _t("naked_single", "Naked Single", "ネイキッドシングル", "easy", 4, "NAKED_SINGLE", 200,
+           "basic.singles:naked_single"),
+        _t("hidden_single", "Hidden Single", "ヒドゥンシングル", "easy", 14, "HIDDEN_SINGLE", 300,
+           "basic.singles:hidden_single"),
+        # killer only (pipeline.difficulty.killer.cages; HoDoKu has no killer): skipped on boards without cages
+        _t("cage_combination", "Cage Combinations", "ケージの組み合わせ", "easy", 5, "", None,
+           "killer.cages:cage_combination", scope=_KILLER),
+        _t("innies_outies", "Innies and Outies (45 Rule)", "45の法則(イニーズ・アウティーズ)", "medium", 40, "", None,
+           "killer.cages:innies_outies", scope=_KILLER),
+        _t("cage_unit_overlap", "Cage/Unit Overlap", "ケージとユニットの重なり", "medium", 50, "", None,
+           "killer.cages:cage_unit_overlap", scope=_KILLER),
+        _t("cage_combination_unit", "Cage Combinations in a Unit", "ユニット内のケージの組み合わせ",
+           "medium", 60, "", None, "killer.cages:cage_combination_unit", scope=_KILLER),
+        _t("cage_splitting", "Cage Splitting", "ケージの分割", "hard", 100, "", None,
+           "killer.cages:cage_splitting", scope=_KILLER),
+        _t("innies_outies_multi", "45 Rule over Several Units", "複数ユニットの45の法則", "hard", 120, "", None,
+           "killer.cages:innies_outies_multi", scope=_KILLER),
+        _t("locked_pair", "Locked Pair", "ロックドペア", "medium", 40, "LOCKED_PAIR", 1000,
+           "basic.subsets:locked_pair", "locked_pair"),
+        _t("locked_triple", "Locked Triple", "ロックドトリプル", "medium", 60, "LOCKED_TRIPLE", 1100,
+           "basic.subsets:locked_triple", "locked_triple"),
+        _t("pointing", "Locked Candidates (Pointing)", "ロックされた候補(ポインティング)",
+           "medium", 50, "LOCKED_CANDIDATES_1", 1200, "basic.intersections:pointing", "pointing"),
+        _t("claiming", "Locked Candidates (Claiming)", "ロックされた候補(クレーミング)",
+           "medium", 50, "LOCKED_CANDIDATES_2", 1210, "basic.intersections:claiming", "claiming"),
+        _t("naked_pair", "Naked Pair", "ネイキッドペア", "medium", 60, "NAKED_PAIR", 1300,
+           "basic.subsets:naked_pair", "naked_pair"),
+        _t("naked_triple", "Naked Triple", "ネイキッドトリプル", "medium", 80, "NAKED_TRIPLE", 1400,
+           "basic.subsets:naked_triple", "naked_triple"),
+        _t("hidden_pair", "Hidden Pair", "ヒドゥンペア", "medium", 70, "HIDDEN_PAIR", 1500,
+           "basic.subsets:hidden_pair", "hidden_pair"),
+        _t("hidden_triple", "Hidden Triple", "ヒドゥントリプル", "medium", 100, "HIDDEN_TRIPLE", 1600,
+           "basic.subsets:hidden_triple", "hidden_triple"),
+        _t("naked_quad", "Naked Quad", "ネイキッドクアッド", "hard", 120, "NAKED_QUADRUPLE", 2000,
+           "basic.subsets:naked_quad", "naked_quad"),
+        _t("hidden_quad", "Hidden Quad", "ヒドゥンクアッド", "hard", 150, "HIDDEN_QUADRUPLE", 2100,
+           "basic.subsets:hidden_quad", "hidden_quad"),
+        _t("x_wing", "X-Wing", "Xウィング", "hard", 140, "X_WING", 2200, "fish.search:x_wing", "x_wing"),
+        _t("swordfish", "Swordfish", "ソードフィッシュ", "hard", 150, "SWORDFISH", 2300,
+           "fish.search:swordfish", "swordfish"),
+        _t("jellyfish", "Jellyfish", "ジェリーフィッシュ", "hard", 160, "JELLYFISH", 2400,
+           "fish.search:jellyfish", "jellyfish"),
+        _t("remote_pair", "Remote Pair", "リモートペア", "hard", 110, "REMOTE_PAIR", 2800, "chains.simple:remote_pair"),
+        _t("bug_plus_1", "BUG+1", "BUG+1", "hard", 100, "BUG_PLUS_1", 2900,
+           "uniqueness.rectangles:bug_plus_1", scope=_UNIQUE),
+        _t("skyscraper", "Skyscraper", "スカイスクレイパー", "hard", 130, "SKYSCRAPER", 3000,
+           "patterns.single_digit:skyscraper", "skyscraper"),
+        _t("two_string_kite", "2-String Kite", "2ストリングカイト", "hard", 150, "TWO_STRING_KITE", 3100,
+           "patterns.single_digit:two_string_kite", "two_string_kite"),
+        _t("turbot_fish", "Turbot Fish", "ターボットフィッシュ", "hard", 120, "TURBOT_FISH", 3120,
+           "patterns.single_digit:turbot_fish", "turbot_fish"),
+        _t("empty_rectangle", "Empty Rectangle", "エンプティレクタングル", "hard", 120, "EMPTY_RECTANGLE", 3170,
+           "patterns.single_digit:empty_rectangle", "empty_rectangle"),
+        _t("w_wing", "W-Wing", "Wウィング", "hard", 150, "W_WING", 3200, "patterns.wings:w_wing", "w_wing"),
+        _t("xy_wing", "XY-Wing", "XYウィング", "hard", 160, "XY_WING", 3300, "patterns.wings:xy_wing", "xy_wing"),
+        _t("xyz_wing", "XYZ-Wing", "XYZウィング", "hard", 180, "XYZ_WING", 3400, "patterns.wings:xyz_wing", "xyz_wing"),
         *(_t(f"uniqueness_{k}", f"Uniqueness Test {k}", f"ユニークネス・テスト{k}", "hard", 100, f"UNIQUENESS_{k}",
-             f"uniqueness:uniqueness_{k}", scope=_UNIQUE) for k in (1, 2, 3, 4, 5, 6)),
-        _t("hidden_rectangle", "Hidden Rectangle", "ヒドゥンレクタングル", "hard", 100, "HIDDEN_RECTANGLE",
-           "uniqueness:hidden_rectangle", scope=_UNIQUE),
+             3400 + 100 * k, f"uniqueness.rectangles:uniqueness_{k}", scope=_UNIQUE) for k in (1, 2, 3, 4, 5, 6)),
+        _t("hidden_rectangle", "Hidden Rectangle", "ヒドゥンレクタングル", "hard", 100, "HIDDEN_RECTANGLE", 4010,
+           "uniqueness.rectangles:hidden_rectangle", scope=_UNIQUE),
         *(_t(f"avoidable_rectangle_{k}", f"Avoidable Rectangle Type {k}", f"アボイダブルレクタングル{k}", "hard", 100,
-             f"AVOIDABLE_RECTANGLE_{k}", f"uniqueness:avoidable_rectangle_{k}", scope=_UNIQUE) for k in (1, 2)),
-        _t("finned_x_wing", "Finned X-Wing", "フィン付きXウィング", "hard", 130, "FINNED_X_WING", "fish:finned_x_wing",
-           "finned_x_wing"),
-        _t("sashimi_x_wing", "Sashimi X-Wing", "サシミXウィング", "hard", 150, "SASHIMI_X_WING", "fish:sashimi_x_wing",
-           "sashimi_x_wing"),
-        _t("finned_swordfish", "Finned Swordfish", "フィン付きソードフィッシュ", "expert", 200, "FINNED_SWORDFISH",
-           "fish:finned_swordfish", "finned_swordfish"),
-        _t("sashimi_swordfish", "Sashimi Swordfish", "サシミソードフィッシュ", "expert", 240, "SASHIMI_SWORDFISH",
-           "fish:sashimi_swordfish", "sashimi_swordfish"),
-        _t("finned_jellyfish", "Finned Jellyfish", "フィン付きジェリーフィッシュ", "expert", 250, "FINNED_JELLYFISH",
-           "fish:finned_jellyfish", "finned_jellyfish"),
-        _t("sashimi_jellyfish", "Sashimi Jellyfish", "サシミジェリーフィッシュ", "expert", 260, "SASHIMI_JELLYFISH",
-           "fish:sashimi_jellyfish", "sashimi_jellyfish"),
-        _t("sue_de_coq", "Sue de Coq", "スー・ド・コック", "expert", 250, "SUE_DE_COQ", "sue_de_coq:sue_de_coq"),
-        _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", "chains:simple_colors",
-           "simple_colors"),
-        _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", "chains:multi_colors"),
-        _t("x_chain", "X-Chain", "Xチェーン", "expert", 260, "X_CHAIN", "chains:x_chain", "x_chain"),
-        _t("xy_chain", "XY-Chain", "XYチェーン", "expert", 260, "XY_CHAIN", "chains:xy_chain", "xy_chain"),
-        _t("discontinuous_nice_loop", "Discontinuous Nice Loop", "不連続ナイスループ", "expert", 280,
-           "DISCONTINUOUS_NICE_LOOP", "chain_engine:nice_loop"),
-        _t("continuous_nice_loop", "Continuous Nice Loop", "連続ナイスループ", "expert", 280, "CONTINUOUS_NICE_LOOP",
-           "chain_engine:nice_loop"),
-        _t("aic", "AIC", "AIC(交互推論チェーン)", "expert", 280, "AIC", "chain_engine:aic"),
+             f"AVOIDABLE_RECTANGLE_{k}", 4010 + 10 * k, f"uniqueness.rectangles:avoidable_rectangle_{k}", scope=_UNIQUE)
+          for k in (1, 2)),
+        _t("finned_x_wing", "Finned X-Wing", "フィン付きXウィング", "hard", 130, "FINNED_X_WING", 4100,
+           "fish.search:finned_x_wing", "finned_x_wing"),
+        _t("sashimi_x_wing", "Sashimi X-Wing", "サシミXウィング", "hard", 150, "SASHIMI_X_WING", 4200,
+           "fish.search:sashimi_x_wing", "sashimi_x_wing"),
+        _t("finned_swordfish", "Finned Swordfish", "フィン付きソードフィッシュ",
+           "expert", 200, "FINNED_SWORDFISH", 4300, "fish.search:finned_swordfish", "finned_swordfish"),
+        _t("sashimi_swordfish", "Sashimi Swordfish", "サシミソードフィッシュ", "expert", 240, "SASHIMI_SWORDFISH", 4400,
+           "fish.search:sashimi_swordfish", "sashimi_swordfish"),
+        _t("finned_jellyfish", "Finned Jellyfish", "フィン付きジェリーフィッシュ",
+           "expert", 250, "FINNED_JELLYFISH", 4500, "fish.search:finned_jellyfish", "finned_jellyfish"),
+        _t("sashimi_jellyfish", "Sashimi Jellyfish", "サシミジェリーフィッシュ",
+           "expert", 260, "SASHIMI_JELLYFISH", 4600, "fish.search:sashimi_jellyfish", "sashimi_jellyfish"),
+        _t("sue_de_coq", "Sue de Coq", "スー・ド・コック", "expert", 250, "SUE_DE_COQ", 5300,
+           "als.sue_de_coq:sue_de_coq", scope=_CLASSIC),
+        _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", 5330,
+           "chains.simple:simple_colors", "simple_colors"),
+        _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", 5360,
+           "chains.simple:multi_colors"),
+        _t("x_chain", "X-Chain", "Xチェーン", "expert", 260, "X_CHAIN", 5400, "chains.simple:x_chain", "x_chain"),
+        _t("xy_chain", "XY-Chain", "XYチェーン", "expert", 260, "XY_CHAIN", 5500, "chains.simple:xy_chain", "xy_chain"),
+        _t("discontinuous_nice_loop", "Discontinuous Nice Loop", "不連続ナイスループ",
+           "expert", 280, "DISCONTINUOUS_NICE_LOOP", 5600, "chains.engine:nice_loop"),
+        _t("continuous_nice_loop", "Continuous Nice Loop", "連続ナイスループ",
+           "expert", 280, "CONTINUOUS_NICE_LOOP", 5600, "chains.engine:nice_loop"),
+        _t("aic", "AIC", "AIC(交互推論チェーン)", "expert", 280, "AIC", 5600, "chains.engine:aic"),
         _t("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "グループ化不連続ナイスループ",
-           "expert", 300, "GROUPED_DISCONTINUOUS_NICE_LOOP", "grouped:grouped_loop"),
-        _t("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "グループ化連続ナイスループ", "expert",
-           300, "GROUPED_CONTINUOUS_NICE_LOOP", "grouped:grouped_loop"),
-        _t("grouped_aic", "Grouped AIC", "グループ化AIC", "expert", 300, "GROUPED_AIC", "grouped:grouped_loop"),
-        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", "als:als_xz"),
-        _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", "als:als_xy_wing"),
-        _t("als_xy_chain", "ALS-XY-Chain", "ALS-XYチェーン", "expert", 340, "ALS_XY_CHAIN", "als:als_xy_chain"),
-        _t("death_blossom", "Death Blossom", "デスブロッサム", "expert", 360, "DEATH_BLOSSOM", "als:death_blossom",
-           in_solver=False),
-        _t("forcing_chain", "Forcing Chain", "フォーシングチェーン", "extreme", 500, "FORCING_CHAIN_CONTRADICTION",
-           "loops:forcing_chain"),
-        _t("forcing_net", "Forcing Net", "フォーシングネット", "extreme", 700, "FORCING_NET_CONTRADICTION",
-           "loops:forcing_net"),
-        _t("trial_and_error", "Trial and Error", "試行錯誤(仮置き)", "extreme", 10000, "BRUTE_FORCE", None),
+           "expert", 300, "GROUPED_DISCONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop"),
+        _t("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "グループ化連続ナイスループ",
+           "expert", 300, "GROUPED_CONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop"),
+        _t("grouped_aic", "Grouped AIC", "グループ化AIC", "expert", 300, "GROUPED_AIC", 5650,
+           "chains.grouped:grouped_loop"),
+        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", 5700, "als.sets:als_xz", scope=_CLASSIC),
+        _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", 5800,
+           "als.sets:als_xy_wing", scope=_CLASSIC),
+        _t("als_xy_chain", "ALS-XY-Chain", "ALS-XYチェーン", "expert", 340, "ALS_XY_CHAIN", 5900,
+           "als.sets:als_xy_chain", scope=_CLASSIC),
+        _t("death_blossom", "Death Blossom", "デスブロッサム", "expert", 360, "DEATH_BLOSSOM", 6000,
+           "als.sets:death_blossom", scope=_CLASSIC, in_solver=False),
+        _t("forcing_chain", "Forcing Chain", "フォーシングチェーン",
+           "extreme", 500, "FORCING_CHAIN_CONTRADICTION", 8500, "chains.loops:forcing_chain"),
+        _t("forcing_net", "Forcing Net", "フォーシングネット", "extreme", 700, "FORCING_NET_CONTRADICTION", 8600,
+           "chains.loops:forcing_net"),
+        _t("trial_and_error", "Trial and Error", "試行錯誤(仮置き)", "extreme", 10000, "BRUTE_FORCE", 8900, None),
     )
 }
 
-#: The techniques valid only for a puzzle known to have one solution (see :mod:`pipeline.difficulty.uniqueness`).
+#: The techniques valid only for a puzzle known to have one solution (see :mod:`.uniqueness.rectangles`).
 UNIQUENESS: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _UNIQUE)
-#: The killer rows (cage sums, :mod:`pipeline.difficulty.killer`): tried only on boards with cages.
+#: The killer rows (cage sums, :mod:`.killer.cages`): tried only on boards with cages.
 CAGES: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope == _KILLER)
+#: The rows used on classic boards only: the uniqueness rows, and the rows whose finders search classic
+#: boards up to 9x9 only (Sue de Coq, the ALS rows).
+CLASSIC_ONLY: frozenset[str] = frozenset(t.name for t in TECHNIQUES.values() if t.scope in (_UNIQUE, _CLASSIC))
 
 #: Rows HoDoKu's default solver leaves out (its step is switched off in ``Options.DEFAULT_SOLVER_STEPS``):
 #: each has a finder (:func:`pipeline.difficulty.logic.find_step` finds it), but a solve path never uses
@@ -354,23 +376,24 @@ _ORDER_2: tuple[str, ...] = (
 
 # The finders (and probes) of graders up to 5: unique rectangles need every corner to hold both digits.
 _FINDERS_UNTIL_5: dict[str, str] = {
-    **{f"uniqueness_{k}": f"uniqueness:uniqueness_{k}_until_5" for k in (1, 2, 3, 4, 5, 6)},
-    "hidden_rectangle": "uniqueness:hidden_rectangle_until_5",
+    **{f"uniqueness_{k}": f"uniqueness.rectangles:uniqueness_{k}_until_5" for k in (1, 2, 3, 4, 5, 6)},
+    "hidden_rectangle": "uniqueness.rectangles:hidden_rectangle_until_5",
 }
 _SUBSETS = ("locked_pair", "locked_triple", "naked_pair", "naked_triple")
 # ... up to 4: the shortest X-/XY-chain and the first turbot fish and skyscraper found, any pair or triple
 # inside a box and a line locked, HoDoKu's choice of nice loop and AIC without its tables.
 _FINDERS_UNTIL_4: dict[str, str] = {
     **_FINDERS_UNTIL_5,
-    **{t: f"basic:{t}_until_4" for t in _SUBSETS},
-    "skyscraper": "single_digit:skyscraper_until_4", "turbot_fish": "single_digit:turbot_fish_until_4",
-    "x_chain": "chains:x_chain_until_4", "xy_chain": "chains:xy_chain_until_4",
-    "discontinuous_nice_loop": "chain_engine:nice_loop_until_4", "aic": "chain_engine:aic_until_4",
+    **{t: f"basic.subsets:{t}_until_4" for t in _SUBSETS},
+    "skyscraper": "patterns.single_digit:skyscraper_until_4",
+    "turbot_fish": "patterns.single_digit:turbot_fish_until_4",
+    "x_chain": "chains.simple:x_chain_until_4", "xy_chain": "chains.simple:xy_chain_until_4",
+    "discontinuous_nice_loop": "chains.engine:nice_loop_until_4", "aic": "chains.engine:aic_until_4",
 }
 _PROBES_UNTIL_4: dict[str, str | None] = {t: f"{t}_until_4" for t in _SUBSETS}
 # ... up to 3: the shortest nice loop or AIC.
 _FINDERS_UNTIL_3: dict[str, str] = {
-    **_FINDERS_UNTIL_4, "discontinuous_nice_loop": "loops:nice_loop_until_3", "aic": "loops:aic_until_3"}
+    **_FINDERS_UNTIL_4, "discontinuous_nice_loop": "chains.loops:nice_loop_until_3", "aic": "chains.loops:aic_until_3"}
 
 
 

@@ -81,7 +81,7 @@ def search_solution(st: Candidates) -> list[int] | None:
 def count_state_solutions(st: Candidates, limit: int = 2) -> int:
     """The number of solutions of the candidate state, counted up to ``limit`` (an exact search with
     the same propagation and branching as :func:`search_solution`). Not a puzzle's count on a board
-    (:func:`pipeline.verify.count.count_solutions` and its compiled twin) nor the solver's verdict
+    (:func:`pipeline.verify.count.independent_count` and its compiled twin) nor the solver's verdict
     (:func:`pipeline.solve.solver.count_solutions`): this one counts what a candidate state allows."""
     g = st.geo
     masks = [(1 << (v - 1)) if v else m for v, m in zip(st.values, st.cand, strict=True)]

@@ -54,7 +54,7 @@ def fixed_cells_problem(n: int, fixed: Grid, variant: Variant | None = None) -> 
     clash = conflict(fixed, variant)
     if clash:
         return clash
-    if engine_for(n, variant=variant).count_solutions(fixed, limit=1).count == 0:
+    if engine_for(n, variant=variant).certified_count(fixed, limit=1).count == 0:
         return "no complete grid contains these fixed cells"
     return None
 
@@ -71,7 +71,7 @@ def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
     board = (n, variant)
     if board in _BOARD_ANSWERS:
         return _BOARD_ANSWERS[board]
-    out = engine_for(n, time_limit, None, variant).count_solutions((0,) * (n * n), limit=1)
+    out = engine_for(n, time_limit, None, variant).certified_count((0,) * (n * n), limit=1)
     answer = None
     if out.count == 0 and out.complete:
         key = "board.regions" if variant.regions is not None else "board.variant"
@@ -109,7 +109,7 @@ def design_problem(n: int, design: Design, fixed: Grid | None = None,
             return key.removeprefix("grid."), why
 
     def holds(d: Design, start: Grid | None = None) -> bool:
-        out = engine_for(n, time_limit, d, variant).count_solutions(start or blank, limit=1)
+        out = engine_for(n, time_limit, d, variant).certified_count(start or blank, limit=1)
         return out.count > 0 or not out.complete
 
     if holds(design, fixed):

@@ -321,7 +321,7 @@ class Engine(HighsModel):
                 return Outcome("timeout")
             raise SolverTimeout(f"the uniqueness check passed its budget of {node_limit} nodes")
 
-    def count_solutions(self, puzzle: Grid, limit: int = 2) -> CountResult:
+    def certified_count(self, puzzle: Grid, limit: int = 2) -> CountResult:
         """Count solutions of ``puzzle`` up to ``limit``: solve, forbid that solution, repeat.
 
         ``puzzle`` is not validated beyond its length; contradictory givens give ``count == 0``.

@@ -122,7 +122,7 @@ def count_solutions(puzzle: Grid, limit: int = 2, *, compiled_first: bool = Fals
         return CountResult(len(found), limit, found)
     from pipeline.ilp.engine import engine_for  # only where the exact search ran out of budget
 
-    return engine_for(size_of_grid(puzzle), variant=variant).count_solutions(puzzle, limit)
+    return engine_for(size_of_grid(puzzle), variant=variant).certified_count(puzzle, limit)
 
 
 def _status(result: CountResult) -> Status:

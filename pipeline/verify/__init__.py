@@ -16,7 +16,7 @@ Modules:
   :func:`is_valid_solution`);
 * :mod:`.puzzle`: one written puzzle (:func:`verify_puzzle`) or row (:func:`verify_row`) checked:
   solution, givens, hints, symmetry (:func:`layout_tag`), exactly one solution;
-* :mod:`.count`: the pure-Python counter :func:`count_solutions`, the oracle of the compiled one;
+* :mod:`.count`: the pure-Python counter :func:`independent_count`, the oracle of the compiled one;
 * :mod:`.count_jit`: the compiled counter (numba), which :func:`verify_puzzle` asks.
 
 ``from pipeline import verify`` gives the names below; ``verify.verify_row(row)`` is what the run and
@@ -25,9 +25,9 @@ Modules:
 
 from __future__ import annotations
 
-from pipeline.verify.count import count_solutions
+from pipeline.verify.count import independent_count
 from pipeline.verify.puzzle import OPTIONAL_COLUMNS, layout_tag, verify_puzzle, verify_row
 from pipeline.verify.rules import KINDS, Rules, classic_rules, grid_problems, is_valid_solution, rules_for
 
-__all__ = ["KINDS", "OPTIONAL_COLUMNS", "Rules", "classic_rules", "count_solutions", "grid_problems",
+__all__ = ["KINDS", "OPTIONAL_COLUMNS", "Rules", "classic_rules", "grid_problems", "independent_count",
            "is_valid_solution", "layout_tag", "rules_for", "verify_puzzle", "verify_row"]

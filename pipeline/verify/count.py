@@ -1,6 +1,6 @@
 """The verifier's pure-Python solution counter: the oracle and reference of the compiled one.
 
-:func:`count_solutions` is a plain bitmask backtracking search (singles propagation, each cage
+:func:`independent_count` is a plain bitmask backtracking search (singles propagation, each cage
 bounding its cells' candidates, the cell with fewest candidates first). It is exact, has no node
 budget and never imports numba; it costs seconds on a 16x16 puzzle where its compiled twin
 :mod:`pipeline.verify.count_jit` takes tens of milliseconds (``bench/profile_phases.py``). The twin
@@ -16,10 +16,10 @@ from pipeline.board import Board, Grid
 from pipeline.verify.rules import Rules, rules_of_board
 
 
-def count_solutions(puzzle: Grid, b: Board, limit: int = 2, rules: Rules | None = None) -> int:
+def independent_count(puzzle: Grid, b: Board, limit: int = 2, rules: Rules | None = None) -> int:
     """Number of solutions of ``puzzle`` capped at ``limit >= 1`` (0 for contradictory givens) under
     ``rules`` (else ``b``'s, built here from first principles). Pure Python, exact, no node budget: the
-    oracle that :func:`pipeline.verify.count_jit.count_solutions` must agree with
+    oracle that :func:`pipeline.verify.count_jit.independent_count` must agree with
     (``tests/verify/test_count_jit.py``, ``tests/verify/test_variants.py``). Cage mates are peers (no
     digit twice) and each cage bounds its cells' candidates (:func:`_propagate`)."""
     if rules is None:

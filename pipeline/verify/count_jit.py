@@ -1,7 +1,7 @@
 """The verifier's compiled solution counter: Knuth's dancing links (DLX) on the exact-cover matrix.
 
-The compiled twin of :mod:`pipeline.verify.count`: :func:`count_solutions` has the contract of
-:func:`pipeline.verify.count.count_solutions` (the pure-Python counter, kept as this one's test oracle)
+The compiled twin of :mod:`pipeline.verify.count`: :func:`independent_count` has the contract of
+:func:`pipeline.verify.count.independent_count` (the pure-Python counter, kept as this one's test oracle)
 and gives the same numbers; :func:`pipeline.verify.verify_puzzle` asks it for the uniqueness count of
 every written puzzle, where the pure-Python search costs seconds on a 16x16 board.
 
@@ -568,7 +568,7 @@ def _statement(b: Board, boxes: Sequence[Sequence[int]] | None, extra: Sequence[
     return box_of, units, tuple(cage_of), groups
 
 
-def count_solutions(puzzle: Grid, b: Board, limit: int = 2, *, boxes: Sequence[Sequence[int]] | None = None,
+def independent_count(puzzle: Grid, b: Board, limit: int = 2, *, boxes: Sequence[Sequence[int]] | None = None,
                     extra: Sequence[Sequence[int]] = (), cages: Sequence[tuple[Sequence[int], int]] = ()) -> int:
     """Number of solutions of ``puzzle`` (a grid of ``b``, 0 = blank) capped at ``limit``; 0 for
     contradictory givens and for ``limit < 1``. Exact: no node budget, so a pathological puzzle

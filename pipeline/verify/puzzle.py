@@ -115,9 +115,9 @@ def verify_puzzle(size: int, puzzle: str, solution: str, hints: int, symmetry: s
         problems.append(f"unknown symmetry_requested {symmetry_requested!r}")
     if not problems and rules is not None:
         if rules.classic and b.n <= 9 and _pure_first():
-            from pipeline.verify.count import count_solutions
+            from pipeline.verify.count import independent_count
 
-            count = count_solutions(grid, b, limit=2)
+            count = independent_count(grid, b, limit=2)
         else:
             count = _count_compiled(grid, b, rules)
         if count != 1:
@@ -145,5 +145,5 @@ def _count_compiled(grid: Grid, b: Board, rules: Rules) -> int:
     from pipeline.verify import count_jit  # numba is loaded on the first compiled count, not on import
 
     if rules.classic:
-        return count_jit.count_solutions(grid, b, limit=2)
-    return count_jit.count_solutions(grid, b, limit=2, boxes=rules.boxes, extra=rules.extra, cages=rules.cages)
+        return count_jit.independent_count(grid, b, limit=2)
+    return count_jit.independent_count(grid, b, limit=2, boxes=rules.boxes, extra=rules.extra, cages=rules.cages)

@@ -36,7 +36,7 @@ class Rules:
     to bottom right) and ``diagonal 2`` (top right to bottom left) for x, ``window 1..4`` (top left, top
     right, bottom left, bottom right) for hyper. ``cages`` are ``(cells, sum)`` pairs in the order given.
     ``boxes`` (the regions, None for the classic boxes) and ``extra`` (diagonals and windows) are the
-    same units in the terms of :func:`pipeline.verify.count_jit.count_solutions`.
+    same units in the terms of :func:`pipeline.verify.count_jit.independent_count`.
     """
 
     n: int

@@ -33,7 +33,7 @@ def main() -> None:
             for size in range(2, 12):
                 order = rng.permutation(given)[: size if n == 16 else max(size, len(given) // 6)]
                 cut = tuple(0 if i in set(order.tolist()) else d for i, d in enumerate(p))  # type: ignore[arg-type]
-                if 1 < verify.count_solutions(cut, b, limit=1000) < 1000:
+                if 1 < verify.independent_count(cut, b, limit=1000) < 1000:
                     cases.append(cut)
                     break
             # a blank cell given a digit that its row already holds: contradictory, 0 solutions
@@ -42,11 +42,11 @@ def main() -> None:
             bad[j] = next(bad[k] for k in b.rows[j // n] if bad[k])
             cases.append(tuple(bad))
             for case in cases:
-                c = verify.count_solutions(case, b, limit=1000)
+                c = verify.independent_count(case, b, limit=1000)
                 if c >= 1000:
                     continue  # too many to state exactly
                 cap = min(c + 1, 60)
-                e = engine.engine_for(n).count_solutions(case, limit=cap)
+                e = engine.engine_for(n).certified_count(case, limit=cap)
                 assert e.count == min(c, cap), (format_line(case), c, e.count)
                 sol = f":{format_line(s)}" if c == 1 and case == p else ""  # type: ignore[arg-type]
                 lines.append(f"{format_line(case)}:{c}{sol}")

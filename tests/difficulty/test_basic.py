@@ -1,4 +1,4 @@
-"""Locked versus naked subsets by grader version (pipeline.difficulty.basic._naked_subset).
+"""Locked versus naked subsets by grader version (pipeline.difficulty.basic.subsets._naked_subset).
 
 From grader version 5 a pair or triple inside a box and a line is a Locked Pair/Triple only when its
 eliminations reach both (HoDoKu's ``createSubsetStep``); otherwise it is a Naked Pair/Triple, found

@@ -1,4 +1,4 @@
-"""Grader 4's nice loop / AIC choice (:mod:`pipeline.difficulty.chain_engine`) and its compiled twin.
+"""Grader 4's nice loop / AIC choice (:mod:`pipeline.difficulty.chains.engine`) and its compiled twin.
 
 The twin must pick the very chain the Python search picks, on every state where the search runs:
 states along the solve paths of hard classic puzzles (where the choice decides the path), and states
@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from pipeline.board import parse
-from pipeline.difficulty import chain_engine, chain_engine_jit
 from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.chains import engine, engine_jit
+from pipeline.difficulty.chains.graph import graph_of
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, solve_logically
-from pipeline.difficulty.loops import _graph
 from tests.difficulty.test_logic import tdoku_rows
 from tests.difficulty.test_loops import _path_states
 from tests.difficulty.test_variants import VARIANTS, make
@@ -25,10 +25,10 @@ def _compare(states: list[Candidates]) -> tuple[int, int]:
     chosen = 0
     for st in states:
         ctx = _Ctx(st)
-        four = chain_engine._choose_py(st, ctx, _graph(st, ctx))
-        assert chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units) == four, st.cand
-        five = chain_engine.choose_tables(st, ctx, _graph(st, ctx))
-        assert chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, True) == (
+        four = engine._choose_py(st, ctx, graph_of(st, ctx))
+        assert engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units) == four, st.cand
+        five = engine.choose_tables(st, ctx, graph_of(st, ctx))
+        assert engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, True) == (
             five[0] if five is not None else None), st.cand
         chosen += four is not None
     return len(states), chosen
@@ -58,13 +58,13 @@ def test_the_compiled_grader_runs_the_twin(monkeypatch: pytest.MonkeyPatch) -> N
     from tests.golden import TOP95
 
     calls = {"n": 0}
-    real = chain_engine_jit.choose
+    real = engine_jit.choose
 
     def counted(*args: object) -> object:
         calls["n"] += 1
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chain_engine_jit, "choose", counted)
+    monkeypatch.setattr(engine_jit, "choose", counted)
     for line in TOP95[:12]:
         puzzle = parse(line)
         compiled = grade(puzzle, compiled=True, grader=4)
@@ -81,8 +81,8 @@ def test_elims_of_the_four_nice_loop_cases() -> None:
     ctx = _Ctx(st)
     a, e = 0, 81  # 1 and 2 in r1c1
     loop = "discontinuous_nice_loop"
-    assert chain_engine._elims(st, ctx, (loop, a, True, a, 3)) == ((0, 1),)  # a on ... a off
-    assert chain_engine._elims(st, ctx, (loop, a, True, e, 4)) == ((0, 1),)  # a on ... 2 on
-    assert chain_engine._elims(st, ctx, (loop, a, False, a, 3)) == ((0, 2), (0, 5))  # a off ... a on
-    assert chain_engine._elims(st, ctx, (loop, a, False, e, 4)) == ((0, 2),)  # a off ... 2 off
-    assert chain_engine._elims(st, ctx, (loop, a, True, e, 3)) == ()  # a on ... 2 off: nothing follows
+    assert engine._elims(st, ctx, (loop, a, True, a, 3)) == ((0, 1),)  # a on ... a off
+    assert engine._elims(st, ctx, (loop, a, True, e, 4)) == ((0, 1),)  # a on ... 2 on
+    assert engine._elims(st, ctx, (loop, a, False, a, 3)) == ((0, 2), (0, 5))  # a off ... a on
+    assert engine._elims(st, ctx, (loop, a, False, e, 4)) == ((0, 2),)  # a off ... 2 off
+    assert engine._elims(st, ctx, (loop, a, True, e, 3)) == ()  # a on ... 2 off: nothing follows

@@ -1,4 +1,4 @@
-"""Grader 6's grouped nice loops and AICs (:mod:`pipeline.difficulty.grouped`).
+"""Grader 6's grouped nice loops and AICs (:mod:`pipeline.difficulty.chains.grouped`).
 
 HoDoKu's own steps pin the choice (``tests/data/logic_positions.txt``: the grouped rows' ``next``
 lines, each a state of HoDoKu's solving path where hodoku-py takes that step); here: the group nodes
@@ -14,11 +14,11 @@ import pytest
 
 from pipeline.board import parse
 from pipeline.difficulty.candidates import Candidates, _bits, _Ctx
-from pipeline.difficulty.chain_engine import _lasso
+from pipeline.difficulty.chains.engine import _lasso
+from pipeline.difficulty.chains.graph import graph_of
+from pipeline.difficulty.chains.grouped import GroupLinks, grouped_loop, groups
 from pipeline.difficulty.grade import grade
-from pipeline.difficulty.grouped import GroupLinks, grouped_loop, groups
 from pipeline.difficulty.logic import next_step, solve_logically
-from pipeline.difficulty.loops import _graph
 from tests.conftest import DATA
 from tests.difficulty.test_logic import Position, assert_sound, positions
 from tests.difficulty.test_variants import VARIANTS, make
@@ -66,7 +66,7 @@ def test_group_links_follow_hodokus_rules_and_read_back_through_the_links_into_a
     for pos in _grouped_positions():
         st = _state(pos)
         ctx = _Ctx(st)
-        lk = GroupLinks(st, ctx, _graph(st, ctx))
+        lk = GroupLinks(st, ctx, graph_of(st, ctx))
         size = lk.base + len(lk.groups)
         for x in range(size):
             for y in _bits(lk.weak[x]):
@@ -93,7 +93,7 @@ def test_a_chain_back_through_a_cell_of_a_group_it_has_left_is_a_lasso() -> None
     own cell checked, as HoDoKu checks a node's first cell) ends the chain as a lasso."""
     st = _state(_grouped_positions()[0])
     ctx = _Ctx(st)
-    lk = GroupLinks(st, ctx, _graph(st, ctx))
+    lk = GroupLinks(st, ctx, graph_of(st, ctx))
     g = 0
     k, cells, _line, _box = lk.groups[g]
     second = list(_bits(cells))[1]

@@ -1,4 +1,4 @@
-"""Killer techniques (pipeline.difficulty.killer): the options of a sum constraint against brute
+"""Killer techniques (pipeline.difficulty.killer.cages): the options of a sum constraint against brute
 force, each technique on a position built for it, soundness of every finder along real killer
 paths, the published CodinGame killer puzzles, and the level mix of configs/killer.yaml's puzzles."""
 
@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 from pipeline.board import Cage, Grid, Variant, make_variant, parse
-from pipeline.difficulty import killer
 from pipeline.difficulty.grade import KILLER_UNRATED, LEVELS, UNRATED, explain, grade
+from pipeline.difficulty.killer import cages
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
 from pipeline.difficulty.techniques import TECHNIQUES
 from pipeline.solve import solver
@@ -61,8 +61,8 @@ def test_options_agree_with_brute_force() -> None:
             for j, d in enumerate(digits):
                 cell[j] |= 1 << (d - 1)
         expected = {m: tuple(u) for m, u in want.items()}
-        assert killer._options_py(cands, total, adj) == expected
-        assert killer.options(cands, total, adj) == expected  # the compiled twin
+        assert cages._options_py(cands, total, adj) == expected
+        assert cages.options(cands, total, adj) == expected  # the compiled twin
 
 
 def test_the_compiled_options_follow_the_reference_node_for_node() -> None:
@@ -76,10 +76,10 @@ def test_the_compiled_options_follow_the_reference_node_for_node() -> None:
         adj = tuple(everyone & ~(1 << j) if rng.random() < 0.5 else 0 for j in range(k))
         adj = tuple(a | sum(1 << q for q in range(k) if adj[q] >> j & 1) for j, a in enumerate(adj))
         total = rng.randint(4 * k, 6 * k)
-        ref = killer._options_py(cands, total, adj)
+        ref = cages._options_py(cands, total, adj)
         gave_up += ref is None
-        assert killer.options(cands, total, adj) == ref
-    assert killer.options((511,) * 9, 45, tuple(511 & ~(1 << j) for j in range(9))) is None
+        assert cages.options(cands, total, adj) == ref
+    assert cages.options((511,) * 9, 45, tuple(511 & ~(1 << j) for j in range(9))) is None
     assert gave_up > 0
 
 
@@ -125,16 +125,16 @@ def test_cage_combinations_in_a_unit_must_fit_together() -> None:
 
 def test_no_killer_step_without_cages_and_classic_paths_never_try_one() -> None:
     st = Candidates.from_grid(SOLUTION[:40] + (0,) * 41)
-    assert all(f(st, None) is None for f in killer.FINDERS.values())  # type: ignore[arg-type]
+    assert all(f(st, None) is None for f in cages.FINDERS.values())  # type: ignore[arg-type]
     res = solve_logically(tuple(d if i % 3 else 0 for i, d in enumerate(SOLUTION)))
-    assert res.solved and not {s.technique for s in res.steps} & set(killer.KILLER_TECHNIQUES)
+    assert res.solved and not {s.technique for s in res.steps} & set(cages.KILLER_TECHNIQUES)
 
 
 def test_killer_rows_have_a_level_and_a_weight() -> None:
-    for name in killer.KILLER_TECHNIQUES:
+    for name in cages.KILLER_TECHNIQUES:
         t = TECHNIQUES[name]
         assert t.level in LEVELS and t.weight > 0 and t.hodoku == ""
-    assert tuple(killer.FINDERS) == killer.KILLER_TECHNIQUES
+    assert tuple(cages.FINDERS) == cages.KILLER_TECHNIQUES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,15 +248,15 @@ def test_grader_6_takes_grouped_loops_where_grader_5_took_forcing_chains_on_a_ki
 def test_a_constraint_state_met_before_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Grading a killer puzzle again meets only constraint states it met the first time: the options
     search never runs, and the grade is the same step for step."""
-    killer._memo.cache_clear()
+    cages._memo.cache_clear()
     puzzle, solution, variant = _row(KILLER_YAML[2])
     first = grade(puzzle, solution, variant=variant)
-    assert killer._memo(9, variant)
+    assert cages._memo(9, variant)
 
     def no_search(*args: object) -> None:
         raise AssertionError("a remembered constraint state was searched again")
 
-    monkeypatch.setattr(killer, "options", no_search)
+    monkeypatch.setattr(cages, "options", no_search)
     again = grade(puzzle, solution, variant=variant)
     assert again == first
     # another board keeps its own states: its constraints are searched
@@ -268,8 +268,8 @@ def test_a_constraint_state_met_before_is_not_searched_again(monkeypatch: pytest
 def test_the_compiled_forcing_net_finds_the_pure_python_step_along_killer_paths() -> None:
     """On killer boards the forcing net runs compiled (loops_jit); at every state before a forcing net
     step of two extreme paths, and every fifth state besides, it gives the reference's step (or None)."""
-    from pipeline.difficulty import loops
     from pipeline.difficulty.candidates import _Ctx
+    from pipeline.difficulty.chains import loops
 
     compared, found = 0, 0
     for index in (1, 15):

@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from pipeline.board import Grid, board, parse
-from pipeline.difficulty.killer import KILLER_TECHNIQUES
+from pipeline.difficulty.killer.cages import KILLER_TECHNIQUES
 from pipeline.difficulty.logic import (
     _FINDERS,
     TECHNIQUE_ORDER,
@@ -376,7 +376,7 @@ def generated(size: int, count: int) -> tuple[tuple[Grid, Grid], ...]:
     for seed in range(count):
         puzzle = make_puzzle(Spec(size=size, symmetry="rot180", minimal=True), 7000 + seed).puzzle
         assert isinstance(puzzle, tuple)
-        counted = eng.count_solutions(puzzle, limit=2)
+        counted = eng.certified_count(puzzle, limit=2)
         assert counted.count == 1
         out.append((puzzle, counted.solutions[0]))
     return tuple(out)

@@ -16,11 +16,12 @@ import pytest
 
 from pipeline.board import Grid, Variant, parse
 from pipeline.difficulty.candidates import _Ctx
+from pipeline.difficulty.chains.graph import graph_of
+from pipeline.difficulty.chains.loops import _closure
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import Candidates, find_step, solve_logically
-from pipeline.difficulty.loops import _closure, _graph
 from pipeline.difficulty.techniques import ORDERS, TECHNIQUES, UNIQUENESS
-from pipeline.difficulty.trial import count_state_solutions as count_solutions
+from pipeline.difficulty.trial import count_state_solutions
 from tests.difficulty.test_logic import generated, tdoku_rows
 
 
@@ -61,7 +62,7 @@ FCV03 = (":1202::+27+1+896...+9+4352+768+1+8+56+3+147+9248.....2.+6+3.......51..
 def test_hodoku_aic_examples_follow_from_the_links(line: str, start: tuple[str, int], end: tuple[str, int],
                                                    elims: set[tuple[str, int]]) -> None:
     st = hodoku_state(line)
-    gr = _graph(st, _Ctx(st))
+    gr = graph_of(st, _Ctx(st))
     a, b = node(st, *start), node(st, *end)
     on_seen, _ = _closure(gr, a, False)
     assert on_seen >> b & 1, "HoDoKu's chain end must be forced on when its start is off"
@@ -78,7 +79,7 @@ def test_hodoku_aic_example_is_found_by_the_loop_rows() -> None:
 
 def test_hodoku_forcing_chain_verity_example() -> None:
     st = hodoku_state(FCV03)
-    gr = _graph(st, _Ctx(st))
+    gr = graph_of(st, _Ctx(st))
     target = node(st, "r1c7", 4)
     for cell in ("r4c4", "r4c6", "r4c7"):
         assert st.has(rc(cell), 1)
@@ -113,7 +114,7 @@ def test_uniqueness_needs_a_unique_state() -> None:
     assert find_step(st, "uniqueness_1", unique=False) is None
     # the same rectangle in a state with more than one solution (rows 1 and 9 emptied)
     loose = Candidates.from_grid(tuple(0 if i < 9 or i >= 72 else v for i, v in enumerate(st.values)))
-    assert count_solutions(loose, 2) == 2
+    assert count_state_solutions(loose, 2) == 2
     assert find_step(loose, "uniqueness_1", unique=True) is not None  # the pattern is there ...
     assert find_step(loose, "uniqueness_1") is None  # ... but the count says the puzzle is not unique
 
@@ -199,7 +200,7 @@ def _path_states(puzzle: Grid, variant: Variant | None = None) -> list[Candidate
 def test_compiled_loop_search_agrees_with_python(share: int) -> None:
     """Every ``share``-th state along the paths of the hard tdoku puzzles and top95's first six (a
     quarter in make test, all in the system tier), and HoDoKu's loop examples."""
-    from pipeline.difficulty.loops import _loops
+    from pipeline.difficulty.chains.loops import _loops
     from tests.golden import TOP95
 
     puzzles = [p for p, _ in hard_rows()]
@@ -242,7 +243,7 @@ def _late_states(puzzle: Grid, every: int) -> list[Candidates]:
 
 def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
     """Count the calls of ``loops_jit.<name>`` (so a test knows the compiled side really ran)."""
-    from pipeline.difficulty import loops_jit
+    from pipeline.difficulty.chains import loops_jit
 
     calls = {"n": 0}
     f = getattr(loops_jit, name)
@@ -258,7 +259,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
 def test_compiled_forcing_chains_and_nets_agree_with_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled forcing chain and net give the very step the Python finders give (or both none),
     on 9x9 states and on 16x16 states, where the kernels serve from the first solve."""
-    from pipeline.difficulty.loops import _forcing_chain, _forcing_net
+    from pipeline.difficulty.chains.loops import _forcing_chain, _forcing_net
     from tests.golden import TOP95
 
     states = [st for p in TOP95[:4] for st in _path_states(parse(p))]
@@ -284,7 +285,7 @@ def test_compiled_forcing_chains_and_nets_agree_with_python(monkeypatch: pytest.
 
 
 def test_compiled_loop_search_agrees_with_python_on_16x16(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline.difficulty.loops import _loops
+    from pipeline.difficulty.chains.loops import _loops
 
     states = _late_states(parse(GIANT16), 5)
     calls = _counted(monkeypatch, "search")

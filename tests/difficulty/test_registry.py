@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.difficulty import killer, logic_jit
+from pipeline.difficulty import hodoku, logic_jit
+from pipeline.difficulty.killer import cages
 from pipeline.difficulty.logic import finder_at, finders_of
 from pipeline.difficulty.techniques import (
     CAGES,
     GRADER_VERSION,
+    HODOKU_LEVELS,
     LEVELS,
     NOT_IN_SOLVER,
     ORDERS,
@@ -27,9 +29,39 @@ from pipeline.studio.steps import JA, title
 def test_every_entry_is_complete() -> None:
     for name, t in TECHNIQUES.items():
         assert t.name == name and t.title and t.ja and t.level in LEVELS and t.weight > 0, name
-        assert t.scope in ("any", "unique", "cages"), name
+        assert t.scope in ("any", "unique", "classic", "cages"), name
         assert (t.finder is None) == (name == "trial_and_error"), name
         assert (t.hodoku == "") == (t.scope == "cages"), name  # HoDoKu has every row but the killer ones
+
+
+def test_every_hodoku_row_has_hodokus_step_index_level_and_weight() -> None:
+    """Each entry's ``hodoku_index`` is the index of HoDoKu's solver step for its ``hodoku`` name
+    (:data:`pipeline.difficulty.hodoku.STEPS`), and its level and weight are that step's defaults."""
+    for name, t in TECHNIQUES.items():
+        if not t.hodoku:
+            assert t.hodoku_index is None, name
+            continue
+        step = hodoku.STEPS[t.hodoku]
+        assert t.hodoku_index == step.index, name
+        assert HODOKU_LEVELS[LEVELS.index(t.level)] == step.level and t.weight == step.score, name
+
+
+def test_hodoku_step_indexes_are_unique_but_for_hodokus_one_step_families() -> None:
+    """Two entries share an index only where one HoDoKu step finds both (its nice-loop steps: a
+    discontinuous loop, a continuous loop or an AIC, plain or grouped), and the registry's order is
+    HoDoKu's solver order (indexes never decrease along it; the killer rows have none)."""
+    by_index: dict[int, set[str]] = {}
+    for name, t in TECHNIQUES.items():
+        if t.hodoku_index is not None:
+            by_index.setdefault(t.hodoku_index, set()).add(name)
+    shared = {i: names for i, names in by_index.items() if len(names) > 1}
+    assert shared == {5600: {"discontinuous_nice_loop", "continuous_nice_loop", "aic"},
+                      5650: {"grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic"}}
+    for names in shared.values():
+        assert len({id(hodoku.STEPS[TECHNIQUES[n].hodoku]) for n in names}) == 1  # one HoDoKu step
+    order = [TECHNIQUES[n].hodoku_index for n in TECHNIQUE_ORDER if TECHNIQUES[n].hodoku_index is not None]
+    assert order == sorted(order)
+    assert len(by_index) == len({t.hodoku for t in TECHNIQUES.values() if t.hodoku}) - 4  # 6 names, 2 steps
 
 
 @pytest.mark.parametrize("version", sorted(RULEBOOKS))
@@ -58,7 +90,7 @@ def test_the_importable_names_are_the_rulebooks() -> None:
     assert TECHNIQUE_ORDER == tuple(TECHNIQUES) == ORDERS[GRADER_VERSION]
     assert RULEBOOKS[GRADER_VERSION].finders == {} and RULEBOOKS[GRADER_VERSION].probes == {}
     assert {n: t.title for n, t in TECHNIQUES.items()} == TITLES
-    assert set(killer.KILLER_TECHNIQUES) == CAGES and {"death_blossom"} == NOT_IN_SOLVER
+    assert set(cages.KILLER_TECHNIQUES) == CAGES and {"death_blossom"} == NOT_IN_SOLVER
     assert {"bug_plus_1", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2",
                           *(f"uniqueness_{k}" for k in range(1, 7))} == UNIQUENESS
 
@@ -71,8 +103,8 @@ def test_the_studio_reads_the_registry_words() -> None:
 def test_an_unknown_probe_or_finder_fails_loudly() -> None:
     with pytest.raises(ValueError, match="no compiled probe named 'x_wing_9'"):
         logic_jit.codes_for(("x_wing", "x_wing_9"))
-    with pytest.raises(ValueError, match="no finder 'fish:x_wing_9'"):
-        finder_at("fish:x_wing_9")
+    with pytest.raises(ValueError, match=r"no finder 'fish\.search:x_wing_9'"):
+        finder_at("fish.search:x_wing_9")
     with pytest.raises(ValueError, match="grader version 1 is not held"):
         rulebook(1)
 

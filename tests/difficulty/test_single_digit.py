@@ -1,4 +1,4 @@
-"""The skyscraper's search order by grader version (pipeline.difficulty.single_digit.skyscraper).
+"""The skyscraper's search order by grader version (pipeline.difficulty.patterns.single_digit.skyscraper).
 
 From grader version 5 the skyscraper row searches as HoDoKu's ``findSkyscraper`` does (every digit's
 pairs of rows, then of columns), so where several skyscrapers apply it takes HoDoKu's. The expected

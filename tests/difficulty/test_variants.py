@@ -19,9 +19,10 @@ import numpy as np
 import pytest
 
 from pipeline.board import CLASSIC, Board, Cage, Grid, Variant, board, make_variant, parse, regions_problem
-from pipeline.difficulty import fish_jit, logic, logic_jit
+from pipeline.difficulty import logic, logic_jit
 from pipeline.difficulty.candidates import _Ctx
-from pipeline.difficulty.fish import _finned_search
+from pipeline.difficulty.fish import search_jit
+from pipeline.difficulty.fish.search import _finned_search
 from pipeline.difficulty.grade import KILLER_UNRATED, LEVELS, UNRATED, Grade, explain, grade
 from pipeline.difficulty.logic import (
     _FINDERS,
@@ -293,7 +294,7 @@ def test_jigsaw_locked_candidates_use_regions() -> None:
 def test_finned_fish_on_regions_matches_the_classic_search() -> None:
     """The finned-fish search, which reads the fin box by its cells (a region), finds a finned and a
     sashimi fish exactly where the classic band search (a box as the block of its rows and columns,
-    :func:`pipeline.difficulty.fish_jit._fish`) does on classic boxes (so on jigsaw boards it is
+    :func:`pipeline.difficulty.fish.search_jit._fish`) does on classic boxes (so on jigsaw boards it is
     the same technique with the box read as a region)."""
     compared = found = 0
     lines = [t for t in (DATA / "top95.txt").read_text().splitlines() if t and t[0] != "#"]
@@ -307,7 +308,7 @@ def test_finned_fish_on_regions_matches_the_classic_search() -> None:
                 for size in (2, 3):
                     a = _finned_search(st, _Ctx(st), size)
                     for sashimi in (False, True):
-                        band = fish_jit._fish(cand, row_band, col_band, width, 9, size, True, sashimi)
+                        band = search_jit._fish(cand, row_band, col_band, width, 9, size, True, sashimi)
                         assert (a[(size, sashimi)] is not None) == band
                     compared += 1
                     found += sum(v is not None for v in a.values())

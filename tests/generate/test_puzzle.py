@@ -17,7 +17,7 @@ def _sound(made: dict, n: int, requested: str) -> None:
     puzzle, solution = made.puzzle, made.solution
     assert verify.is_valid_solution(solution, b)
     assert all(g in (0, s) for g, s in zip(puzzle, solution, strict=True))
-    assert verify.count_solutions(puzzle, b, limit=2) == 1
+    assert verify.independent_count(puzzle, b, limit=2) == 1
     assert made.hints == sum(1 for d in puzzle if d)
     tag = verify.layout_tag(puzzle, n)
     assert made.symmetry == tag
@@ -50,7 +50,7 @@ def test_flags_are_honest_against_the_independent_counter() -> None:
 
             def unique_without(cells: tuple[int, ...], p: tuple = p) -> bool:
                 q = tuple(0 if k in cells else d for k, d in enumerate(p))
-                return verify.count_solutions(q, b, limit=2) == 1
+                return verify.independent_count(q, b, limit=2) == 1
 
             assert made.orbit_minimal == (not any(unique_without(o) for o in orbits))
             singles = [(k,) for k, d in enumerate(p) if d]

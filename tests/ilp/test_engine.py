@@ -27,7 +27,7 @@ def test_golden_files_cover_0_1_many_for_each_size() -> None:
 def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
     grid = parse(puzzle)
     limit = min(count, 5) + 1
-    result = engine_for(size_of(puzzle)).count_solutions(grid, limit=limit)
+    result = engine_for(size_of(puzzle)).certified_count(grid, limit=limit)
     assert result.count == min(count, limit)
     assert result.status == {0: "none", 1: "unique"}.get(count, "multiple")
     for sol in result.solutions:
@@ -41,7 +41,7 @@ def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
 @pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(TDOKU + SMALL), ids=lambda v: str(v)[:12])
 def test_independent_counter(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
-    assert verify.count_solutions(parse(puzzle), board(n), limit=3) == min(count, 3)
+    assert verify.independent_count(parse(puzzle), board(n), limit=3) == min(count, 3)
 
 
 @pytest.mark.system
@@ -50,8 +50,8 @@ def test_empty_4x4_has_288_grids() -> None:
     verifier's pure-Python counter: the system tier's. make test counts the 288 on the compiled
     counters (``tests/verify/test_count_jit.py::test_golden_counts`` and
     ``tests/generate/test_hybrid.py::test_fast_counter_exact_beyond_two_and_node_budget``)."""
-    assert engine_for(4).count_solutions((0,) * 16, limit=300).count == 288
-    assert verify.count_solutions((0,) * 16, board(4), limit=300) == 288
+    assert engine_for(4).certified_count((0,) * 16, limit=300).count == 288
+    assert verify.independent_count((0,) * 16, board(4), limit=300) == 288
 
 
 def test_nogood_check_matches_counting() -> None:
@@ -64,7 +64,7 @@ def test_nogood_check_matches_counting() -> None:
     for k in (20, 30, 45):
         keep = set(rng.choice(81, size=k, replace=False).tolist())
         puzzle = tuple(d if i in keep else 0 for i, d in enumerate(grid))
-        unique = verify.count_solutions(puzzle, board(9), limit=2) == 1
+        unique = verify.independent_count(puzzle, board(9), limit=2) == 1
         assert eng.unique_without(puzzle) == unique
     eng.set_nogood(None)
 
@@ -78,14 +78,14 @@ def test_random_grids_are_valid_distinct_and_reproducible() -> None:
         if n == 9:
             assert len(set(grids)) == 6
         # the same weights and seed give the same grid, whatever was solved in between
-        eng.count_solutions((0,) * (n * n), limit=3)
+        eng.certified_count((0,) * (n * n), limit=3)
         again = eng.random_grid(np.random.default_rng(2).random(n**3), 2).grid
         assert again == grids[2]
 
 
 def test_time_limit_is_reported_not_guessed() -> None:
     eng = Engine(16, time_limit=1e-6)
-    result = eng.count_solutions((0,) * 256, limit=2)
+    result = eng.certified_count((0,) * 256, limit=2)
     assert result.status == "timeout" and not result.complete
 
 
@@ -143,7 +143,7 @@ def test_reduced_certificate_gives_the_full_ips_verdict() -> None:
             reduced.set_nogood(made.solution)
             full.set_nogood(made.solution)
             got, want = reduced.unique_without(p), full.unique_without(p)
-            assert got == want == (verify.count_solutions(p, b, limit=2) == 1)
+            assert got == want == (verify.independent_count(p, b, limit=2) == 1)
             verdicts.append(got)
     assert True in verdicts and False in verdicts
 

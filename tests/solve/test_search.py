@@ -37,7 +37,7 @@ PATHS = {"python": _python, "compiled": _compiled, "solver": _solver}
 
 @cache
 def _ilp(puzzle: Grid, limit: int) -> CountResult:
-    return engine_for(size_of_grid(puzzle)).count_solutions(puzzle, limit)
+    return engine_for(size_of_grid(puzzle)).certified_count(puzzle, limit)
 
 
 def _agrees_with_ilp(puzzle: Grid, found: tuple[Grid, ...] | None, limit: int) -> None:
@@ -97,7 +97,7 @@ def test_budgets_run_out_into_the_next_tier(monkeypatch: pytest.MonkeyPatch) -> 
     assert count_jit.solutions(hard, 2, node_limit=1) is None
     monkeypatch.setattr(count, "PY_WORK", 1)  # Python tier (generate.count, shared): no node at all
     assert search.search(hard, 2) is None
-    assert solver.count_solutions(hard).solutions == engine_for(9).count_solutions(hard, 2).solutions
+    assert solver.count_solutions(hard).solutions == engine_for(9).certified_count(hard, 2).solutions
     monkeypatch.setattr(search, "COMPILED_NODES", 1)  # both tiers undecided: the ILP answers
     assert search.find(hard, 2) is None
     for puzzle, limit in ((hard, 2), (many, 20), (parse("55" + P[2:]), 2)):

@@ -6,7 +6,7 @@
 * Each kind of tampering is a problem named in one line: a cage sum, a region string, a diagonal, a
   window, a digit twice in a cage, and the variant columns themselves.
 * The compiled counter (:mod:`pipeline.verify.count_jit`) agrees with the pure-Python oracle
-  (:func:`pipeline.verify.count_solutions`) on seeded random puzzles of every variant, at several limits;
+  (:func:`pipeline.verify.independent_count`) on seeded random puzzles of every variant, at several limits;
   zero-given 9x9 killers with cages of 2-5 cells count in well under a second.
 * The verifier builds its units itself: a bug in board.py's windows does not move it.
 """
@@ -50,7 +50,7 @@ def _rules(p: dict[str, Any]) -> Rules:
 
 
 def _fast(puzzle: Grid, rules: Rules, limit: int) -> int:
-    return count_jit.count_solutions(puzzle, board(rules.n), limit, boxes=rules.boxes, extra=rules.extra,
+    return count_jit.independent_count(puzzle, board(rules.n), limit, boxes=rules.boxes, extra=rules.extra,
                                        cages=rules.cages)
 
 
@@ -78,14 +78,14 @@ def test_published_puzzles_are_sound_and_unique(p: dict[str, Any]) -> None:
     grid, solution = parse(p["puzzle"], 9), parse(p["solution"], 9)
     assert verify.is_valid_solution(solution, board(9), rules)
     assert _fast(grid, rules, 5) == 1  # exactly one: every solution enumerated
-    assert verify.count_solutions(grid, board(9), 5, rules=rules) == 1
+    assert verify.independent_count(grid, board(9), 5, rules=rules) == 1
     assert _fast(solution, rules, 2) == 1
 
 
 @pytest.mark.parametrize("p", GOLDEN, ids=lambda p: p["name"])
 def test_published_puzzles_need_their_variant(p: dict[str, Any]) -> None:
     """Under the classic rules alone none has exactly one solution (the variant's units are used)."""
-    assert count_jit.count_solutions(parse(p["puzzle"], 9), board(9), 2) != 1
+    assert count_jit.independent_count(parse(p["puzzle"], 9), board(9), 2) != 1
 
 
 @pytest.mark.parametrize("p", GOLDEN, ids=lambda p: p["name"])
@@ -264,7 +264,7 @@ def test_a_variant_puzzle_with_two_solutions() -> None:
     puzzle = format_line(tuple(grid))
     problems = verify_row(_row(p, puzzle=puzzle))
     assert problems == ["puzzle has more than one solution"]
-    assert verify.count_solutions(tuple(grid), board(9), 2, rules=rules) == 2
+    assert verify.independent_count(tuple(grid), board(9), 2, rules=rules) == 2
 
 
 def test_classic_rows_are_unchanged() -> None:
@@ -296,7 +296,7 @@ def test_a_bug_in_boards_windows_does_not_move_the_verifier(monkeypatch: pytest.
         solution = parse(p["solution"], 9)
         assert board_module.conflict(solution, Variant(("hyper",))) is not None  # board.py disagrees...
         assert verify.is_valid_solution(solution, hyper)  # ...the verifier does not
-        assert verify.count_solutions(parse(p["puzzle"], 9), hyper, 2) == 1
+        assert verify.independent_count(parse(p["puzzle"], 9), hyper, 2) == 1
         assert verify_row(_row(p)) == []
     finally:
         board_module._variant_board.cache_clear()
@@ -315,9 +315,9 @@ def test_the_verifier_imports_no_variant_machinery() -> None:
 def test_a_variant_board_without_rules_is_refused_by_the_compiled_counter() -> None:
     b = board(9, Variant(("x",)))
     with pytest.raises(ValueError, match="has a variant"):
-        count_jit.count_solutions((0,) * 81, b, 2)
+        count_jit.independent_count((0,) * 81, b, 2)
     rules = _rules(BY_NAME["x-aind-diagonal"])
-    assert verify.count_solutions((0,) * 81, b, 2) == 2  # the oracle builds the rules from b's raw data
+    assert verify.independent_count((0,) * 81, b, 2) == 2  # the oracle builds the rules from b's raw data
     assert _fast((0,) * 81, rules, 2) == 2
 
 
@@ -334,7 +334,7 @@ def test_a_variant_board_without_rules_is_refused_by_the_compiled_counter() -> N
 )
 def test_the_compiled_counters_statement_is_checked(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        count_jit.count_solutions((0,) * 81, board(9), 2, **kwargs)
+        count_jit.independent_count((0,) * 81, board(9), 2, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -348,9 +348,9 @@ def test_small_killer_counts_by_hand() -> None:
     {2,3}) 288 * 4/12."""
     b = board(4)
     for total, count in ((3, 48), (4, 48), (5, 96), (6, 48), (7, 48), (2, 0), (8, 0)):
-        assert count_jit.count_solutions((0,) * 16, b, 300, cages=[((0, 1), total)]) == count, total
+        assert count_jit.independent_count((0,) * 16, b, 300, cages=[((0, 1), total)]) == count, total
         rules = Rules(4, verify.classic_rules(4).units, (((0, 1), total),))
-        assert verify.count_solutions((0,) * 16, b, 300, rules=rules) == count, total
+        assert verify.independent_count((0,) * 16, b, 300, rules=rules) == count, total
 
 
 def _random_solution(rules: Rules, rng: random.Random, tries: int = 20) -> Grid | None:
@@ -496,7 +496,7 @@ def test_random_variant_puzzles_agree_with_the_oracle(kind: str, n: int, k: int,
         puzzle = tuple(grid)
         for limit in (1, 2, 7):
             fast = _fast(puzzle, rules, limit)
-            assert fast == verify.count_solutions(puzzle, board(n), limit, rules=rules), (limit, puzzle, rules)
+            assert fast == verify.independent_count(puzzle, board(n), limit, rules=rules), (limit, puzzle, rules)
             seen.add(min(fast, 2))
         done += 1
     assert seen == {0, 1, 2}, seen
@@ -515,12 +515,12 @@ def test_zero_given_9x9_killers_count_fast() -> None:
         assert solution is not None
         cages = _random_cages(solution, 9, rng)
         t0 = time.process_time()
-        count = count_jit.count_solutions((0,) * 81, board(9), 2, cages=cages)
+        count = count_jit.independent_count((0,) * 81, board(9), 2, cages=cages)
         slowest = max(slowest, time.process_time() - t0)
         assert count >= 1  # the drawn grid is a solution
         counts.add(count)
         if k < 3:
             rules = Rules(9, classic.units, cages)
-            assert verify.count_solutions((0,) * 81, board(9), 2, rules=rules) == count
+            assert verify.independent_count((0,) * 81, board(9), 2, rules=rules) == count
     assert slowest < 1.0, slowest
     assert counts == {1, 2}

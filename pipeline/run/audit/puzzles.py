@@ -169,7 +169,7 @@ def _unique(puzzle: Grid, n: int, variant: Variant | None = None) -> bool:
         return count_jit.count(puzzle, 2, node_limit=2**62, variant=variant) == 1
     found = count_jit.count(puzzle, 2)
     if found < 0:
-        found = verify.count_solutions(puzzle, board(n), 2)
+        found = verify.independent_count(puzzle, board(n), 2)
     return found == 1
 
 

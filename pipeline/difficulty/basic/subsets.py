@@ -1,10 +1,10 @@
-"""The basic techniques: singles, intersections (locked candidates) and naked / hidden subsets.
+"""The subsets: locked, naked and hidden pairs, triples and quads.
 
-Finders (see :data:`~pipeline.difficulty.candidates.Finder`) for ``naked_single``, ``hidden_single``,
-``pointing``, ``claiming``, ``locked_pair/triple``, ``naked_pair/triple/quad`` and
-``hidden_pair/triple/quad``. Units are scanned in the order a human scans them (boxes, rows,
-columns, then a variant's extra units: :attr:`_Geo.scan_order`); on a variant board every unit
-takes part (a hidden single in a diagonal, a region pointing into a row, ...).
+Finders (see :data:`~pipeline.difficulty.candidates.Finder`) for ``locked_pair/triple``,
+``naked_pair/triple/quad`` and ``hidden_pair/triple/quad`` (and graders 2-4's locked and naked pairs and
+triples, ``_until_4``). Units are scanned in the order a human scans them (boxes, rows, columns, then a
+variant's extra units: :attr:`~pipeline.difficulty.candidates._Geo.scan_order`); on a variant board every
+unit takes part. Compiled twins: :mod:`.subsets_jit`.
 """
 
 from __future__ import annotations
@@ -22,101 +22,7 @@ from pipeline.difficulty.candidates import (
     _elims_of,
     _Geo,
     _slash,
-    cell_name,
-    digit_name,
 )
-
-# ---------------------------------------------------------------------------------------------
-# Singles
-# ---------------------------------------------------------------------------------------------
-
-
-def _naked_single(st: Candidates, ctx: _Ctx) -> Step | None:
-    n = st.n
-    for i, m in enumerate(st.cand):
-        if m and not m & (m - 1):
-            d = m.bit_length()
-            return Step("naked_single", (i,), placements=((i, d),), digits=(d,), detail=f"in {cell_name(i, n)}")
-    return None
-
-
-def _hidden_single(st: Candidates, ctx: _Ctx) -> Step | None:
-    g, cand = st.geo, st.cand
-    for u in g.scan_order:
-        once = twice = 0
-        unit = g.units[u]
-        for i in unit:
-            m = cand[i]
-            twice |= once & m
-            once |= m
-        h = once & ~twice
-        if h:
-            low = h & -h
-            d = low.bit_length()
-            for i in unit:
-                if cand[i] & low:
-                    return Step("hidden_single", (i,), placements=((i, d),), digits=(d,), units=(u,),
-                                detail=f"for {digit_name(d)} in {g.names[u]}")
-    return None
-
-# ---------------------------------------------------------------------------------------------
-# Intersections
-# ---------------------------------------------------------------------------------------------
-
-
-def _pointing(st: Candidates, ctx: _Ctx) -> Step | None:
-    """A digit's candidates in a box (or a jigsaw region, diagonal or window) all lie in one other
-    unit: that unit's other cells lose the digit. Classic: the box's candidates in one row/column."""
-    g, n, w = st.geo, st.n, ctx.where
-    um, names = g.unit_mask, g.names
-    for bu in range(2 * n, len(um)):
-        bm = um[bu]
-        for k in range(n):
-            x = w[k] & bm
-            if not x:
-                continue
-            for line in g.containing[(x & -x).bit_length() - 1]:
-                if line == bu:
-                    continue
-                lm = um[line]
-                if x & ~lm == 0:
-                    el = w[k] & lm & ~bm
-                    if el:
-                        d = k + 1
-                        where = f"on {digit_name(d)} in {names[bu]}, confined to {names[line]}"
-                        return Step("pointing", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
-                                    digits=(d,), units=(bu, line), detail=where)
-    return None
-
-
-# _pointing's other direction (a line confined to a box): HoDoKu's two locked-candidates techniques
-def _claiming(st: Candidates, ctx: _Ctx) -> Step | None:
-    """A digit's candidates in a row or column all lie in one box (or jigsaw region, diagonal or
-    window): that unit's other cells lose the digit."""
-    g, n, w = st.geo, st.n, ctx.where
-    um, names = g.unit_mask, g.names
-    for line in range(2 * n):
-        lm = um[line]
-        for k in range(n):
-            x = w[k] & lm
-            if not x:
-                continue
-            for bu in g.containing[(x & -x).bit_length() - 1]:
-                if bu < 2 * n:
-                    continue
-                bm = um[bu]
-                if x & ~bm == 0:
-                    el = w[k] & bm & ~lm
-                    if el:
-                        d = k + 1
-                        return Step("claiming", tuple(_bits(x)), eliminations=tuple((i, d) for i in _bits(el)),
-                                    digits=(d,), units=(line, bu),
-                                    detail=f"on {digit_name(d)} in {names[line]}, confined to {names[bu]}")
-    return None
-
-# ---------------------------------------------------------------------------------------------
-# Subsets
-# ---------------------------------------------------------------------------------------------
 
 _SUBSET = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -222,13 +128,8 @@ def _hidden_subset(st: Candidates, ctx: _Ctx, k: int) -> Step | None:
     return None
 
 
-
 # The finders the technique registry names (pipeline.difficulty.techniques); ``_until_4``: graders 2-4's rule
 # (any pair or triple inside a box and a line is locked), kept for their rulebooks.
-naked_single = _naked_single
-hidden_single = _hidden_single
-pointing = _pointing
-claiming = _claiming
 
 
 def locked_pair(st: Candidates, ctx: _Ctx) -> Step | None:

@@ -3,7 +3,7 @@ puzzle that the older techniques cannot finish, and of its forcing net search.
 
 Contracts
 ---------
-* :func:`search` answers what :func:`pipeline.difficulty.loops._loops` searches: for each kind
+* :func:`search` answers what :func:`.loops._loops` searches: for each kind
   (discontinuous nice loop, AIC) the best chain as ``(start node, end node, depth)``, nodes numbered
   ``k * n * n + cell`` as there, and whether every chain was followed to its end. The same links
   (weak: one cell, or one digit in peer cells; strong: a bivalue cell, or a conjugate pair in a
@@ -18,7 +18,7 @@ Contracts
   passed in, peers padded with ``-1``): the same premises in the same order, each settled by naked and
   hidden singles (:func:`_settle`, ``trial.settle`` step for step) to the one fixpoint, so the Python
   finder builds the same step. Used on killer boards; ``tests/difficulty/test_killer.py`` compares it
-  with :func:`pipeline.difficulty.loops._forcing_net_py` along killer solve paths.
+  with :func:`.loops._forcing_net_py` along killer solve paths.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.board import board
-from pipeline.difficulty.loops import LOOP_SEARCH_MAX_N
+from pipeline.difficulty.chains.loops import LOOP_SEARCH_MAX_N
 
 #: Largest board side the compiled loop search takes (the forcing chains and nets take any).
 MAX_N = LOOP_SEARCH_MAX_N
@@ -38,7 +38,7 @@ MAX_N = LOOP_SEARCH_MAX_N
 @nb.njit(cache=True, nogil=True)
 def _links(cand: np.ndarray, peers: np.ndarray, units: np.ndarray,
            n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """The implication graph of :class:`pipeline.difficulty.loops._Graph` as adjacency lists on nodes
+    """The implication graph of :class:`.graph.Graph` as adjacency lists on nodes
     ``k * n * n + cell``: ``(wdeg, wadj, sdeg, sadj)``, the weak and the strong links of each node."""
     ncells = n * n
     big = ncells * n

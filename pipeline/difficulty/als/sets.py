@@ -38,7 +38,7 @@ Contracts
   search would double a killer grade's time for next to no change of grade, so variants skip it.
 * The ALS and RCs of one state are computed once per step search (the step search's
   :class:`~pipeline.difficulty.candidates._Ctx`) and shared by the rows; in the compiled solver
-  (``ctx.cache["jit"]``) the RCs come from :mod:`.als_jit`, the same loop compiled.
+  (``ctx.cache["jit"]``) the RCs come from :mod:`.sets_jit`, the same loop compiled.
 """
 
 from __future__ import annotations
@@ -155,9 +155,9 @@ def _tables(st: Candidates, ctx: _Ctx) -> tuple[list[_Als], list[_Rc]]:
     if not isinstance(got, tuple):
         alses = _collect(st, ctx)
         if ctx.cache.get("jit"):
-            from pipeline.difficulty import als_jit  # lazy: numba loads only with the compiled solver
+            from pipeline.difficulty.als import sets_jit  # lazy: numba loads only with the compiled solver
 
-            found = als_jit.rcs([a.cells for a in alses], [a.digits for a in alses], [a.where for a in alses],
+            found = sets_jit.rcs([a.cells for a in alses], [a.digits for a in alses], [a.where for a in alses],
                                 [{k: a.buddies[k] | w for k, w in a.where.items()} for a in alses], st.n)
             got = (alses, [_Rc(*r) for r in found])
         else:

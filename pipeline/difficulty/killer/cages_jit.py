@@ -1,4 +1,4 @@
-"""Compiled twin (numba) of :func:`pipeline.difficulty.killer._options_py`: the options of a sum constraint.
+"""Compiled twin (numba) of :func:`.cages._options_py`: the options of a sum constraint.
 
 :func:`options` walks the same search as the pure-Python reference (cells in the caller's ``order``,
 digits lowest first, the same pruning by the smallest and largest sums still reachable, one node per

@@ -29,7 +29,7 @@ The constraints, one technique each (on a board without cages every finder retur
 
 Options are enumerated with a node budget (:data:`NODE_BUDGET`); a constraint that exceeds it, or has
 more than :data:`MAX_OPEN` open cells (innies and outies; blocks of a unit past ``MAX_OPEN + 2``),
-yields nothing (never a guess). The search is compiled (:mod:`pipeline.difficulty.killer_jit`); its
+yields nothing (never a guess). The search is compiled (:mod:`.cages_jit`); its
 pure-Python twin :func:`_options_py` is the reference. What a constraint teaches is a function of its
 cells' candidates and digits alone, so each state met on a board is worked out once and remembered
 (:func:`_constraint`; most cages keep theirs over many steps of a solve): the same steps, found faster.
@@ -59,18 +59,18 @@ MAX_OPEN = 6
 
 @lru_cache(maxsize=65_536)
 def options(cands: tuple[int, ...], total: int, adj: tuple[int, ...]) -> dict[int, tuple[int, ...]] | None:
-    """:func:`_options_py` by the compiled search of :mod:`pipeline.difficulty.killer_jit` (the same
+    """:func:`_options_py` by the compiled search of :mod:`.cages_jit` (the same
     search, node for node; the tests compare the two). Cached: callers must not mutate the result."""
     import numpy as np
 
-    from pipeline.difficulty import killer_jit  # lazy: numba and numpy load only when a killer board is graded
+    from pipeline.difficulty.killer import cages_jit  # lazy: numba and numpy load only when a killer board is graded
 
     k = len(cands)
     order, min_rest, max_rest = _plan(cands)
     n_masks = 1 << max((c.bit_length() for c in cands), default=1)
     unions = np.zeros((n_masks, max(k, 1)), dtype=np.int64)
     seen = np.zeros(n_masks, dtype=np.bool_)
-    ok = killer_jit.options(np.array(cands, dtype=np.int64), total, np.array(adj, dtype=np.int64),
+    ok = cages_jit.options(np.array(cands, dtype=np.int64), total, np.array(adj, dtype=np.int64),
                             np.array(order, dtype=np.int64), np.array(min_rest, dtype=np.int64),
                             np.array(max_rest, dtype=np.int64), NODE_BUDGET, unions, seen)
     if not ok:

@@ -1,11 +1,11 @@
-"""Compiled twin of :mod:`.chain_engine`'s search: grader 4's choice among every nice loop and AIC.
+"""Compiled twin of :mod:`.engine`'s search: grader 4's choice among every nice loop and AIC.
 
 Contracts
 ---------
-* :func:`choose` answers what :func:`pipeline.difficulty.chain_engine._choose_py` answers for a state of
+* :func:`choose` answers what :func:`.engine._choose_py` answers for a state of
   a board up to 9x9 of any geometry (its peers and units passed in): the chain HoDoKu's comparator
   puts first, as ``(kind, premise node, premise on, end node, links)``, or None. The same links
-  (:func:`pipeline.difficulty.loops_jit._links`), the same layers (one per link, a node counted at
+  (:func:`.loops_jit._links`), the same layers (one per link, a node counted at
   the first distance it is reached in each state, the first link leaving the premise's cell), the same
   chains and eliminations, the same order (most eliminations, index sum, links, then the order found)
   and the same lasso test on the same breadth-first path (links by node, first parent kept), so the
@@ -18,8 +18,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from pipeline.difficulty.chains.loops_jit import _links, _peer_table, _unit_table
 from pipeline.difficulty.hodoku import INDEX_STRIDE
-from pipeline.difficulty.loops_jit import _links, _peer_table, _unit_table
 
 _KINDS = ("discontinuous_nice_loop", "aic", "continuous_nice_loop")
 
@@ -36,7 +36,7 @@ def _bfs(a: int, on: bool, dist_max: int, ncells: int, wdeg: np.ndarray, wadj: n
     under ``stamp``; ``qidx_on``/``qidx_off`` the queue index of each state reached. Grader 4 (not
     ``tables``): the first link leaves ``a``'s cell and a node's parent is the first that reached it;
     grader 5 (``tables``): the first link may stay in the cell and a node's parent is the lowest node of
-    the layer before linked to it (:func:`pipeline.difficulty.chain_engine._layer_path`). Returns the number
+    the layer before linked to it (:func:`.engine._layer_path`). Returns the number
     of layers."""
     ca = a % ncells
     queue[0] = a
@@ -109,7 +109,7 @@ def _continuous(path: np.ndarray, d: int, on: bool, end_on: bool, cand: np.ndarr
                 ncells: int, mark: np.ndarray, mstamp: int, els: np.ndarray) -> int:  # pragma: no cover - compiled
     """The eliminations of the continuous nice loop ``path[0..d]`` (premise first, its state ``on``; the
     end's ``end_on``) as nodes in ``els`` (unsorted, each once: ``mark`` stamped ``mstamp``); returns their
-    number. :func:`pipeline.difficulty.chain_engine._loop_elims`, step for step."""
+    number. :func:`.engine._loop_elims`, step for step."""
     ca, ka, ke = path[0] % ncells, path[0] // ncells, path[d] // ncells
     first_on = not on
     m = 0

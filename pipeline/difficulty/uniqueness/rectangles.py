@@ -10,7 +10,7 @@ one, so the candidates that keep the pattern from forming must hold where the st
 
 Contracts
 ---------
-* The finders assume the puzzle is unique and do not check it: :mod:`.logic` calls them only when
+* The finders assume the puzzle is unique and do not check it: :mod:`pipeline.difficulty.logic` calls them only when
   it knows (``unique=True``) or has proved it (an exact count of the puzzle's solutions, up to two).
   On a puzzle with several solutions they would be unsound, which is why they are gated.
 * Classic boards only (any size): a variant's extra units (diagonals, windows, cages) or jigsaw

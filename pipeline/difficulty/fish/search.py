@@ -12,7 +12,7 @@ Contracts
   fish) or the fin box does, so only cover-line cells outside the base lines *inside the fin box*
   lose it (they see every fin through the box). Sashimi: some base line has at most one candidate
   left in the cover lines once the fins are ignored. On classic boxes this is the classic search (a
-  box as the block of its rows and columns), which :mod:`.logic_jit` probes in that form.
+  box as the block of its rows and columns), which :mod:`pipeline.difficulty.logic_jit` probes in that form.
 * One pass finds the first finned and the first sashimi fish of a size; both are cached in the
   step search's :class:`~pipeline.difficulty.candidates._Ctx`.
 """

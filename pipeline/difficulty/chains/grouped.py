@@ -2,7 +2,7 @@
 
 A *group node* is digit ``d``'s candidates in one box-line intersection when there are at least two
 of them (HoDoKu's ``GroupNode``): "the group is on" means ``d`` lies in one of its cells, "off" that it
-lies in none. Group nodes join :mod:`.chain_engine`'s tables only as links in the middle of a chain; a
+lies in none. Group nodes join :mod:`.engine`'s tables only as links in the middle of a chain; a
 chain still starts and ends on one candidate.
 
 Contracts
@@ -23,22 +23,22 @@ Contracts
     the links *into* a node).
 
 * **Choice** (:func:`grouped_loop`): HoDoKu's ``getStep(GROUPED_NICE_LOOP)``: the tables of
-  :func:`.chain_engine.choose_tables` over the plain and group links, every nice loop and AIC compared
+  :func:`.engine.choose_tables` over the plain and group links, every nice loop and AIC compared
   as there, the first one put first. Its kind is ``grouped_`` + the plain kind when a group node is on
   the chain (weight 300); without one (the tables may reach a plain chain the plain search did not
   take) it is the plain kind (280), as HoDoKu's step is. A group node on a chain counts as one link,
   a chain that comes back to a cell of a group node it has left is a lasso, and in a continuous loop
   the cells seeing a group node are those seeing all its cells.
 * One search serves the three rows (cached in the step search's context). Boards up to
-  :data:`.chain_engine.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
+  :data:`.engine.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
   states no cheaper technique solves reach it).
 """
 
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, digit_name
-from pipeline.difficulty.chain_engine import MAX_N, Links, choose_tables, loop_step, tables_path
-from pipeline.difficulty.loops import _Graph, _graph
+from pipeline.difficulty.chains.engine import MAX_N, Links, choose_tables, loop_step, tables_path
+from pipeline.difficulty.chains.graph import Graph, graph_of
 
 #: One group node: ``(digit index, cells bitset, line unit, box unit)``.
 Group = tuple[int, int, int, int]
@@ -59,10 +59,10 @@ def groups(st: Candidates, ctx: _Ctx) -> list[Group]:
 
 
 class GroupLinks(Links):
-    """:class:`.chain_engine.Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
+    """:class:`.engine.Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
     (``N = n * n``), linked as the contracts say."""
 
-    def __init__(self, st: Candidates, ctx: _Ctx, gr: _Graph) -> None:
+    def __init__(self, st: Candidates, ctx: _Ctx, gr: Graph) -> None:
         super().__init__(st, gr)
         self.base = base = st.n * self.big
         self.groups = gs = groups(st, ctx)
@@ -147,7 +147,7 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
         return ctx.cache["grouped6"]  # type: ignore[return-value]
     step = None
     if st.n <= MAX_N:
-        gr = _graph(st, ctx)
+        gr = graph_of(st, ctx)
         lk = GroupLinks(st, ctx, gr)
         got = choose_tables(st, ctx, gr, lk) if lk.groups else None
         if got is not None:

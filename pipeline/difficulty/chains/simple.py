@@ -11,8 +11,8 @@ Contracts
   then the one with most eliminations. Grader 5's rows (:func:`x_chain`, :func:`xy_chain`) make
   HoDoKu's choice among the chains to every end instead (its ``ChainSolver``: the most eliminations,
   then the lowest index sum, then the shortest); a chain exists for one exactly when it does for the
-  other, so the compiled probes serve both. :mod:`.logic_jit` probes them with the same search, so this
-  order is part of the compiled kernels' contract.
+  other, so the compiled probes serve both. :mod:`pipeline.difficulty.logic_jit` probes them with the
+  same search, so this order is part of the compiled kernels' contract.
 * Remote pairs, simple colours and multi-colours work on 2-coloured components (:func:`_components`).
 """
 

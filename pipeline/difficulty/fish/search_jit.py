@@ -1,4 +1,4 @@
-"""Compiled probe of the fish (:mod:`.fish`): basic fish and finned / sashimi fish, one search. It
+"""Compiled probe of the fish (:mod:`.search`): basic fish and finned / sashimi fish, one search. It
 answers whether the Python finder would return a step; a fin box is the block of its rows and columns
 (classic geometry only), which is what the Python search finds on classic boxes.
 """

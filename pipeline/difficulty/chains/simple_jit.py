@@ -1,4 +1,4 @@
-"""Compiled probes of the colouring and chains (:mod:`.chains`): simple colours, X-chain and
+"""Compiled probes of the colouring and chains (:mod:`.simple`): simple colours, X-chain and
 XY-chain. The chain probes run the Python finders' breadth-first search in the same neighbour order,
 keeping the first parent of each state, so they drop exactly the chains the finders drop.
 """

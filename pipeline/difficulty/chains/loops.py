@@ -37,21 +37,20 @@ Contracts
 * Every step is sound for any puzzle (no uniqueness is assumed), on every board and variant (links
   come from the board's units and peers).
 
-* **Grader 4's choice** among all these chains is :mod:`.chain_engine`'s.
+* **Grader 4's choice** among all these chains is :mod:`.engine`'s.
 
 Roads not taken here: grouped nodes (a digit's candidates in one box-line intersection; grader 6 adds
 them in :mod:`.grouped`) and ALS nodes would let these loops see more; the forcing chains and nets
 catch what they miss, at a higher weight.
 Continuous nice loops are found here as the discontinuous loop or AIC that each of their
 eliminations also follows from (same weight), not as one step; grader 5 finds them as one step
-(:mod:`.chain_engine`).
+(:mod:`.engine`).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of, cell_name, digit_name
+from pipeline.difficulty.chains.graph import Graph, chain_text, graph_of, node_name
 from pipeline.difficulty.trial import settle
 
 #: The largest board side whose nice-loop / AIC search runs compiled (:mod:`.loops_jit` keeps ``n^3`` flags
@@ -59,60 +58,12 @@ from pipeline.difficulty.trial import settle
 #: and nets run compiled on every classic board.
 LOOP_SEARCH_MAX_N = 16
 
-class _Graph:
-    """The links of one state, on nodes ``k * N + c`` (digit ``k + 1`` in cell ``c``, ``N = n * n``):
-    ``weak[x]`` and ``strong[x]`` are the bitsets of the nodes linked to node ``x``."""
-
-    def __init__(self, st: Candidates, ctx: _Ctx) -> None:
-        n, cand, g = st.n, st.cand, st.geo
-        big = n * n
-        self.n, self.big = n, big
-        self.nodes: list[int] = [k * big + c for k in range(n) for c in _bits(ctx.where[k])]
-        self.nodes.sort(key=lambda x: (x % big, x // big))  # cells ascending, then digits
-        self.present = sum(1 << x for x in self.nodes)
-        weak: dict[int, int] = {}
-        strong: dict[int, int] = {}
-        for x in self.nodes:
-            k, c = divmod(x, big)
-            w = (ctx.where[k] & g.peer_bits[c]) << (k * big)
-            for k2 in _bits(cand[c] & ~(1 << k)):
-                w |= 1 << (k2 * big + c)
-            weak[x] = w
-            s = 0
-            if cand[c].bit_count() == 2:
-                s |= 1 << (((cand[c] & ~(1 << k)).bit_length() - 1) * big + c)
-            strong[x] = s
-        for k in range(n):
-            for a, b, _kinds in ctx.strong(k):
-                strong[k * big + a] |= 1 << (k * big + b)
-                strong[k * big + b] |= 1 << (k * big + a)
-        self.weak, self.strong = weak, strong
-
-    def name(self, x: int) -> str:
-        return _node_name(x, self.n)
-
-    def cell(self, x: int) -> int:
-        return x % self.big
-
-    def pair(self, x: int) -> tuple[int, int]:
-        k, c = divmod(x, self.big)
-        return c, k + 1
-
-
-def _graph(st: Candidates, ctx: _Ctx) -> _Graph:
-    g = ctx.cache.get("graph")
-    if not isinstance(g, _Graph):
-        g = _Graph(st, ctx)
-        ctx.cache["graph"] = g
-    return g
-
-
 # ---------------------------------------------------------------------------------------------
 # Nice loops and AICs
 # ---------------------------------------------------------------------------------------------
 
 
-def _chain_path(gr: _Graph, a: int, b: int, depth: int) -> list[tuple[int, bool]]:
+def _chain_path(gr: Graph, a: int, b: int, depth: int) -> list[tuple[int, bool]]:
     """The alternating chain from ``a`` (off) to ``b`` (on) of ``depth`` strong links, as
     ``(node, on)`` pairs, by the same breadth-first walk as the search (first parent kept)."""
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(a, False): None}
@@ -136,18 +87,6 @@ def _chain_path(gr: _Graph, a: int, b: int, depth: int) -> list[tuple[int, bool]
     return out[::-1]
 
 
-class _Named(Protocol):
-    def name(self, x: int) -> str: ...
-
-
-def _chain_text(gr: _Named, path: list[tuple[int, bool]]) -> str:
-    """``r1c2(5) = r1c7(5) - r1c7(3) = r4c7(3)``: ``=`` a strong link, ``-`` a weak one."""
-    out = gr.name(path[0][0])
-    for x, on in path[1:]:
-        out += (" = " if on else " - ") + gr.name(x)
-    return out
-
-
 def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
     """The best discontinuous nice loop and the best AIC of this state (see the module contracts),
     searched until a chain of kind ``want`` is found (then the other kind is reported only if it
@@ -157,10 +96,10 @@ def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
         return cached
     kinds = ("discontinuous_nice_loop", "aic")
     if ctx.cache.get("jit") and st.geo.classic and st.n <= LOOP_SEARCH_MAX_N:
-        from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+        from pipeline.difficulty.chains import loops_jit  # lazy: numba loads only with the compiled solver
 
         found, done = loops_jit.search(st.cand, st.n, kinds.index(want))
-        gr = _graph(st, ctx) if any(got is not None for got in found) else None
+        gr = graph_of(st, ctx) if any(got is not None for got in found) else None
         chains = {kind: (a, b, (0 if a == b else gr.weak[a] & gr.weak[b]), d)
                   for kind, got in zip(kinds, found, strict=True) if got is not None and gr is not None
                   for a, b, d in [got]}
@@ -168,11 +107,11 @@ def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
         chains, done = _search_loops(st, ctx, want)
     out: dict[str, Step | None] = {"discontinuous_nice_loop": None, "aic": None}
     for kind, (a, b, el, d) in chains.items():
-        gr = _graph(st, ctx)
+        gr = graph_of(st, ctx)
         path = _chain_path(gr, a, b, d)
         cells = tuple(dict.fromkeys(gr.cell(x) for x, _ in path))
         digits = tuple(sorted({gr.pair(x)[1] for x, _ in path}))
-        text = _chain_text(gr, path)
+        text = chain_text(gr, path)
         if a == b:
             c, dd = gr.pair(a)
             out[kind] = Step(kind, cells, placements=((c, dd),), digits=digits,
@@ -188,7 +127,7 @@ def _loops(st: Candidates, ctx: _Ctx, want: str) -> dict[str, Step | None]:
 def _search_loops(st: Candidates, ctx: _Ctx, want: str) -> tuple[dict[str, tuple[int, int, int, int]], bool]:
     """The search of :func:`_loops` in pure Python: kind -> (start, end, eliminated nodes, depth) of
     the best chain of each kind found, and whether every chain was followed to its end."""
-    gr = _graph(st, ctx)
+    gr = graph_of(st, ctx)
     weak, strong = gr.weak, gr.strong
     # per start: (node, nodes seen off, nodes seen on, the off frontier)
     runs = [[a, 1 << a, 0, 1 << a, order] for order, a in enumerate(gr.nodes) if strong[a]]
@@ -249,7 +188,7 @@ def _aic(st: Candidates, ctx: _Ctx) -> Step | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _closure(gr: _Graph, x: int, on: bool) -> tuple[int, int]:
+def _closure(gr: Graph, x: int, on: bool) -> tuple[int, int]:
     """The nodes forced on and off by the premise "``x`` is ``on``" (the links followed to a fixpoint)."""
     on_seen, off_seen = (1 << x, 0) if on else (0, 1 << x)
     f_on, f_off = on_seen, off_seen
@@ -268,7 +207,7 @@ def _closure(gr: _Graph, x: int, on: bool) -> tuple[int, int]:
     return on_seen, off_seen
 
 
-def _broken(gr: _Graph, cell_nodes: dict[int, int], on_seen: int, off_seen: int) -> str:
+def _broken(gr: Graph, cell_nodes: dict[int, int], on_seen: int, off_seen: int) -> str:
     """Why a closure is impossible ("" if it is not): a node on and off, or a cell with every candidate off."""
     both = on_seen & off_seen
     if both:
@@ -279,21 +218,15 @@ def _broken(gr: _Graph, cell_nodes: dict[int, int], on_seen: int, off_seen: int)
     return ""
 
 
-def _node_name(x: int, n: int) -> str:
-    """``r5c3(7)``: node ``x`` (digit and cell) by name, as :meth:`_Graph.name` says it."""
-    k, c = divmod(x, n * n)
-    return f"{cell_name(c, n)}({digit_name(k + 1)})"
-
-
 def _contradiction(x: int, on: bool, why: str, n: int) -> Step:
     """The forcing chain step of a contradictory premise: node ``x`` ``on`` (it loses its digit) or off
     (it is placed)."""
     k, c = divmod(x, n * n)
     if on:
         return Step("forcing_chain", (c,), eliminations=((c, k + 1),), digits=(k + 1,),
-                    detail=f"contradiction: if {_node_name(x, n)} were true, {why}")
+                    detail=f"contradiction: if {node_name(x, n)} were true, {why}")
     return Step("forcing_chain", (c,), placements=((c, k + 1),), digits=(k + 1,),
-                detail=f"contradiction: if {_node_name(x, n)} were false, {why}")
+                detail=f"contradiction: if {node_name(x, n)} were false, {why}")
 
 
 def _verity(what: str, group: int, all_on: int, all_off: int, n: int) -> Step:
@@ -305,11 +238,11 @@ def _verity(what: str, group: int, all_on: int, all_off: int, n: int) -> Step:
         t = (all_on & -all_on).bit_length() - 1
         td, tc = divmod(t, big)
         return Step("forcing_chain", (*cells, tc), placements=((tc, td + 1),), digits=(td + 1,),
-                    detail=f"verity: {what} makes {_node_name(t, n)} true")
+                    detail=f"verity: {what} makes {node_name(t, n)} true")
     els = _elims_of((x % big, x // big + 1) for x in _bits(all_off))
     return Step("forcing_chain", (*cells, *sorted({i for i, _ in els})), eliminations=els,
                 digits=tuple(sorted({d for _, d in els})),
-                detail=f"verity: {what} removes " + ", ".join(_node_name(t, n) for t in _bits(all_off)))
+                detail=f"verity: {what} removes " + ", ".join(node_name(t, n) for t in _bits(all_off)))
 
 
 def _groups(st: Candidates, ctx: _Ctx) -> list[tuple[str, int]]:
@@ -328,7 +261,7 @@ def _groups(st: Candidates, ctx: _Ctx) -> list[tuple[str, int]]:
 def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
     if ctx.cache.get("jit") and st.geo.classic:
         return _forcing_chain_jit(st, ctx)
-    gr = _graph(st, ctx)
+    gr = graph_of(st, ctx)
     n = st.n
     cell_nodes: dict[int, int] = {}
     for x in gr.nodes:
@@ -362,12 +295,12 @@ def _forcing_chain(st: Candidates, ctx: _Ctx) -> Step | None:
 
 def _forcing_chain_jit(st: Candidates, ctx: _Ctx) -> Step | None:
     """:func:`_forcing_chain` by its compiled twin (classic boards): the same search, the same step."""
-    from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+    from pipeline.difficulty.chains import loops_jit  # lazy: numba loads only with the compiled solver
 
     n = st.n
     (stage, a, why_kind, why_at, group, target), elim = loops_jit.forcing_chain(st.cand, n)
     if stage in (1, 4):
-        why = (f"{_node_name(why_at, n)} would be both true and false" if why_kind == 0
+        why = (f"{node_name(why_at, n)} would be both true and false" if why_kind == 0
                else f"{cell_name(why_at, n)} would have no candidate left")
         return _contradiction(a, stage == 1, why, n)
     if stage in (2, 3):
@@ -402,16 +335,16 @@ def _net_verity(st: Candidates, c: int, union: list[int]) -> Step | None:
 def _forcing_net(st: Candidates, ctx: _Ctx) -> Step | None:
     """The forcing net step of ``st``, found by a compiled twin of :func:`_forcing_net_py` (the same
     search: singles settle to the one fixpoint whatever their order) on a classic board when the
-    compiled solver is on (:func:`pipeline.difficulty.loops_jit.forcing_net`) and on a killer board
-    (numba is loaded there already, for the cage sums: :func:`~pipeline.difficulty.loops_jit.forcing_net_board`);
+    compiled solver is on (:func:`.loops_jit.forcing_net`) and on a killer board
+    (numba is loaded there already, for the cage sums: :func:`~.loops_jit.forcing_net_board`);
     elsewhere by :func:`_forcing_net_py`. The step is built here either way."""
     g, n = st.geo, st.n
     if ctx.cache.get("jit") and g.classic:
-        from pipeline.difficulty import loops_jit  # lazy: numba loads only with the compiled solver
+        from pipeline.difficulty.chains import loops_jit  # lazy: numba loads only with the compiled solver
 
         stage, c, k, union = loops_jit.forcing_net(st.values, st.cand, n)
     elif st.variant.cages:
-        from pipeline.difficulty import loops_jit  # lazy, as for the loops
+        from pipeline.difficulty.chains import loops_jit  # lazy, as for the loops
 
         stage, c, k, union = loops_jit.forcing_net_board(st.values, st.cand, g.peers, g.units, n)
     else:

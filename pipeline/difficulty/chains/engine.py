@@ -14,7 +14,7 @@ make that choice here (:func:`_hodoku_loop`; grader 5's rows :func:`nice_loop`, 
 
 Contracts
 ---------
-* **Chains.** The links are :class:`.loops._Graph`'s. Every premise (a node on, or off) is followed
+* **Chains.** The links are :class:`.graph.Graph`'s. Every premise (a node on, or off) is followed
   layer by layer to its closure (:func:`_layers`; one layer per link, a node counted at the first
   distance it is reached in each state). Grader 4 keeps the first link out of the premise's cell;
   grader 5 follows HoDoKu's tables, where it may stay in (the other digit of a bivalue cell), and
@@ -25,14 +25,15 @@ Contracts
   is an AIC: one digit, its candidates seeing both ends (when there are at least two); two digits in
   peer cells, each end's candidate of the other's digit.
 * **Choice.** Of all of them the one HoDoKu's comparator (``SolutionStep.compareTo``) puts first: the
-  most candidates removed, then the lowest HoDoKu index sum (:func:`.hodoku.index_sum`), then the fewest
-  links, then the first found (nice loops before AICs; premises "on" before "off", by cell then digit;
-  ends by node). A chain (the breadth-first one, first parent kept, links by node) that comes back to
-  a cell it has left (a *lasso*, :func:`_lasso`) is dropped, as HoDoKu drops it. The step only removes
-  candidates, as HoDoKu's.
+  most candidates removed, then the lowest HoDoKu index sum
+  (:func:`~pipeline.difficulty.hodoku.index_sum`), then the fewest links, then the first found (nice
+  loops before AICs; premises "on" before "off", by cell then digit; ends by node). A chain (the
+  breadth-first one, first parent kept, links by node) that comes back to a cell it has left (a
+  *lasso*, :func:`_lasso`) is dropped, as HoDoKu drops it. The step only removes candidates, as
+  HoDoKu's.
 * **Cost.** The search runs only where grader 3's search sees a chain (every elimination found here
   follows from one); in the compiled solver (the context's ``cache["jit"]``) it runs in
-  :mod:`.chain_engine_jit`, its compiled twin, which picks the same chain
+  :mod:`.engine_jit`, its compiled twin, which picks the same chain
   (``tests/difficulty/test_chain_engine.py`` compares the two along solve paths).
 
 * **Grader 5** (:func:`choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
@@ -52,8 +53,12 @@ development state: exact order needs a breadth-first search per premise, too slo
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
+from pipeline.difficulty.chains.graph import Graph, chain_text, graph_of, node_name
+from pipeline.difficulty.chains.loops import aic_until_3, nice_loop_until_3
 from pipeline.difficulty.hodoku import index_sum
-from pipeline.difficulty.loops import _aic, _chain_text, _discontinuous_nice_loop, _Graph, _graph, _node_name
+
+__all__ = ["MAX_N", "Chain", "Links", "aic", "aic_until_4", "choose_tables", "loop_step", "nice_loop",
+           "nice_loop_until_4", "tables_path"]
 
 #: The largest board side grader 4's choice covers (HoDoKu's index sum is defined for 9x9 boards);
 #: larger boards keep grader 3's finders.
@@ -67,10 +72,10 @@ class Links:
     """The links grader 5's tables follow, as lists by node (``weak[x]``: the nodes "``x`` on" turns off;
     ``strong[x]``: the nodes "``x`` off" turns on), with what the loop code reads of a node: its cell (a
     group node's first cell), digit index, cells and the cells seeing all of them. Here the nodes are
-    :class:`.loops._Graph`'s (``k * N + c``) and every link is symmetric, so ``weak_in``/``strong_in`` (the
+    :class:`.graph.Graph`'s (``k * N + c``) and every link is symmetric, so ``weak_in``/``strong_in`` (the
     nodes linking *to* a node) are the same lists; :class:`.grouped.GroupLinks` adds group nodes."""
 
-    def __init__(self, st: Candidates, gr: _Graph | None = None) -> None:
+    def __init__(self, st: Candidates, gr: Graph | None = None) -> None:
         """The links of ``gr`` (none without it: node facts only)."""
         self.n, self.big = st.n, st.n * st.n
         self.peer_bits = st.geo.peer_bits
@@ -97,13 +102,13 @@ class Links:
         return False
 
     def name(self, x: int) -> str:
-        return _node_name(x, self.n)
+        return node_name(x, self.n)
 
 
 def _layers(weak: list[int], strong: list[int], a: int, on: bool, own: int) -> list[tuple[int, bool]]:
     """The states first reached from premise "``a`` is ``on``", one layer per link: ``(nodes, on)``
     for distances 1, 2, ...; the first link leaves ``a``'s cell (``own``: that cell's nodes).
-    ``weak`` and ``strong`` are :class:`.loops._Graph`'s links as lists by node."""
+    ``weak`` and ``strong`` are :class:`.graph.Graph`'s links as lists by node."""
     seen_on, seen_off = (1 << a, 0) if on else (0, 1 << a)
     front, out = 1 << a, list[tuple[int, bool]]()
     while front:
@@ -158,7 +163,7 @@ def _aic_ends(st: Candidates, ctx: _Ctx, a: int) -> int:
     return ends
 
 
-def _choose_py(st: Candidates, ctx: _Ctx, gr: _Graph) -> Chain | None:
+def _choose_py(st: Candidates, ctx: _Ctx, gr: Graph) -> Chain | None:
     """Grader 4's chain: the one HoDoKu's comparator puts first (see the contracts), searched in Python."""
     big, cand = gr.big, st.cand
     found: list[tuple[tuple[int, int, int, int], Chain]] = []
@@ -254,7 +259,7 @@ def _loop_elims(st: Candidates, ctx: _Ctx, path: list[tuple[int, bool]],
     return "continuous_nice_loop", _elims_of(out)
 
 
-def choose_tables(st: Candidates, ctx: _Ctx, gr: _Graph,
+def choose_tables(st: Candidates, ctx: _Ctx, gr: Graph,
                    links: Links | None = None) -> tuple[Chain, tuple[tuple[int, int], ...]] | None:
     """Grader 5's chain (see the contracts) and what it removes, searched in Python: HoDoKu's tables
     (the first link may stay in the premise's cell), nice loops whose first and last links leave the
@@ -299,7 +304,7 @@ def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
 
 
-def loop_step(st: Candidates, gr: _Graph, lk: Links, kind: str, path: list[tuple[int, bool]],
+def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[int, bool]],
                elims: tuple[tuple[int, int], ...]) -> Step:
     """The step of a nice loop or AIC along ``path``: its cells in chain order (a group node's all), its
     digits and the chain in words; ``grouped_`` before the kind when a group node is on the chain."""
@@ -307,8 +312,8 @@ def loop_step(st: Candidates, gr: _Graph, lk: Links, kind: str, path: list[tuple
         kind = "grouped_" + kind
     cells = tuple(dict.fromkeys(c for x, _ in path for c in _bits(lk.cells(x))))
     return Step(kind, cells, eliminations=elims, digits=tuple(sorted({lk.digit(x) + 1 for x, _ in path})),
-                detail=f"{_chain_text(lk, path)}: "
-                + ", ".join(_node_name((d - 1) * gr.big + c, gr.n) for c, d in elims) + " false")
+                detail=f"{chain_text(lk, path)}: "
+                + ", ".join(node_name((d - 1) * gr.big + c, gr.n) for c, d in elims) + " false")
 
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
@@ -317,14 +322,14 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
-    if _discontinuous_nice_loop(st, ctx) is None and _aic(st, ctx) is None:
+    if nice_loop_until_3(st, ctx) is None and aic_until_3(st, ctx) is None:
         ctx.cache[key] = None
         return None
-    gr = _graph(st, ctx)
+    gr = graph_of(st, ctx)
     if ctx.cache.get("jit"):
-        from pipeline.difficulty import chain_engine_jit  # lazy: numba loads only with the compiled solver
+        from pipeline.difficulty.chains import engine_jit  # lazy: numba loads only with the compiled solver
 
-        chain = chain_engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
+        chain = engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     elif tables:
         got = choose_tables(st, ctx, gr)
         chain = got[0] if got is not None else None
@@ -348,22 +353,22 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
 
 def nice_loop_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``discontinuous_nice_loop`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
-    return _hodoku_loop(st, ctx) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else nice_loop_until_3(st, ctx)
 
 
 def aic_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``aic`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
-    return _hodoku_loop(st, ctx) if st.n <= MAX_N else _aic(st, ctx)
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else aic_until_3(st, ctx)
 
 
 def nice_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
-    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _discontinuous_nice_loop(st, ctx)
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else nice_loop_until_3(st, ctx)
 
 
 def aic(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``aic`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
-    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else _aic(st, ctx)
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else aic_until_3(st, ctx)
 
 
 def _lasso(lk: Links, path: list[tuple[int, bool]], aic: bool) -> bool:
@@ -382,7 +387,7 @@ def _lasso(lk: Links, path: list[tuple[int, bool]], aic: bool) -> bool:
     return False
 
 
-def _premise_path(gr: _Graph, a: int, on: bool, b: int, dist: int, own: int) -> list[tuple[int, bool]]:
+def _premise_path(gr: Graph, a: int, on: bool, b: int, dist: int, own: int) -> list[tuple[int, bool]]:
     """A chain of ``dist`` links from premise ``(a, on)`` to node ``b`` (the state :func:`_layers` reached it
     in): breadth first, links by node, the first parent kept."""
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(a, on): None}

@@ -1,4 +1,4 @@
-"""Compiled twin of :mod:`.als`'s restricted commons: every RC of a list of ALS, as :func:`.als._rcs` finds them.
+"""Compiled twin of :mod:`.sets`'s restricted commons: every RC of a list of ALS, as :func:`.sets._rcs` finds them.
 
 The pairs loop is the ALS techniques' hot spot (a few hundred ALS, tens of thousands of pairs).
 Cell sets of up to 81 cells are passed as two 64-bit words (cells 0-63, 64-127). The result is the

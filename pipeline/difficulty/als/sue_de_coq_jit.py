@@ -1,6 +1,6 @@
 """Compiled twin of :mod:`.sue_de_coq`: does a Sue de Coq with an elimination exist in this state?
 
-:func:`exists` runs the search of :func:`pipeline.difficulty.sue_de_coq._sue_de_coq` over the same
+:func:`exists` runs the search of :func:`.sue_de_coq._sue_de_coq` over the same
 sets (intersection cells, line sets, and the box sets hodoku-py's depth-first walk reaches: every
 proper prefix, in cell order, covers no more than it must) and answers whether one eliminates; the
 Python finder, run only on a yes, builds the step. Classic boards up to 9x9.
@@ -136,5 +136,5 @@ def _units(n: int) -> np.ndarray:
 
 
 def exists(cand: list[int], n: int) -> bool:
-    """Whether :func:`pipeline.difficulty.sue_de_coq._sue_de_coq` finds a step in the classic state ``cand``."""
+    """Whether :func:`.sue_de_coq._sue_de_coq` finds a step in the classic state ``cand``."""
     return bool(_exists(np.array(cand, dtype=np.int64), _units(n), n))

@@ -37,7 +37,7 @@ def _sue_de_coq(st: Candidates, ctx: _Ctx) -> Step | None:
     if n > MAX_SIDE or not st.geo.classic:
         return None
     if ctx.cache.get("jit"):
-        from pipeline.difficulty import sue_de_coq_jit  # lazy: numba loads only with the compiled solver
+        from pipeline.difficulty.als import sue_de_coq_jit  # lazy: numba loads only with the compiled solver
 
         if not sue_de_coq_jit.exists(st.cand, n):
             return None

@@ -1,5 +1,5 @@
-"""Compiled probes of the basic techniques (:mod:`.basic`): naked and hidden subsets, pointing and
-claiming. Each answers whether the Python finder would return a step (classic geometry only).
+"""Compiled probes of the subsets (:mod:`.subsets`): naked and hidden subsets (locked ones included).
+Each answers whether the Python finder would return a step (classic geometry only).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pipeline.difficulty.candidates_jit import _first_combo, _next_combo, _popco
 def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
                   box_of: np.ndarray, n: int, k: int, locked: bool,
                   hodoku: bool = False) -> bool:  # pragma: no cover - compiled
-    """``basic._naked_subset(st, k, locked, hodoku) is not None``."""
+    """``subsets._naked_subset(st, k, locked, hodoku) is not None``."""
     cells = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     shared = np.empty(3, dtype=np.int64)
@@ -82,7 +82,7 @@ def _naked_subset(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_o
 
 @nb.njit(cache=True, nogil=True)
 def _hidden_subset(cand: np.ndarray, units: np.ndarray, n: int, k: int) -> bool:  # pragma: no cover - compiled
-    """``basic._hidden_subset(st, ctx, k) is not None`` (positions as bits of the unit's cell order)."""
+    """``subsets._hidden_subset(st, ctx, k) is not None`` (positions as bits of the unit's cell order)."""
     digs = np.empty(n, dtype=np.int64)
     pos_of = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
@@ -113,61 +113,4 @@ def _hidden_subset(cand: np.ndarray, units: np.ndarray, n: int, k: int) -> bool:
                         return True
             if not _next_combo(idx, k, cnt):
                 break
-    return False
-
-
-@nb.njit(cache=True, nogil=True)
-def _pointing(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
-              box_of: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
-    """``basic._pointing(st, ctx) is not None``."""
-    for b in range(n):
-        bu = 2 * n + b
-        for k in range(n):
-            first = -1
-            one_row = True
-            one_col = True
-            for p in range(n):
-                i = units[bu, p]
-                if cand[i] >> k & 1:
-                    if first < 0:
-                        first = i
-                    else:
-                        one_row = one_row and row_of[i] == row_of[first]
-                        one_col = one_col and col_of[i] == col_of[first]
-            if first < 0:
-                continue
-            for line in range(2):
-                if (one_row if line == 0 else one_col):
-                    lu = row_of[first] if line == 0 else n + col_of[first]
-                    for p in range(n):
-                        j = units[lu, p]
-                        if box_of[j] != b and cand[j] >> k & 1:
-                            return True
-    return False
-
-
-# _pointing's other direction (a line confined to a box), as basic._claiming mirrors basic._pointing
-@nb.njit(cache=True, nogil=True)
-def _claiming(cand: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
-              box_of: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
-    """``basic._claiming(st, ctx) is not None``."""
-    for line in range(2 * n):
-        for k in range(n):
-            first = -1
-            one_box = True
-            for p in range(n):
-                i = units[line, p]
-                if cand[i] >> k & 1:
-                    if first < 0:
-                        first = i
-                    else:
-                        one_box = one_box and box_of[i] == box_of[first]
-            if first < 0 or not one_box:
-                continue
-            bu = 2 * n + box_of[first]
-            for p in range(n):
-                j = units[bu, p]
-                on_line = row_of[j] == line if line < n else col_of[j] == line - n
-                if not on_line and cand[j] >> k & 1:
-                    return True
     return False

@@ -1,0 +1,87 @@
+"""The implication graph over the candidates, read by every nice loop, AIC and forcing chain (and the
+chain engine, and the grouped loops built on it).
+
+*Nodes*: digit ``d`` in cell ``c``, numbered ``(d - 1) * N + c`` (``N = n * n``). A **weak link** joins
+two nodes that cannot both be true (two digits of one cell, or one digit in two peer cells); a **strong
+link** joins two nodes that cannot both be false (the two digits of a bivalue cell, or the two places of
+a digit in a unit). Public API (the chain modules' shared surface): :class:`Graph`, :func:`graph_of` (one
+graph per step search, cached in its context), :func:`chain_text` and :func:`node_name` (how a chain and
+a node are written in a step's detail).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pipeline.difficulty.candidates import Candidates, _bits, _Ctx, cell_name, digit_name
+
+__all__ = ["Graph", "Named", "chain_text", "graph_of", "node_name"]
+
+
+class Graph:
+    """The links of one state, on nodes ``k * N + c`` (digit ``k + 1`` in cell ``c``, ``N = n * n``):
+    ``weak[x]`` and ``strong[x]`` are the bitsets of the nodes linked to node ``x``."""
+
+    def __init__(self, st: Candidates, ctx: _Ctx) -> None:
+        n, cand, g = st.n, st.cand, st.geo
+        big = n * n
+        self.n, self.big = n, big
+        self.nodes: list[int] = [k * big + c for k in range(n) for c in _bits(ctx.where[k])]
+        self.nodes.sort(key=lambda x: (x % big, x // big))  # cells ascending, then digits
+        self.present = sum(1 << x for x in self.nodes)
+        weak: dict[int, int] = {}
+        strong: dict[int, int] = {}
+        for x in self.nodes:
+            k, c = divmod(x, big)
+            w = (ctx.where[k] & g.peer_bits[c]) << (k * big)
+            for k2 in _bits(cand[c] & ~(1 << k)):
+                w |= 1 << (k2 * big + c)
+            weak[x] = w
+            s = 0
+            if cand[c].bit_count() == 2:
+                s |= 1 << (((cand[c] & ~(1 << k)).bit_length() - 1) * big + c)
+            strong[x] = s
+        for k in range(n):
+            for a, b, _kinds in ctx.strong(k):
+                strong[k * big + a] |= 1 << (k * big + b)
+                strong[k * big + b] |= 1 << (k * big + a)
+        self.weak, self.strong = weak, strong
+
+    def name(self, x: int) -> str:
+        return node_name(x, self.n)
+
+    def cell(self, x: int) -> int:
+        return x % self.big
+
+    def pair(self, x: int) -> tuple[int, int]:
+        k, c = divmod(x, self.big)
+        return c, k + 1
+
+
+def graph_of(st: Candidates, ctx: _Ctx) -> Graph:
+    """The :class:`Graph` of state ``st``, built once per step search (kept in ``ctx.cache["graph"]``)."""
+    g = ctx.cache.get("graph")
+    if not isinstance(g, Graph):
+        g = Graph(st, ctx)
+        ctx.cache["graph"] = g
+    return g
+
+
+class Named(Protocol):
+    """Anything that names a node (a :class:`Graph`, or the chain engine's links)."""
+
+    def name(self, x: int) -> str: ...
+
+
+def chain_text(gr: Named, path: list[tuple[int, bool]]) -> str:
+    """``r1c2(5) = r1c7(5) - r1c7(3) = r4c7(3)``: ``=`` a strong link, ``-`` a weak one."""
+    out = gr.name(path[0][0])
+    for x, on in path[1:]:
+        out += (" = " if on else " - ") + gr.name(x)
+    return out
+
+
+def node_name(x: int, n: int) -> str:
+    """``r5c3(7)``: node ``x`` (digit and cell) by name, as :meth:`Graph.name` says it."""
+    k, c = divmod(x, n * n)
+    return f"{cell_name(c, n)}({digit_name(k + 1)})"
