@@ -10,6 +10,10 @@ Two halves, two interpreters (hodoku-py is never a numplace dependency):
 
        .venv/bin/python bench/bench_technique.py make --count 20 --out /tmp/tech.jsonl
 
+   ``--generator 3`` makes them by generator version 3's climb (every candidate graded in full) for a
+   before/after table in one checkout; ``--budget S`` stops a technique after S CPU seconds (the row
+   then says how many it made in that time: the rate of a rare technique without waiting for all).
+
 2. ``rate`` (the peers' Python, hodoku-py): HoDoKu's own solver rates every puzzle; a puzzle passes
    when HoDoKu's path uses the technique (or the HoDoKu step it maps to) and HoDoKu's level is no
    higher than the technique's level (ours: hard = Hard, expert = Unfair). Prints the share per technique.
@@ -34,6 +38,11 @@ HARD = ("x_wing", "swordfish", "skyscraper", "two_string_kite", "xy_wing", "w_wi
 MORE = ("jellyfish", "turbot_fish", "xyz_wing", "remote_pair", "finned_x_wing", "multi_colors", "naked_quad",
         "hidden_quad", "uniqueness_2", "bug_plus_1", "finned_swordfish", "x_chain", "xy_chain",
         "discontinuous_nice_loop", "aic", "sue_de_coq", "als_xz")
+#: The expert-level techniques a target offers (pipeline.config.technique.OFFERED), in the solver order.
+EXPERT = ("finned_swordfish", "sashimi_swordfish", "finned_jellyfish", "sashimi_jellyfish", "sue_de_coq", "x_chain",
+          "xy_chain", "discontinuous_nice_loop", "continuous_nice_loop", "aic", "grouped_discontinuous_nice_loop",
+          "grouped_continuous_nice_loop", "grouped_aic", "als_xz", "als_xy_wing", "als_xy_chain")
+ALL = HARD + MORE + tuple(e for e in EXPERT if e not in MORE)
 HODOKU_LEVELS = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 #: HoDoKu step names (snake-cased SolutionType values) that are one of ours under another name.
@@ -50,12 +59,16 @@ NAMES = {
 def _make(args: argparse.Namespace) -> None:
     from pipeline import config as cfgmod
     from pipeline.difficulty.techniques import TECHNIQUES
+    from pipeline.generate.version import GENERATOR_VERSION
     from pipeline.run import runner
     from pipeline.run.work import Made
 
     names = args.techniques.split(",") if args.techniques else list(HARD + MORE)
 
-    def run(difficulty: dict | None, seed: int) -> tuple[list[dict], float, int]:
+    made_by = args.generator or GENERATOR_VERSION
+    print(f"generator version {made_by}; CPU budget per technique: {args.budget or 'none'}", flush=True)
+
+    def run(difficulty: dict | None, seed: int, budget: float | None = None) -> tuple[list[dict], float, int]:
         data = {"name": "bench", "seed": seed, "count": args.count, "workers": 1,
                 "grid": {"method": "weighted-ilp"}}
         if difficulty:
@@ -63,11 +76,13 @@ def _make(args: argparse.Namespace) -> None:
         cfg = cfgmod.validate(data)
         t0 = time.process_time()
         rows, failed = [], 0
-        for item in runner.stream(cfg):
+        for item in runner.stream(cfg, chunk=1, made_by=made_by):
             if isinstance(item, Made):
                 rows.append(item.row)
             else:
                 failed += 1
+            if budget and time.process_time() - t0 > budget:
+                break
         return rows, time.process_time() - t0, failed
 
     list(run(None, 1)[0])  # warm-up: compiled kernels, tables
@@ -79,7 +94,9 @@ def _make(args: argparse.Namespace) -> None:
     print("|---|---|---|---|---|---|---|")
     with Path(args.out).open("w", encoding="utf-8") as out:
         for k, name in enumerate(names):
-            rows, secs, failed = run({"technique": name}, args.seed + 1 + k)
+            # the seed of a technique is its place in ALL (or, for another name, in --techniques)
+            place = ALL.index(name) if name in ALL else k
+            rows, secs, failed = run({"technique": name}, args.seed + 1 + place, args.budget)
             for r in rows:
                 out.write(json.dumps({"technique": name, "made_for": r["technique"], "puzzle": r["puzzle"],
                                       "level": r["difficulty"], "score": r["difficulty_score"],
@@ -133,6 +150,8 @@ def main() -> None:
     mk.add_argument("--seed", type=int, default=4242)
     mk.add_argument("--techniques", default="")
     mk.add_argument("--out", required=True)
+    mk.add_argument("--generator", type=int, default=0, help="generator version (default: this code's)")
+    mk.add_argument("--budget", type=float, default=0.0, help="CPU seconds per technique (default: no limit)")
     rt = sub.add_parser("rate")
     rt.add_argument("file")
     args = ap.parse_args()

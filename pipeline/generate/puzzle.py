@@ -278,14 +278,23 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
             # Step 6s, steer: a local search over minimal puzzles of this grid toward the range, or toward the
             # seed's quota level (draws 8); with a quota the result is kept whatever its level (the run's
             # quota takes it or stocks it).
+            capped = spec.techniques is not None and spec.generator >= version.CAPPED_TECHNIQUE_CLIMB
+
             def judge(g: Grade) -> steer.Miss:
                 if spec.techniques is not None:
-                    return technique.miss(g, spec.techniques, spec.grader)
+                    return technique.miss(g, spec.techniques, spec.grader, capped)
                 if target is not None:
                     return steer.miss(g, (target,), None, None)
                 return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
 
-            puzzle, graded = steer.climb(job.unique, rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)
+            # From generator 4 a technique climb grades its candidates only up to the target
+            # (pipeline.generate.technique.rater); a climb that ends on an unfinished one grades it in full.
+            climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader)
+                          if capped and spec.techniques is not None else rate)
+            puzzle, graded = steer.climb(job.unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
+                                         rng)
+            if isinstance(graded, technique.Unfinished):
+                graded = rate(puzzle)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh
         made_for = (technique.made_for_grade(graded, spec.techniques, spec.grader) if spec.techniques is not None
                     else None)

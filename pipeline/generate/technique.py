@@ -16,15 +16,31 @@ a technique. :func:`miss` is lexicographic, smaller is closer, ``(0, 0.0)`` exac
   target is not used: fewer harder steps are closer, and a path that uses the target closer still.
 
 Several names: the nearest of them.
+
+From generator version 4 (:data:`pipeline.generate.version.CAPPED_TECHNIQUE_CLIMB`) the climb grades each
+candidate only up to the target (:func:`rater`: the solver's ``max_technique`` cut-off at :func:`cap`,
+the last row of the solver order no harder than the target). A path that the cut-off finishes is the
+whole path, step for step (the solver takes the first row that applies, and every row it tried comes
+before the cut-off), so its grade is the full grade; a path that the cut-off leaves unfinished needs a
+row past the cut-off, which is harder than every target, so the puzzle is not made for it and the
+chains, ALS and forcing searches past the target are never run on it. Such a candidate
+(:class:`Unfinished`) and a full grade whose path takes a row past the cut-off are both *past the
+target*, and :func:`miss` with ``capped=True`` ranks them ``(3, o)`` (between a path on the target's
+level and one a level off), ``o`` the cells still open where the path first needs a row past the
+cut-off, plus :data:`NOT_USED` when the target was not used before that: a puzzle whose easy part
+goes further, and takes the target on the way, is closer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from pipeline.board import Grid, Variant
 from pipeline.difficulty.candidates import Step
-from pipeline.difficulty.grade import Grade
-from pipeline.difficulty.techniques import LEVELS, ORDERS, TECHNIQUES
+from pipeline.difficulty.grade import Grade, grade_result, score_steps
+from pipeline.difficulty.logic import solve_logically
+from pipeline.difficulty.techniques import LEVELS, ORDERS, TECHNIQUES, UNRATED
 from pipeline.generate import steer
 
 #: What a path that does not use the target adds to its distance (more than any few harder steps weigh).
@@ -37,6 +53,51 @@ def key(name: str, grader: int) -> tuple[int, float, int]:
     t = TECHNIQUES[name]
     order = ORDERS[grader]
     return LEVELS.index(t.level), t.weight, order.index(name) if name in order else len(order)
+
+
+def cap(names: Sequence[str], grader: int) -> str:
+    """The solver's cut-off for a climb toward ``names``: the last row of grader ``grader``'s solver order
+    whose :func:`key` is no harder than the hardest of ``names`` (every row after it is harder than each
+    of them)."""
+    top = max(key(n, grader) for n in names)
+    return [t for t in ORDERS[grader] if key(t, grader) <= top][-1]
+
+
+@dataclass
+class Unfinished(Grade):
+    """What :func:`rater` returns for a candidate its cut-off left unfinished: ``level`` is
+    :data:`~pipeline.difficulty.techniques.UNRATED`, ``steps`` the path up to where it stopped, ``open``
+    the cells then still blank. Never written: the climb's own judge reads it, and a climb that ends on
+    one grades the puzzle in full."""
+
+    open: int = 0
+
+
+#: The ``reason`` of an :class:`Unfinished` grade.
+PAST_TARGET = "needs a technique harder than the target (graded up to the target only)"
+
+
+def rater(solution: Grid, variant: Variant, names: Sequence[str], grader: int) -> Callable[[Grid], Grade]:
+    """The climb's grader toward ``names`` (module docstring): the full grade of a puzzle whose path
+    stays within :func:`cap`, else an :class:`Unfinished` one. Same arguments as the generator's full
+    grader (a classic puzzle is known unique; a variant's grade runs the Python solver)."""
+    last = cap(names, grader)
+    classic = variant.classic
+
+    def rate(puzzle: Grid) -> Grade:
+        if classic:
+            r = solve_logically(puzzle, max_technique=last, solution=solution, unique=True, grader=grader)
+        else:
+            r = solve_logically(puzzle, max_technique=last, solution=solution, compiled=False, variant=variant,
+                                grader=grader)
+        if r.solved:
+            return grade_result(r)
+        steps = list(r.steps)
+        return Unfinished(level=UNRATED, score=score_steps(steps), techniques=sorted({s.technique for s in steps}),
+                          logic_steps=len(steps), steps=steps, n=r.n, reason=PAST_TARGET,
+                          open=sum(1 for d in r.grid if not d))
+
+    return rate
 
 
 def key_step(steps: Sequence[Step], name: str) -> int | None:
@@ -69,11 +130,33 @@ def made_for_grade(g: Grade, names: Sequence[str], grader: int) -> str | None:
     return made_for(g.steps, g.level, g.guesses, names, grader)
 
 
-def miss(g: Grade, names: Sequence[str], grader: int) -> steer.Miss:
-    """How far the grade ``g`` is from a puzzle made for one of ``names`` (module docstring)."""
+def miss(g: Grade, names: Sequence[str], grader: int, capped: bool = False) -> steer.Miss:
+    """How far the grade ``g`` is from a puzzle made for one of ``names`` (module docstring);
+    ``capped``: the rule of generator version 4 on, where a path past :func:`cap` ranks ``(3, o)``."""
     if made_for_grade(g, names, grader) is not None:
         return 0, 0.0
+    if capped:
+        past = _past(g, names, grader)
+        if past is not None:
+            return past
     return min(_miss_one(g, name, grader) for name in names)
+
+
+def _past(g: Grade, names: Sequence[str], grader: int) -> steer.Miss | None:
+    """``(3, o)`` for a path that needs a row past :func:`cap` (module docstring), else None."""
+    order = ORDERS[grader]
+    last = order.index(cap(names, grader))
+    if isinstance(g, Unfinished):
+        before, open_ = g.steps, g.open
+    else:
+        beyond = next((k for k, s in enumerate(g.steps)
+                       if s.technique not in order or order.index(s.technique) > last), None)
+        if beyond is None:
+            return None
+        before = g.steps[:beyond]
+        open_ = sum(1 for s in g.steps[beyond:] for _ in s.placements)
+    used = any(s.technique in names for s in before)
+    return 3, float(open_) + (0.0 if used else NOT_USED)
 
 
 def _miss_one(g: Grade, name: str, grader: int) -> steer.Miss:

@@ -17,6 +17,12 @@ Versions, and what each promises:
   :data:`pipeline.generate.puzzle.KILLER_CERTIFY_NODES` branch-and-bound nodes (a root node can take
   seconds). Classic and the other variants make the very puzzles of version 2; a killer set the
   same puzzles except where a certificate needed more than presolve (``docs/variants.md`` "Killer").
+* 4: a technique target's climb (``difficulty.technique``) grades each candidate only up to the target
+  and ranks a path that needs more by how far its easy part goes
+  (:func:`pipeline.generate.technique.rater`, :func:`pipeline.generate.technique.miss` with
+  ``capped``); every puzzle is still made for the target, graded in full, checked and certified, but
+  a set with a technique target makes other puzzles than under version 3. Everything else (plain
+  generation, levels, steering toward a level, quotas) makes the very puzzles of version 3.
 
 New sets default to ``weighted-lp`` (:data:`NEW_SET_METHOD`, since 2026-11-28): its grids come from the
 same random-weight objective, about four times as fast as ``weighted-ilp``'s, as many distinct grids, and
@@ -35,16 +41,19 @@ from collections.abc import Mapping
 from typing import Any
 
 #: The generator version of this code (the module docstring says what each promises).
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 #: The first version whose killer certificates are HiGHS's presolve alone.
 PRESOLVE_KILLER_CERTIFICATES = 3
+#: The first version whose technique climb grades candidates only up to the target.
+CAPPED_TECHNIQUE_CLIMB = 4
 #: ``grid.method`` of a new set whose config leaves it unset.
 NEW_SET_METHOD = "weighted-lp"
 #: The record of a set begun before generator records existed.
 BEFORE_RECORDS: dict[str, Any] = {"version": 1, "grid_method": "weighted-ilp"}
 #: The grid methods each version knows.
 METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform"),
-                                       3: ("weighted-ilp", "weighted-lp", "uniform")}
+                                       3: ("weighted-ilp", "weighted-lp", "uniform"),
+                                       4: ("weighted-ilp", "weighted-lp", "uniform")}
 
 
 class NewerGenerator(ValueError):

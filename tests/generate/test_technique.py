@@ -104,6 +104,91 @@ def test_the_loss_orders_grades_toward_the_target() -> None:
     assert hit < harder < unused < below and unused < above
 
 
+@pytest.mark.parametrize("name", ["naked_pair", "x_wing", "swordfish", "simple_colors", "x_chain", "als_xy_chain"])
+def test_the_cut_off_is_the_last_row_no_harder_than_the_target(name: str) -> None:
+    from pipeline.difficulty.techniques import ORDERS
+
+    order, g = ORDERS[GRADER_VERSION], GRADER_VERSION
+    last = order.index(steering.cap((name,), g))
+    assert last >= order.index(name)
+    assert steering.key(order[last], g) <= steering.key(name, g)
+    assert all(steering.key(t, g) > steering.key(name, g) for t in order[last + 1:])
+    # several names: the cut-off of the hardest
+    assert steering.cap(("naked_pair", name), g) == steering.cap((name,), g)
+
+
+#: A puzzle made for swordfish (tests/data/workbook_rows.jsonl, the first row).
+_SWORD = ".8..3...775.4...6.2.1........4.2.3.....6.3.....5.8.2........6.1.1...6.728...1..9."
+_SWORD_SOLUTION = "486531927753492168291867534674129385128653749935784216342978651519346872867215493"
+
+
+def test_the_capped_grade_is_the_full_grade_within_the_cut_off() -> None:
+    from pipeline.board import CLASSIC
+
+    puzzle, solution = parse(_SWORD), parse(_SWORD_SOLUTION)
+    full = grade(puzzle, solution, unique=True)
+    capped = steering.rater(solution, CLASSIC, ("swordfish",), GRADER_VERSION)(puzzle)
+    assert not isinstance(capped, steering.Unfinished)
+    assert (capped.level, capped.score, capped.techniques, capped.steps) == (full.level, full.score, full.techniques,
+                                                                              full.steps)
+    assert steering.miss(capped, ("swordfish",), GRADER_VERSION, capped=True) == (0, 0.0)
+
+
+@pytest.mark.parametrize("target", ["naked_pair", "x_wing"])
+def test_a_path_past_the_cut_off_ranks_the_same_capped_or_in_full(target: str) -> None:
+    """Toward naked_pair the swordfish puzzle stops at the cut-off (its uniqueness_1, turbot_fish and swordfish
+    are past it); toward x_wing it finishes (the cut-off is finned_x_wing, the swordfish is before it)."""
+    from pipeline.board import CLASSIC
+
+    puzzle, solution = parse(_SWORD), parse(_SWORD_SOLUTION)
+    full = grade(puzzle, solution, unique=True)
+    capped = steering.rater(solution, CLASSIC, (target,), GRADER_VERSION)(puzzle)
+    g = GRADER_VERSION
+    if target == "naked_pair":
+        assert isinstance(capped, steering.Unfinished) and capped.open > 0
+        assert capped.steps == full.steps[:len(capped.steps)]
+        rank = steering.miss(capped, (target,), g, capped=True)
+        assert rank == steering.miss(full, (target,), g, capped=True) == (3, float(capped.open))
+        # version 3's rule ranks the full grade by its level instead
+        assert steering.miss(full, (target,), g)[0] == 4
+    else:
+        assert not isinstance(capped, steering.Unfinished) and capped.steps == full.steps
+        # the swordfish is harder than x_wing but within the cut-off: ranked as on the level, by its weight
+        assert steering.miss(capped, (target,), g, capped=True) == steering.miss(full, (target,), g)
+
+
+def test_the_capped_loss_puts_a_path_past_the_target_between_the_level_and_a_level_off() -> None:
+    g, name = GRADER_VERSION, ("x_wing",)
+    unused = steering.miss(_grade(_steps("skyscraper"), "hard"), name, g, capped=True)
+    past_used = steering.miss(_grade(_steps("x_wing", "x_chain"), "expert"), name, g, capped=True)
+    past = steering.miss(_grade(_steps("x_chain"), "expert"), name, g, capped=True)
+    below = steering.miss(_grade(_steps("pointing"), "medium"), name, g, capped=True)
+    assert unused < past_used < past < below
+    assert past_used[0] == past[0] == 3
+
+
+@pytest.mark.heavy
+def test_generator_3_still_makes_the_puzzles_it_made() -> None:
+    """A set begun under generator 3 keeps its climb (every candidate graded in full): the puzzles of
+    tests/data/workbook_rows.jsonl (generator 3) again; generator 4 makes puzzles made for the target."""
+    import dataclasses
+
+    from pipeline.generate.puzzle import make_puzzle
+    from pipeline.generate.spec import puzzle_seed
+    from pipeline.generate.version import CAPPED_TECHNIQUE_CLIMB, GENERATOR_VERSION
+    from tests.conftest import DATA
+
+    assert GENERATOR_VERSION >= CAPPED_TECHNIQUE_CLIMB == 4
+    made = [json.loads(line) for line in (DATA / "workbook_rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    cfg = config.validate({"name": "wb-swordfish", "seed": 42, "count": 5, "grid": {"method": "weighted-ilp"},
+                           "difficulty": {"technique": "swordfish"}})
+    want = [r["puzzle"] for r in made if r["technique"] == "swordfish"]
+    old = make_puzzle(dataclasses.replace(spec_of(cfg), generator=3), puzzle_seed(42, 0))
+    assert "".join(str(d) if d else "." for d in old.puzzle) == want[0]
+    new = make_puzzle(dataclasses.replace(spec_of(cfg), generator=4), puzzle_seed(42, 1))
+    assert new.technique == "swordfish" and new.certified
+
+
 def test_the_column_is_nullable_and_new_in_schema_5() -> None:
     import polars as pl
 
