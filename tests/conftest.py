@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # A compiled probe that disagrees with its Python finder fails the test (pipeline.difficulty.logic.TwinDrift)
 # instead of falling back on the Python search; inherited by the CLI subprocesses.
 os.environ.setdefault("NUMPLACE_STRICT_TWINS", "1")
+# The studio's background set check runs at the server's priority under tests (it runs niced 15 for an
+# editor): with the other xdist worker busy, a niced check would leave a test waiting for CPU.
+os.environ.setdefault("NUMPLACE_STUDIO_CHECK_NICE", "0")
 
 # Under pytest-xdist (make test), each worker, and every process it starts (the CLI, its loky workers),
 # compiles numba kernels into a cache folder of its own, kept between sessions: numba's on-disk cache

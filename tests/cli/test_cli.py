@@ -91,6 +91,8 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
     proc.wait(timeout=30)
 
 
+@pytest.mark.heavy
+@pytest.mark.system
 def test_resume_after_kill_9_gives_the_uninterrupted_set(tmp_path: Path, write_config) -> None:
     data = tiny(tmp_path / "out", count=60, workers=2, output={"dir": str(tmp_path / "out"), "shard_size": 10})
     cfg = write_config(data)

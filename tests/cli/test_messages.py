@@ -148,6 +148,7 @@ def test_a_signal_while_the_command_line_loads_gets_its_line(sig: signal.Signals
 
 
 @pytest.mark.heavy
+@pytest.mark.system
 def test_sigquit_during_a_run_marks_it_interrupted_and_names_the_resume(tmp_path: Path, write_config) -> None:
     """SIGQUIT used to end the run with a core dump: no line, status ``running`` for ever."""
     from pipeline.run.manifest import read_manifest
