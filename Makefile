@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # pytest-xdist processes for make test: both cores of the 2-core machine CI runs on (make test TEST_WORKERS=4 elsewhere)
 TEST_WORKERS ?= 2
 
-.PHONY: run test test-system test-fast lint bench clean-venv lock browser
+.PHONY: run test test-deep test-system test-fast lint bench clean-venv lock browser
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -20,19 +20,23 @@ run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check i
 	$(BIN)/numplace run configs/default.yaml
 	$(BIN)/numplace check "$$(ls -d outputs/default-classic/2*/ | sort | tail -n 1)"
 
-test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every test not marked slow or system (exit 5, no tests, fails)
+test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every test not slow, deep or system (exit 5, no tests, fails)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy pipeline
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run runs it after make test): processes, clusters, Chromium
+test-deep: $(STAMP)  ## the deep tier over TEST_WORKERS processes (.ci/run runs it after make test): the tests measured at about 2.5 s or more (tests/deep.txt)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "deep and not slow and not system" --durations=0; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run runs it last): processes, clusters, Chromium
 	$(BIN)/python -m pytest -m "system and not slow" --durations=0; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or system (see pyproject.toml)
 	$(BIN)/ruff check pipeline tests bench
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow and not heavy and not system"; rc=$$?; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow and not heavy and not deep and not system"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 browser:  ## Debian's Chromium (and a Japanese font) for the browser tests (skipped, with a note, where it cannot be installed)

@@ -82,6 +82,19 @@ def pytest_configure(config: pytest.Config) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``deep`` every test that tests/deep.txt lists (measured at ``tests.costs.DEEP_SECONDS`` or
+    more): ``make test`` leaves them to ``make test-deep``. First among the hooks, so that ``-m``
+    selects by it."""
+    from tests.costs import read
+
+    deep = read()
+    for item in items:
+        if item.nodeid in deep:
+            item.add_marker(pytest.mark.deep)
+
+
 def error_line(stderr: str) -> str:
     """The one error line of a refusal as a person reads it, ``numplace: error: <message>``: the plain
     line, or, for a command whose stderr is a log (``run``, stderr not a terminal), its JSON log line."""

@@ -1,10 +1,11 @@
 """Every test runs in exactly one tier, and docs/testing.md names the system tier's files.
 
 The tiers are marker expressions: ``make test`` takes pyproject's default selection, ``make
-test-system`` (run by ``.ci/run`` after ``make test``) its own, and ``-m slow`` the rest. The test
-evaluates the three expressions, read from pyproject.toml and the Makefile, on every combination of
-the registered markers, and reads every test file's markers (module ``pytestmark``, class and function
-decorators) from its source, without importing it.
+test-deep`` and ``make test-system`` (run by ``.ci/run`` after ``make test``) their own, and ``-m
+slow`` the rest. The test evaluates the four expressions, read from pyproject.toml and the Makefile, on
+every combination of the registered markers, and reads every test file's markers (module
+``pytestmark``, class and function decorators) from its source, without importing it. The ``deep``
+marker is the one given at collection, from the measured list tests/deep.txt (tests/costs.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-COST = ("slow", "heavy", "system", "browser")  # the markers that choose a tier (parametrize & co. do not)
+COST = ("slow", "heavy", "deep", "system", "browser")  # the markers that choose a tier (parametrize & co. do not)
 
 
 def _selection(option: str) -> str:
@@ -46,10 +47,12 @@ def _matches(expression: str, marks: tuple[str, ...]) -> bool:
 def _tiers() -> dict[str, str]:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    system = re.search(r"^test-system:.*\n(?:\t.*\n)*?\t\$\(BIN\)/python -m pytest (.*?);", makefile, re.M)
-    assert system, "Makefile: test-system runs no pytest"
-    return {"make test": _selection(pyproject["tool"]["pytest"]["ini_options"]["addopts"]),
-            "system": _selection(system.group(1)), "slow": "slow"}
+    tiers = {"make test": _selection(pyproject["tool"]["pytest"]["ini_options"]["addopts"]), "slow": "slow"}
+    for target in ("deep", "system"):
+        run = re.search(rf"^test-{target}:.*\n(?:\t.*\n)*?\t\$\(BIN\)/python -m pytest (.*?);", makefile, re.M)
+        assert run, f"Makefile: test-{target} runs no pytest"
+        tiers[target] = _selection(run.group(1))
+    return tiers
 
 
 def test_every_combination_of_markers_is_in_exactly_one_tier() -> None:
@@ -60,10 +63,10 @@ def test_every_combination_of_markers_is_in_exactly_one_tier() -> None:
             assert len(where) == 1, f"a test marked {marks or 'nothing'} runs in {where or 'no tier'}"
 
 
-def test_ci_runs_make_test_then_the_system_tier() -> None:
+def test_ci_runs_make_test_then_the_deep_and_system_tiers() -> None:
     steps = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
              if ln.strip().startswith("make ")]
-    assert steps == ["make test", "make test-system"]
+    assert steps == ["make test", "make test-deep", "make test-system"]
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^test: \$\(STAMP\)\s", makefile, re.M), "make test must not need Chromium (make browser)"
     assert re.search(r"^test-system: .*\bbrowser\b", makefile, re.M), "make test-system installs Chromium"
@@ -161,3 +164,50 @@ def test_docs_name_the_system_tiers_files() -> None:
     marked = {str(p.relative_to(ROOT)) for p in TEST_FILES
               if any("system" in m and "slow" not in m for m in markers_of(p).values())}
     assert documented == marked
+
+
+def test_every_deep_test_names_a_test_that_exists() -> None:
+    """Each line of tests/deep.txt names a test function of an existing file (a renamed test would
+    otherwise fall back into make test unnoticed)."""
+    from tests.costs import read
+
+    deep = read()
+    assert deep, "tests/deep.txt lists nothing"
+    missing = []
+    for test in deep:
+        path, name = test.split("::", 1)
+        function = name.split("[", 1)[0]
+        if not (ROOT / path).exists() or function not in markers_of(ROOT / path):
+            missing.append(test)
+    assert missing == []
+
+
+def test_the_deep_tests_are_not_selected_by_make_tests_expression(request: pytest.FixtureRequest) -> None:
+    """Under a selection that leaves ``deep`` out (make test's), none of the collected tests this session
+    runs is on the deep list: the marker is given before ``-m`` selects."""
+    from tests.costs import read
+
+    expression = request.config.getoption("markexpr")
+    if not expression or _matches(expression, ("deep",)):
+        pytest.skip(f"this session's selection ({expression or 'none'}) keeps deep tests")
+    deep = read()
+    chosen = [item.nodeid for item in request.session.items]
+    assert chosen and not [t for t in chosen if t in deep]
+    assert any(t.split("::", 1)[0] == "tests/test_tiers.py" for t in chosen)
+
+
+def test_the_list_is_refreshed_from_durations_reports(tmp_path: Path) -> None:
+    from tests.costs import DEEP_SECONDS, read, refresh
+
+    listed = tmp_path / "deep.txt"
+    listed.write_text("# c\n30.0\ttests/a.py::test_kept\n40.0\ttests/a.py::test_now_quick\n", encoding="utf-8")
+    log = tmp_path / "durations.log"
+    log.write_text(f"""============ slowest durations ============
+{DEEP_SECONDS + 1:.2f}s call     tests/b.py::test_new[with a space]
+0.50s setup    tests/b.py::test_new[with a space]
+{DEEP_SECONDS / 2:.2f}s call     tests/a.py::test_now_quick
+1.00s call     tests/b.py::test_quick
+""", encoding="utf-8")
+    assert refresh([log], "header", listed) == (1, 1)
+    assert read(listed) == {"tests/a.py::test_kept": 30.0, "tests/b.py::test_new[with a space]": DEEP_SECONDS + 1.5}
+    assert listed.read_text(encoding="utf-8").startswith("# header\n")
