@@ -17,7 +17,8 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
 * ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
   and done (both drawn, the config shown).
 
-Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
+For Generate also the time to its progress line (what is being made, how many are done; an older
+tree's progress bar), or to the first puzzle when that comes first. Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
 gone (the page's script done: a grade, the last drawing). A fresh
 server per tree per repeat, so "first open" is a first open. Usage::
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -92,10 +94,19 @@ def _serve(tree: Path, root: Path | None = None) -> tuple[str, subprocess.Popen[
     return url, proc
 
 
-def _answer(page: object, url: str, text: str) -> tuple[float, float]:
-    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done."""
+#: What Generate shows while it works (this tree's progress line, or an older tree's bar).
+PROGRESS = re.compile(r"Making puzzle 1 of|Working 0 / ")
+
+
+def _answer(page: object, url: str, text: str, seen: list[float] | None = None) -> tuple[float, float]:
+    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done. With
+    ``seen``, the seconds to Generate's progress line (or the answer, if it comes first) go into it."""
     t0 = time.perf_counter()
     page.goto(url)  # type: ignore[attr-defined]
+    if seen is not None:
+        early = page.get_by_text(PROGRESS).or_(page.get_by_text(text))  # type: ignore[attr-defined]
+        early.first.wait_for(timeout=600_000)
+        seen.append(time.perf_counter() - t0)
     page.get_by_text(text).first.wait_for(timeout=600_000)  # type: ignore[attr-defined]
     t_answer = time.perf_counter() - t0
     page.wait_for_timeout(300)  # type: ignore[attr-defined]
@@ -175,25 +186,30 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
                     page.goto(f"{url}/")  # the server's first page: the front end loaded, as an editor starts
                     page.get_by_text("Solve").first.wait_for(timeout=120_000)
                     for name, path, text in (clicks if not fresh else [(RESTART, *CLICKS[0][1:])]):
-                        took = _answer(page, url + path.format(set=set_name), text)
+                        seen: list[float] | None = [] if name.startswith("generate") else None
+                        took = _answer(page, url + path.format(set=set_name), text, seen)
                         times.setdefault((name, label), []).append(took)
-                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s",
-                              file=sys.stderr)
+                        if seen:
+                            times.setdefault((f"{name}: progress", label), []).append((seen[0], seen[0]))
+                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s"
+                              + (f"  progress {seen[0]:6.2f} s" if seen else ""), file=sys.stderr)
                     page.close()
                 finally:
                     proc.terminate()
                     proc.wait()
     labels = [label for label, _ in trees]
-    print(f"{'click (median of ' + str(repeat) + ')':<26}"
+    print(f"{'click (median of ' + str(repeat) + ')':<36}"
           + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
-    for name, _, _ in [*clicks, *([(RESTART, "", "")] if restart else [])]:
+    names = [n for c in clicks for n in ((c[0], f"{c[0]}: progress") if c[0].startswith("generate") else (c[0],))]
+    for name in [*names, *([RESTART] if restart else [])]:
         cells = []
         for label in labels:
             got = times[(name, label)]
             answer, done = statistics.median(a for a, _ in got), statistics.median(d for _, d in got)
             cells.append(f"{answer:>13.2f} s{done:>11.2f} s")
-        print(f"{name:<26}" + "".join(cells))
-    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing)")
+        print(f"{name:<36}" + "".join(cells))
+    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing);\n"
+          "generate ...: progress: Generate's progress line on screen (or its first puzzle, if that comes first)")
 
 
 def main() -> None:

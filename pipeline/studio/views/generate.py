@@ -186,23 +186,85 @@ def _labels_of(text: Any, n: int) -> list[list[str]]:
     return [cells[r * n:(r + 1) * n] for r in range(n)]
 
 
+#: Seconds between two updates of the progress line while a puzzle is being made.
+TICK = 0.5
+
+
+def _what(cfg: cfgmod.Config) -> str:
+    """What the request makes, in this view's language: the board (side, variant) and the symmetry."""
+    n = cfg.board.size
+    variant = widgets.variant_name("+".join(cfg.board.rules.kinds) or "classic")
+    sym = cfg.removal.symmetry if cfg.removal.pattern is None else None
+    return f"{n}x{n} {variant}" + (f" · {t('symmetry')} {_sym(str(sym))}" if sym else "")
+
+
+def _line(k: int, count: int, what: str, seconds: float) -> str:
+    """The progress line: which puzzle is being made, of how many, what, how many are done, and the
+    seconds since the click (it moves while a puzzle takes long: the page is working, not stuck)."""
+    doing = t("making").format(k=min(k + 1, count), n=count) if k < count else t("working")
+    return f"{doing} · {what} · {t('made_n').format(k=k)} · {t('elapsed').format(s=int(seconds))}"
+
+
 def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
           each: Callable[[int, dict[str, Any]], None]) -> None:
     """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
-    with a progress bar; ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first
-    puzzle is on screen while the next is being made."""
+    under a progress line that says what is being made, how many are done and the seconds so far
+    (updated every :data:`TICK` s); ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the
+    first puzzle is on screen while the next is being made.
+
+    The puzzles are made by :func:`pipeline.run.runner.stream` on a thread of their own (the same
+    puzzles in the same order: only where they are made moves), so the page's script stays free to
+    update the line. When the view goes away (another click, a closed tab) the script stops at its
+    next update and the thread stops after the puzzle it is making, instead of making the rest for
+    nobody."""
+    import queue
+    import threading
+    import time
+
     from pipeline.run import runner
     from pipeline.run.work import Made
 
     cfg = cfgmod.validate({**data, "workers": 1})
-    bar = st.progress(0.0, text=f"{t('working')} 0 / {cfg.count}")
-    for k, item in enumerate(runner.stream(cfg, chunk=1), 1):
-        if isinstance(item, Made):
-            made.append(dict(item.row))
-            each(len(made) - 1, made[-1])
-        else:
-            failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
-        bar.progress(k / cfg.count, text=f"{t('working')} {k} / {cfg.count}")
+    what = _what(cfg)
+    start = time.monotonic()
+    bar = st.progress(0.0, text=_line(0, cfg.count, what, 0))
+    items: queue.Queue[Any] = queue.Queue()
+    stop = threading.Event()
+    end = object()
+
+    def work() -> None:
+        try:
+            for item in runner.stream(cfg, chunk=1):
+                items.put(item)
+                if stop.is_set():
+                    return
+        except BaseException as exc:  # the page shows it (a UserError as its one line)
+            items.put(exc)
+        finally:
+            items.put(end)
+
+    threading.Thread(target=work, name="numplace-studio-generate", daemon=True).start()
+    k = 0
+    try:
+        while True:
+            try:
+                item = items.get(timeout=TICK)
+            except queue.Empty:
+                bar.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+                continue
+            if item is end:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            k += 1
+            if isinstance(item, Made):
+                made.append(dict(item.row))
+                each(len(made) - 1, made[-1])
+            else:
+                failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
+            bar.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+    finally:
+        stop.set()
     bar.empty()
 
 
