@@ -200,17 +200,29 @@ def _what(cfg: cfgmod.Config) -> str:
 
 def _line(k: int, count: int, what: str, seconds: float) -> str:
     """The progress line: which puzzle is being made, of how many, what, how many are done, and the
-    seconds since the click (it moves while a puzzle takes long: the page is working, not stuck)."""
+    seconds since making began (it moves while a puzzle takes long: the page is working, not stuck)."""
     doing = t("making").format(k=min(k + 1, count), n=count) if k < count else t("working")
     return f"{doing} · {what} · {t('made_n').format(k=k)} · {t('elapsed').format(s=int(seconds))}"
 
 
+def _announce(status: Any, data: dict[str, Any]) -> None:
+    """The progress line of a request a link makes, in ``status`` (an ``st.empty``), before the form
+    is drawn (its editors load the table code on a server's first view); nothing when the config is
+    refused (the page says why below)."""
+    try:
+        cfg = cfgmod.validate({**data, "workers": 1})
+    except UserError:
+        return
+    status.progress(0.0, text=_line(0, cfg.count, _what(cfg), 0))
+
+
 def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
-          each: Callable[[int, dict[str, Any]], None]) -> None:
+          each: Callable[[int, dict[str, Any]], None], status: Any) -> None:
     """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
-    under a progress line that says what is being made, how many are done and the seconds so far
-    (updated every :data:`TICK` s); ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the
-    first puzzle is on screen while the next is being made.
+    under a progress line in ``status`` (an ``st.empty`` above the form) that says what is being made,
+    how many are done and the seconds since making began (updated every :data:`TICK` s; cleared at the
+    end); ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen
+    while the next is being made.
 
     The puzzles are made by :func:`pipeline.run.runner.stream` on a thread of their own (the same
     puzzles in the same order: only where they are made moves), so the page's script stays free to
@@ -227,7 +239,6 @@ def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
     cfg = cfgmod.validate({**data, "workers": 1})
     what = _what(cfg)
     start = time.monotonic()
-    bar = st.progress(0.0, text=_line(0, cfg.count, what, 0))
     items: queue.Queue[Any] = queue.Queue()
     stop = threading.Event()
     end = object()
@@ -245,12 +256,13 @@ def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
 
     threading.Thread(target=work, name="numplace-studio-generate", daemon=True).start()
     k = 0
+    status.progress(0.0, text=_line(0, cfg.count, what, 0))
     try:
         while True:
             try:
                 item = items.get(timeout=TICK)
             except queue.Empty:
-                bar.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+                status.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
                 continue
             if item is end:
                 break
@@ -262,10 +274,10 @@ def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
                 each(len(made) - 1, made[-1])
             else:
                 failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
-            bar.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+            status.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
     finally:
         stop.set()
-    bar.empty()
+        status.empty()
 
 
 def render() -> None:
@@ -279,9 +291,14 @@ def render() -> None:
         st.error(say(str(exc)))
         data = dict(forms.DEFAULTS)
         refused = True  # a refused link makes nothing: the form shows the defaults, nothing is made
+    status = st.empty()  # the progress line, above the form: on screen before the form's editors are drawn
+    if not refused and set(st.query_params) - set(forms.PAGE_KEYS) \
+            and st.session_state.get("generate.key") != forms.yaml_text(data):
+        _announce(status, data)
     try:
         submitted = _form(data)
     except UserError as exc:
+        status.empty()
         st.error(say(str(exc)))
         return
     if submitted is not None:
@@ -298,7 +315,7 @@ def render() -> None:
         made: list[dict[str, Any]] = []
         failed: list[str] = []
         try:
-            _make(data, made, failed, each)
+            _make(data, made, failed, each, status)
         except UserError as exc:
             st.error(say(str(exc)))
             return
