@@ -5,6 +5,10 @@
 linked puzzle shows its status; and 10 9x9 puzzles made in the page (``/generate?count=10``)
 against ``numplace generate --count 10`` as a whole command, interleaved, after one warm-up.
 
+``generate``: Generate's requests of ``clicks`` (2 X+hyper, 2 hyper, 2 16x16, 2 4x4 puzzles) made in
+the page of a warm server against ``numplace generate`` of the same request as a whole command,
+interleaved, after one warm-up round.
+
 ``clicks``: click-to-answer times of issue 39 over a set of many puzzles (``--root``, e.g. a
 4,000-puzzle ``numplace run configs/default.yaml``), for one or two studio source trees side by
 side (``--tree before=/tmp/old --tree after=.``; each tree's studio runs with this interpreter and
@@ -17,9 +21,10 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
 * ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
   and done (both drawn, the config shown).
 
-For Generate also the time to its progress line (what is being made, how many are done; an older
-tree's progress bar), or to the first puzzle when that comes first. Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
-gone (the page's script done: a grade, the last drawing). A fresh
+Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
+gone (the page's script done: a grade, the last drawing); for Generate also the time to its progress
+line (what is being made, how many are done; an older tree's progress bar), or to the first puzzle
+when that comes first. A fresh
 server per tree per repeat, so "first open" is a first open. Usage::
 
     python bench/bench_studio.py clicks --root /tmp/root --set default-classic \\
@@ -145,6 +150,47 @@ def generate_cli(seed: int) -> float:
     return time.perf_counter() - t0
 
 
+#: Generate requests timed in the page and as ``numplace generate`` (``generate`` mode): name, the
+#: page's query, the command's flags (the same request: size, variant, count and seed).
+REQUESTS = (
+    ("2 x+hyper", "count=2&seed=5&variant=x%2Bhyper", ("--count", "2", "--seed", "5", "--variant", "x+hyper")),
+    ("2 hyper", "count=2&seed=5&variant=hyper", ("--count", "2", "--seed", "5", "--variant", "hyper")),
+    ("2 16x16", "count=2&seed=5&size=16", ("--count", "2", "--seed", "5", "--size", "16")),
+    ("2 4x4", "count=2&seed=5&size=4", ("--count", "2", "--seed", "5", "--size", "4")),
+)
+
+
+def _generate(browser: object, repeat: int) -> None:
+    """Each of :data:`REQUESTS` made in the page of one warm server (open to the YAML under the last
+    puzzle) and by ``numplace generate`` as a whole command, interleaved, after one warm-up round."""
+    url, proc = _serve(ROOT)
+    page_s: dict[str, list[float]] = {}
+    cli_s: dict[str, list[float]] = {}
+    try:
+        for k in range(repeat + 1):
+            for name, query, flags in REQUESTS:
+                page = browser.new_page()  # type: ignore[attr-defined]
+                took = _answer(page, f"{url}/generate?{query}", "The same as a config for numplace run")[1]
+                page.close()
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "pipeline", "generate", *flags], cwd=ROOT, check=True,
+                               stdout=subprocess.DEVNULL)
+                cli = time.perf_counter() - t0
+                print(f"  {name:<12} page {took:6.2f} s  command {cli:6.2f} s{'  (warm-up)' if not k else ''}",
+                      file=sys.stderr)
+                if k:
+                    page_s.setdefault(name, []).append(took)
+                    cli_s.setdefault(name, []).append(cli)
+    finally:
+        proc.terminate()
+        proc.wait()
+    print(f"{'request (median of ' + str(repeat) + ')':<26}{'page':>10}{'command':>10}{'page - command':>16}")
+    for name, _, _ in REQUESTS:
+        a, b = statistics.median(page_s[name]), statistics.median(cli_s[name])
+        print(f"{name:<26}{a:>8.2f} s{b:>8.2f} s{a - b:>+14.2f} s")
+    print("page: open to the YAML under the last puzzle, on a warm server; command: numplace generate, whole")
+
+
 def _line(name: str, xs: list[float]) -> str:
     return f"{name:<44} min {min(xs):6.2f} s  median {statistics.median(xs):6.2f} s  max {max(xs):6.2f} s"
 
@@ -214,7 +260,7 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="?", choices=("start-up", "clicks"), default="start-up")
+    ap.add_argument("what", nargs="?", choices=("start-up", "clicks", "generate"), default="start-up")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--root", type=Path, help="clicks: the output root holding the set")
     ap.add_argument("--set", default="default-classic", help="clicks: the set's name under the root")
@@ -228,6 +274,8 @@ def main() -> None:
         try:
             if args.what == "start-up":
                 _startup(browser, args.repeat)
+            elif args.what == "generate":
+                _generate(browser, args.repeat)
             else:
                 if args.root is None:
                     raise SystemExit("clicks needs --root (an output root holding the set)")
