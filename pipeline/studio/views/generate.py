@@ -193,7 +193,8 @@ TICK = 0.5
 def _what(cfg: cfgmod.Config) -> str:
     """What the request makes, in this view's language: the board (side, variant) and the symmetry."""
     n = cfg.board.size
-    variant = widgets.variant_name("+".join(cfg.board.rules.kinds) or "classic")
+    named = cfg.board.variant  # as the request wrote it (x+hyper), not sorted
+    variant = widgets.variant_name(named if isinstance(named, str) else "+".join(named) or "classic")
     sym = cfg.removal.symmetry if cfg.removal.pattern is None else None
     return f"{n}x{n} {variant}" + (f" · {t('symmetry')} {_sym(str(sym))}" if sym else "")
 
@@ -205,66 +206,69 @@ def _line(k: int, count: int, what: str, seconds: float) -> str:
     return f"{doing} · {what} · {t('made_n').format(k=k)} · {t('elapsed').format(s=int(seconds))}"
 
 
-def _announce(status: Any, data: dict[str, Any]) -> None:
-    """The progress line of a request a link makes, in ``status`` (an ``st.empty``), before the form
-    is drawn (its editors load the table code on a server's first view); nothing when the config is
-    refused (the page says why below)."""
-    try:
-        cfg = cfgmod.validate({**data, "workers": 1})
-    except UserError:
-        return
-    status.progress(0.0, text=_line(0, cfg.count, _what(cfg), 0))
+class _Job:
+    """One request's puzzles being made by :func:`pipeline.run.runner.stream` on a thread of its own
+    (the same puzzles in the same order: only where they are made moves), so the page's script stays
+    free to draw the form and to update the progress line. Items (or the exception that ended the
+    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop after the
+    puzzle it is making."""
 
+    END = object()
 
-def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
-          each: Callable[[int, dict[str, Any]], None], status: Any) -> None:
-    """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
-    under a progress line in ``status`` (an ``st.empty`` above the form) that says what is being made,
-    how many are done and the seconds since making began (updated every :data:`TICK` s; cleared at the
-    end); ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen
-    while the next is being made.
+    def __init__(self, data: dict[str, Any]) -> None:
+        """Validate ``data`` (raises :class:`~pipeline.errors.UserError`) and start making."""
+        import queue
+        import threading
+        import time
 
-    The puzzles are made by :func:`pipeline.run.runner.stream` on a thread of their own (the same
-    puzzles in the same order: only where they are made moves), so the page's script stays free to
-    update the line. When the view goes away (another click, a closed tab) the script stops at its
-    next update and the thread stops after the puzzle it is making, instead of making the rest for
-    nobody."""
-    import queue
-    import threading
-    import time
+        self.text = forms.yaml_text(data)
+        self.cfg = cfgmod.validate({**data, "workers": 1})
+        self.what = _what(self.cfg)
+        self.start = time.monotonic()
+        self.items: queue.Queue[Any] = queue.Queue()
+        self._stop = threading.Event()
+        threading.Thread(target=self._work, name="numplace-studio-generate", daemon=True).start()
 
-    from pipeline.run import runner
-    from pipeline.run.work import Made
+    def _work(self) -> None:
+        from pipeline.run import runner
 
-    cfg = cfgmod.validate({**data, "workers": 1})
-    what = _what(cfg)
-    start = time.monotonic()
-    items: queue.Queue[Any] = queue.Queue()
-    stop = threading.Event()
-    end = object()
-
-    def work() -> None:
         try:
-            for item in runner.stream(cfg, chunk=1):
-                items.put(item)
-                if stop.is_set():
+            for item in runner.stream(self.cfg, chunk=1):
+                self.items.put(item)
+                if self._stop.is_set():
                     return
         except BaseException as exc:  # the page shows it (a UserError as its one line)
-            items.put(exc)
+            self.items.put(exc)
         finally:
-            items.put(end)
+            self.items.put(self.END)
 
-    threading.Thread(target=work, name="numplace-studio-generate", daemon=True).start()
-    k = 0
-    status.progress(0.0, text=_line(0, cfg.count, what, 0))
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _make(job: _Job, made: list[dict[str, Any]], failed: list[str],
+          each: Callable[[int, dict[str, Any]], None], status: Any) -> None:
+    """The puzzles of ``job`` into ``made`` (and the failure lines into ``failed``), under a progress
+    line in ``status`` (an ``st.empty`` above the form) that says what is being made, how many are done
+    and the seconds since making began (updated every :data:`TICK` s; cleared at the end);
+    ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen while
+    the next is being made. When the view goes away (another click, a closed tab) the script stops at
+    its next update and the job after the puzzle it is making, instead of making the rest for nobody."""
+    import queue
+    import time
+
+    from pipeline.run.work import Made
+
+    count, k = job.cfg.count, 0
+    status.progress(0.0, text=_line(0, count, job.what, time.monotonic() - job.start))
     try:
         while True:
             try:
-                item = items.get(timeout=TICK)
+                item = job.items.get(timeout=TICK)
             except queue.Empty:
-                status.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+                status.progress(k / count, text=_line(k, count, job.what, time.monotonic() - job.start))
                 continue
-            if item is end:
+            if item is _Job.END:
                 break
             if isinstance(item, BaseException):
                 raise item
@@ -274,9 +278,9 @@ def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
                 each(len(made) - 1, made[-1])
             else:
                 failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
-            status.progress(k / cfg.count, text=_line(k, cfg.count, what, time.monotonic() - start))
+            status.progress(k / count, text=_line(k, count, job.what, time.monotonic() - job.start))
     finally:
-        stop.set()
+        job.stop()
         status.empty()
 
 
@@ -292,15 +296,29 @@ def render() -> None:
         data = dict(forms.DEFAULTS)
         refused = True  # a refused link makes nothing: the form shows the defaults, nothing is made
     status = st.empty()  # the progress line, above the form: on screen before the form's editors are drawn
+    job = None  # a link's request starts making at once: its first puzzle is being made while the form is drawn
     if not refused and set(st.query_params) - set(forms.PAGE_KEYS) \
             and st.session_state.get("generate.key") != forms.yaml_text(data):
-        _announce(status, data)
+        try:
+            job = _Job(data)
+            status.progress(0.0, text=_line(0, job.cfg.count, job.what, 0))
+        except UserError:
+            job = None  # refused: said below, where the request is made
     try:
         submitted = _form(data)
     except UserError as exc:
+        if job is not None:
+            job.stop()
         status.empty()
         st.error(say(str(exc)))
         return
+    except BaseException:  # the view went away while the form was drawn: make nothing for nobody
+        if job is not None:
+            job.stop()
+        raise
+    if submitted is not None and job is not None and forms.yaml_text(submitted) != job.text:
+        job.stop()  # the form asks for something else
+        job = None
     if submitted is not None:
         widgets.set_params(forms.params_from_config(submitted))
         data = submitted
@@ -315,7 +333,7 @@ def render() -> None:
         made: list[dict[str, Any]] = []
         failed: list[str] = []
         try:
-            _make(data, made, failed, each, status)
+            _make(job if job is not None else _Job(data), made, failed, each, status)
         except UserError as exc:
             st.error(say(str(exc)))
             return
