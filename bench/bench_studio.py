@@ -5,6 +5,10 @@
 linked puzzle shows its status; and 10 9x9 puzzles made in the page (``/generate?count=10``)
 against ``numplace generate --count 10`` as a whole command, interleaved, after one warm-up.
 
+``generate``: Generate's requests of ``clicks`` (2 X+hyper, 2 hyper, 2 16x16, 2 4x4 puzzles) made in
+the page of a warm server against ``numplace generate`` of the same request as a whole command,
+interleaved, after one warm-up round.
+
 ``clicks``: click-to-answer times of issue 39 over a set of many puzzles (``--root``, e.g. a
 4,000-puzzle ``numplace run configs/default.yaml``), for one or two studio source trees side by
 side (``--tree before=/tmp/old --tree after=.``; each tree's studio runs with this interpreter and
@@ -18,7 +22,9 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
   and done (both drawn, the config shown).
 
 Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
-gone (the page's script done: a grade, the last drawing). A fresh
+gone (the page's script done: a grade, the last drawing); for Generate also the time to its progress
+line (what is being made, how many are done; an older tree's progress bar), or to the first puzzle
+when that comes first. A fresh
 server per tree per repeat, so "first open" is a first open. Usage::
 
     python bench/bench_studio.py clicks --root /tmp/root --set default-classic \\
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -92,10 +99,19 @@ def _serve(tree: Path, root: Path | None = None) -> tuple[str, subprocess.Popen[
     return url, proc
 
 
-def _answer(page: object, url: str, text: str) -> tuple[float, float]:
-    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done."""
+#: What Generate shows while it works (this tree's progress line, or an older tree's bar).
+PROGRESS = re.compile(r"Making puzzle 1 of|Working 0 / ")
+
+
+def _answer(page: object, url: str, text: str, seen: list[float] | None = None) -> tuple[float, float]:
+    """Seconds from ``goto`` to ``text`` on screen (the answer), and to the page's script done. With
+    ``seen``, the seconds to Generate's progress line (or the answer, if it comes first) go into it."""
     t0 = time.perf_counter()
     page.goto(url)  # type: ignore[attr-defined]
+    if seen is not None:
+        early = page.get_by_text(PROGRESS).or_(page.get_by_text(text))  # type: ignore[attr-defined]
+        early.first.wait_for(timeout=600_000)
+        seen.append(time.perf_counter() - t0)
     page.get_by_text(text).first.wait_for(timeout=600_000)  # type: ignore[attr-defined]
     t_answer = time.perf_counter() - t0
     page.wait_for_timeout(300)  # type: ignore[attr-defined]
@@ -132,6 +148,47 @@ def generate_cli(seed: int) -> float:
     subprocess.run([sys.executable, "-m", "pipeline", "generate", "--count", "10", "--seed", str(seed)], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
+
+
+#: Generate requests timed in the page and as ``numplace generate`` (``generate`` mode): name, the
+#: page's query, the command's flags (the same request: size, variant, count and seed).
+REQUESTS = (
+    ("2 x+hyper", "count=2&seed=5&variant=x%2Bhyper", ("--count", "2", "--seed", "5", "--variant", "x+hyper")),
+    ("2 hyper", "count=2&seed=5&variant=hyper", ("--count", "2", "--seed", "5", "--variant", "hyper")),
+    ("2 16x16", "count=2&seed=5&size=16", ("--count", "2", "--seed", "5", "--size", "16")),
+    ("2 4x4", "count=2&seed=5&size=4", ("--count", "2", "--seed", "5", "--size", "4")),
+)
+
+
+def _generate(browser: object, repeat: int) -> None:
+    """Each of :data:`REQUESTS` made in the page of one warm server (open to the YAML under the last
+    puzzle) and by ``numplace generate`` as a whole command, interleaved, after one warm-up round."""
+    url, proc = _serve(ROOT)
+    page_s: dict[str, list[float]] = {}
+    cli_s: dict[str, list[float]] = {}
+    try:
+        for k in range(repeat + 1):
+            for name, query, flags in REQUESTS:
+                page = browser.new_page()  # type: ignore[attr-defined]
+                took = _answer(page, f"{url}/generate?{query}", "The same as a config for numplace run")[1]
+                page.close()
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "pipeline", "generate", *flags], cwd=ROOT, check=True,
+                               stdout=subprocess.DEVNULL)
+                cli = time.perf_counter() - t0
+                print(f"  {name:<12} page {took:6.2f} s  command {cli:6.2f} s{'  (warm-up)' if not k else ''}",
+                      file=sys.stderr)
+                if k:
+                    page_s.setdefault(name, []).append(took)
+                    cli_s.setdefault(name, []).append(cli)
+    finally:
+        proc.terminate()
+        proc.wait()
+    print(f"{'request (median of ' + str(repeat) + ')':<26}{'page':>10}{'command':>10}{'page - command':>16}")
+    for name, _, _ in REQUESTS:
+        a, b = statistics.median(page_s[name]), statistics.median(cli_s[name])
+        print(f"{name:<26}{a:>8.2f} s{b:>8.2f} s{a - b:>+14.2f} s")
+    print("page: open to the YAML under the last puzzle, on a warm server; command: numplace generate, whole")
 
 
 def _line(name: str, xs: list[float]) -> str:
@@ -175,30 +232,35 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
                     page.goto(f"{url}/")  # the server's first page: the front end loaded, as an editor starts
                     page.get_by_text("Solve").first.wait_for(timeout=120_000)
                     for name, path, text in (clicks if not fresh else [(RESTART, *CLICKS[0][1:])]):
-                        took = _answer(page, url + path.format(set=set_name), text)
+                        seen: list[float] | None = [] if name.startswith("generate") else None
+                        took = _answer(page, url + path.format(set=set_name), text, seen)
                         times.setdefault((name, label), []).append(took)
-                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s",
-                              file=sys.stderr)
+                        if seen:
+                            times.setdefault((f"{name}: progress", label), []).append((seen[0], seen[0]))
+                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s"
+                              + (f"  progress {seen[0]:6.2f} s" if seen else ""), file=sys.stderr)
                     page.close()
                 finally:
                     proc.terminate()
                     proc.wait()
     labels = [label for label, _ in trees]
-    print(f"{'click (median of ' + str(repeat) + ')':<26}"
+    print(f"{'click (median of ' + str(repeat) + ')':<36}"
           + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
-    for name, _, _ in [*clicks, *([(RESTART, "", "")] if restart else [])]:
+    names = [n for c in clicks for n in ((c[0], f"{c[0]}: progress") if c[0].startswith("generate") else (c[0],))]
+    for name in [*names, *([RESTART] if restart else [])]:
         cells = []
         for label in labels:
             got = times[(name, label)]
             answer, done = statistics.median(a for a, _ in got), statistics.median(d for _, d in got)
             cells.append(f"{answer:>13.2f} s{done:>11.2f} s")
-        print(f"{name:<26}" + "".join(cells))
-    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing)")
+        print(f"{name:<36}" + "".join(cells))
+    print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing);\n"
+          "generate ...: progress: Generate's progress line on screen (or its first puzzle, if that comes first)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="?", choices=("start-up", "clicks"), default="start-up")
+    ap.add_argument("what", nargs="?", choices=("start-up", "clicks", "generate"), default="start-up")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--root", type=Path, help="clicks: the output root holding the set")
     ap.add_argument("--set", default="default-classic", help="clicks: the set's name under the root")
@@ -212,6 +274,8 @@ def main() -> None:
         try:
             if args.what == "start-up":
                 _startup(browser, args.repeat)
+            elif args.what == "generate":
+                _generate(browser, args.repeat)
             else:
                 if args.root is None:
                     raise SystemExit("clicks needs --root (an output root holding the set)")

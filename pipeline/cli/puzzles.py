@@ -22,6 +22,8 @@ def generate(
     seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
     size: Annotated[int, typer.Option(help="Board side: 4, 6, 9, 16 or 25 (25 needs --hints).")] = 9,
     symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
+    variant: Annotated[str | None, typer.Option(help="Board rules beyond rows, columns and boxes (board.variant): "
+                                                     "x, hyper, or both joined with +, e.g. x+hyper.")] = None,
     minimal: Annotated[bool, typer.Option("--minimal", help="Orbit-minimal puzzles (the default without "
                                                            "--hints).")] = False,
     hints: Annotated[str | None, typer.Option(help="Givens: N, or A-B for a range.")] = None,
@@ -60,7 +62,8 @@ def generate(
         if not (lo.isdigit() and (hi.isdigit() or not hi)):
             raise fail(f"--hints: {hints!r} is not N or A-B")
         removal["hints"] = {"min": int(lo), "max": int(hi or lo)}
-    data: dict[str, Any] = {"name": "generate", "seed": seed, "count": count, "board": {"size": size},
+    data: dict[str, Any] = {"name": "generate", "seed": seed, "count": count,
+                            "board": {"size": size, **({"variant": variant} if variant else {})},
                             "removal": removal, "workers": parse_workers(workers), "engine": engine,
                             "grid": {"method": grid}}
     levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]

@@ -62,8 +62,13 @@ def fixed_cells_problem(n: int, fixed: Grid, variant: Variant | None = None) -> 
 def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
                          time_limit: float | None = None) -> str | None:
     """Why no complete grid of side ``n`` obeys ``variant``'s units (and holds ``fixed``), as one line
-    naming the config key; None when the integer program finds one (or cannot decide in time).
-    A valid jigsaw layout (n connected regions of n cells) may still admit no grid at all."""
+    naming the config key; None when a grid is found (or the integer program cannot decide in time).
+    A valid jigsaw layout (n connected regions of n cells) may still admit no grid at all.
+
+    The compiled search (:func:`pipeline.generate.count_jit.count`, at most :data:`BOARD_NODES` nodes)
+    looks for a grid first: it finds one of an X+hyper 9x9 board in milliseconds where the integer
+    program takes seconds. Only when it finds none within its budget does the integer program decide
+    (and name the key), so a board without grids is told as before."""
     if fixed is not None and any(fixed):
         why = fixed_cells_problem(n, fixed, variant)
         if why is not None:
@@ -71,6 +76,11 @@ def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
     board = (n, variant)
     if board in _BOARD_ANSWERS:
         return _BOARD_ANSWERS[board]
+    from pipeline.generate import count_jit  # numba: loaded here, as the removal loop loads it
+
+    if count_jit.count((0,) * (n * n), 1, BOARD_NODES, variant) == 1:  # a grid exists: decided
+        _BOARD_ANSWERS[board] = None
+        return None
     out = engine_for(n, time_limit, None, variant).certified_count((0,) * (n * n), limit=1)
     answer = None
     if out.count == 0 and out.complete:
@@ -80,6 +90,10 @@ def variant_grid_problem(n: int, variant: Variant, fixed: Grid | None = None,
         _BOARD_ANSWERS[board] = answer
     return answer
 
+
+#: Search nodes the compiled search may spend looking for one grid of a variant board before the
+#: integer program is asked (a grid is usually found in well under a thousand).
+BOARD_NODES = 20_000
 
 #: :func:`variant_grid_problem`'s decided answers for the units alone, per board (side, rules), kept for
 #: the process: a long-lived one (the studio) asks once per board, not once per request (an X+hyper

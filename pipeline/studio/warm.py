@@ -15,7 +15,7 @@ import importlib
 import threading
 
 #: Modules the pages import (each costs a fraction of a second to seconds on a first import).
-MODULES = ("polars", "pandas", "pyarrow", "altair", "pipeline.solve.solver", "pipeline.solve.why",
+MODULES = ("polars", "pandas", "pyarrow", "pipeline.solve.solver", "pipeline.solve.why",
            "pipeline.solve.rate", "pipeline.solve.pin", "pipeline.ilp.engine", "pipeline.publish.select",
            "pipeline.publish.render", "pipeline.run.runner", "pipeline.run.audit", "pipeline.run.sets")
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

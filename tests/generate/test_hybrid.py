@@ -92,6 +92,9 @@ def test_generate_command_prints_verified_lines() -> None:
     assert same.stdout.split() == lines
     bad = numplace("generate", "--size", "7")
     assert bad.returncode == 2 and "board.size: 7 is not allowed" in bad.stderr
+    x = numplace("generate", "--count", "1", "--size", "4", "--variant", "x", "--format", "json")
+    assert x.returncode == 0, x.stderr
+    assert json.loads(x.stdout)["variant"] == ["x"]  # the board's rules reach the config (board.variant)
 
 
 @pytest.mark.heavy

@@ -162,3 +162,19 @@ def test_picking_a_technique_makes_puzzles_made_for_it() -> None:
     assert "x_wing" in g.techniques and hardest(g.steps, grading.GRADER_VERSION) == "x_wing"
     (text,) = [c.value for c in at.code if c.language == "yaml"]
     assert "technique: x_wing" in text
+
+
+def test_a_stopped_job_ends_after_the_puzzle_it_was_making() -> None:
+    """The page's job (puzzles made on a thread of their own) made to stop, as when the view goes away:
+    the thread hands over the puzzle it was making, the same one the command makes first, and no other."""
+    from pipeline.studio.views import generate
+
+    data = {"name": "studio", "seed": 3, "count": 5, "board": {"size": 4}}
+    job = generate._Job(data)
+    job.stop()
+    items = []
+    while (item := job.items.get(timeout=120)) is not generate._Job.END:
+        items.append(item)
+    assert [it.row["puzzle"] for it in items if isinstance(it, Made)] == _puzzles({"count": "1", "seed": "3",
+                                                                                   "size": "4"})
+    assert len(items) == 1

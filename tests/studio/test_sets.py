@@ -336,8 +336,13 @@ def test_check_full_check_and_report(monkeypatch: pytest.MonkeyPatch, run_root: 
     (code,) = [c for c in texts(at, "code") if "part file(s)" in c]
     assert code.splitlines()[0] == f"{run_root / 'tiny'}: 6 puzzles in 2 part file(s)" and code.endswith("\nOK")
     assert texts(at, "success") == ["Quick check (numplace check --fast): sound"]
+    assert not at.get("vega_lite_chart")  # the report's fold is closed: nothing of it is computed
+    at.session_state["sets.plots"] = True  # the fold opened
+    at.run()
     charts = at.get("vega_lite_chart")
     assert len(charts) == 6  # the report drawn in the page: hints, levels, scores, symmetry, techniques, time
+    assert [json.loads(c.proto.spec)["encoding"]["x"]["title"] for c in charts[:2]] == ["Hints", "Level"]
+    assert all(c.proto.data.data for c in charts)  # each with its counts (Streamlit sends them as a table)
     (full,) = [b for b in at.button if b.label == "Full check"]
     full.click().run()
     assert not at.exception and texts(at, "success") == ["Full check (numplace check): sound"]

@@ -186,24 +186,102 @@ def _labels_of(text: Any, n: int) -> list[list[str]]:
     return [cells[r * n:(r + 1) * n] for r in range(n)]
 
 
-def _make(data: dict[str, Any], made: list[dict[str, Any]], failed: list[str],
-          each: Callable[[int, dict[str, Any]], None]) -> None:
-    """Make the puzzles of ``data`` (one worker) into ``made`` (and the failure lines into ``failed``),
-    with a progress bar; ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first
-    puzzle is on screen while the next is being made."""
-    from pipeline.run import runner
+#: Seconds between two updates of the progress line while a puzzle is being made.
+TICK = 0.5
+
+
+def _what(cfg: cfgmod.Config) -> str:
+    """What the request makes, in this view's language: the board (side, variant) and the symmetry."""
+    n = cfg.board.size
+    named = cfg.board.variant  # as the request wrote it (x+hyper), not sorted
+    variant = widgets.variant_name(named if isinstance(named, str) else "+".join(named) or "classic")
+    sym = cfg.removal.symmetry if cfg.removal.pattern is None else None
+    return f"{n}x{n} {variant}" + (f" · {t('symmetry')} {_sym(str(sym))}" if sym else "")
+
+
+def _line(k: int, count: int, what: str, seconds: float) -> str:
+    """The progress line: which puzzle is being made, of how many, what, how many are done, and the
+    seconds since making began (it moves while a puzzle takes long: the page is working, not stuck)."""
+    doing = t("making").format(k=min(k + 1, count), n=count) if k < count else t("working")
+    return f"{doing} · {what} · {t('made_n').format(k=k)} · {t('elapsed').format(s=int(seconds))}"
+
+
+class _Job:
+    """One request's puzzles being made by :func:`pipeline.run.runner.stream` on a thread of its own
+    (the same puzzles in the same order: only where they are made moves), so the page's script stays
+    free to draw the form and to update the progress line. Items (or the exception that ended the
+    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop after the
+    puzzle it is making."""
+
+    END = object()
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        """Validate ``data`` (raises :class:`~pipeline.errors.UserError`) and start making."""
+        import queue
+        import threading
+        import time
+
+        self.text = forms.yaml_text(data)
+        self.cfg = cfgmod.validate({**data, "workers": 1})
+        self.what = _what(self.cfg)
+        self.start = time.monotonic()
+        self.items: queue.Queue[Any] = queue.Queue()
+        self._stop = threading.Event()
+        threading.Thread(target=self._work, name="numplace-studio-generate", daemon=True).start()
+
+    def _work(self) -> None:
+        from pipeline.run import runner
+
+        try:
+            for item in runner.stream(self.cfg, chunk=1):
+                self.items.put(item)
+                if self._stop.is_set():
+                    return
+        except BaseException as exc:  # the page shows it (a UserError as its one line)
+            self.items.put(exc)
+        finally:
+            self.items.put(self.END)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _make(job: _Job, made: list[dict[str, Any]], failed: list[str],
+          each: Callable[[int, dict[str, Any]], None], status: Any) -> None:
+    """The puzzles of ``job`` into ``made`` (and the failure lines into ``failed``), under a progress
+    line in ``status`` (an ``st.empty`` above the form) that says what is being made, how many are done
+    and the seconds since making began (updated every :data:`TICK` s; cleared at the end);
+    ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen while
+    the next is being made. When the view goes away (another click, a closed tab) the script stops at
+    its next update and the job after the puzzle it is making, instead of making the rest for nobody."""
+    import queue
+    import time
+
     from pipeline.run.work import Made
 
-    cfg = cfgmod.validate({**data, "workers": 1})
-    bar = st.progress(0.0, text=f"{t('working')} 0 / {cfg.count}")
-    for k, item in enumerate(runner.stream(cfg, chunk=1), 1):
-        if isinstance(item, Made):
-            made.append(dict(item.row))
-            each(len(made) - 1, made[-1])
-        else:
-            failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
-        bar.progress(k / cfg.count, text=f"{t('working')} {k} / {cfg.count}")
-    bar.empty()
+    count, k = job.cfg.count, 0
+    status.progress(0.0, text=_line(0, count, job.what, time.monotonic() - job.start))
+    try:
+        while True:
+            try:
+                item = job.items.get(timeout=TICK)
+            except queue.Empty:
+                status.progress(k / count, text=_line(k, count, job.what, time.monotonic() - job.start))
+                continue
+            if item is _Job.END:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            k += 1
+            if isinstance(item, Made):
+                made.append(dict(item.row))
+                each(len(made) - 1, made[-1])
+            else:
+                failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
+            status.progress(k / count, text=_line(k, count, job.what, time.monotonic() - job.start))
+    finally:
+        job.stop()
+        status.empty()
 
 
 def render() -> None:
@@ -217,11 +295,30 @@ def render() -> None:
         st.error(say(str(exc)))
         data = dict(forms.DEFAULTS)
         refused = True  # a refused link makes nothing: the form shows the defaults, nothing is made
+    status = st.empty()  # the progress line, above the form: on screen before the form's editors are drawn
+    job = None  # a link's request starts making at once: its first puzzle is being made while the form is drawn
+    if not refused and set(st.query_params) - set(forms.PAGE_KEYS) \
+            and st.session_state.get("generate.key") != forms.yaml_text(data):
+        try:
+            job = _Job(data)
+            status.progress(0.0, text=_line(0, job.cfg.count, job.what, 0))
+        except UserError:
+            job = None  # refused: said below, where the request is made
     try:
         submitted = _form(data)
     except UserError as exc:
+        if job is not None:
+            job.stop()
+        status.empty()
         st.error(say(str(exc)))
         return
+    except BaseException:  # the view went away while the form was drawn: make nothing for nobody
+        if job is not None:
+            job.stop()
+        raise
+    if submitted is not None and job is not None and forms.yaml_text(submitted) != job.text:
+        job.stop()  # the form asks for something else
+        job = None
     if submitted is not None:
         widgets.set_params(forms.params_from_config(submitted))
         data = submitted
@@ -236,7 +333,7 @@ def render() -> None:
         made: list[dict[str, Any]] = []
         failed: list[str] = []
         try:
-            _make(data, made, failed, each)
+            _make(job if job is not None else _Job(data), made, failed, each, status)
         except UserError as exc:
             st.error(say(str(exc)))
             return

@@ -44,6 +44,7 @@ from pipeline.publish import render as publish_render
 from pipeline.publish import select
 from pipeline.studio import background, checks, draw, widgets
 from pipeline.studio.widgets import t
+from pipeline.studio.words import Lang, word
 
 #: The query parameters of a set's view (``set`` and ``lang`` besides).
 FILTER_KEYS = ("level", "score", "hints", "variant", "technique", "uses", "page")
@@ -188,8 +189,10 @@ def _one_set(root: Path, name: str) -> None:
         except UserError as exc:  # an unreadable part: the store's line names it (the check lists it too)
             st.error(widgets.say(str(exc)))
             return
-        with st.expander(t("plots")):
-            _report(rows)
+        plots = st.expander(t("plots"), key="sets.plots", on_change="rerun")
+        if plots.open:  # drawn when opened: a closed report costs the view nothing
+            with plots:
+                _report(key)
         frame = _filtered(name, rows)
         if frame is None:
             return
@@ -248,69 +251,76 @@ def _pending(job_key: tuple[Any, ...]) -> None:
 
 
 def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order: list[str] | None = None,
-          horizontal: bool = False) -> None:
-    """One bar chart (Vega-Lite through Altair, drawn by the browser) with this view's axis titles."""
-    import altair as alt
+          horizontal: bool = False) -> dict[str, Any]:
+    """One bar chart as a Vega-Lite spec (drawn by the browser) with this view's axis titles: the
+    data inline, fields ``x`` and ``y`` (the titles are free text, so no field name needs escaping)."""
+    values = [{"x": a, "y": b} for a, b in zip(data[x].to_list(), data[y].to_list(), strict=True)]
+    cat: dict[str, Any] = {"field": "x", "type": "nominal", "title": x_title, "sort": order or None}
+    num = {"field": "y", "type": "quantitative", "title": y_title}
+    if not horizontal:
+        cat["axis"] = {"labelAngle": -30}
+    return {"data": {"values": values}, "mark": {"type": "bar", "color": "#4c78a8"}, "height": 220,
+            "encoding": {("y" if horizontal else "x"): cat, ("x" if horizontal else "y"): num,
+                         "tooltip": [{"field": "x", "type": "nominal", "title": x_title},
+                                     {"field": "y", "type": "quantitative", "title": y_title}]}}
 
-    xs = alt.X(f"{x}:N", title=x_title, sort=order or None, axis=alt.Axis(labelAngle=0 if horizontal else -30))
-    ys = alt.Y(f"{y}:Q", title=y_title)
-    enc = {"y": alt.Y(f"{x}:N", title=x_title, sort=order or None), "x": alt.X(f"{y}:Q", title=y_title)} \
-        if horizontal else {"x": xs, "y": ys}
-    chart = alt.Chart(data.to_pandas()).mark_bar(color="#4c78a8").encode(**enc, tooltip=[x, y])
-    st.altair_chart(chart.properties(height=220), width="stretch")
 
-
-def _report(rows: pl.DataFrame) -> None:
-    """The report's figures, drawn in the page from the set's rows (numbers as ``numplace report``
-    counts them), every title, axis and value in this view's language."""
+@st.cache_data(max_entries=32, show_spinner=False)
+def _report_specs(path: str, _sig: tuple[Any, ...], sig: int, lang: Lang) -> list[tuple[str, dict[str, Any] | None]]:
+    """The report's six charts of the set (kept per set files and language): ``(title key, spec)``,
+    the spec None when the set has no such data (no solving paths, no generation times)."""
     from pipeline.studio import steps
 
-    lang = widgets.settings().lang
-    puzzles = t("chart_puzzles")
+    def w(k: str) -> str:
+        return word(k, lang)
+
+    rows = _rows(path, _sig, sig)
+    puzzles = w("chart_puzzles")
     graded = rows.with_columns(pl.col("difficulty").fill_null("unrated").alias("difficulty"))
     order = [lv for lv in (*select.LEVELS, "unrated") if lv in set(graded["difficulty"].to_list())]
-    names = [t(lv) for lv in order]
-    level_of = pl.col("difficulty").replace_strict({lv: t(lv) for lv in order}, default=pl.col("difficulty"))
-    a, b = st.columns(2)
-    with a:
-        st.markdown(f"**{t('chart_hints')}**")
-        hints = rows.group_by("hints").len().sort("hints").with_columns(pl.col("hints").cast(pl.String))
-        _bars(hints.rename({"len": puzzles, "hints": t("hints")}), t("hints"), puzzles, t("hints"), puzzles,
-              hints["hints"].to_list())
-    with b:
-        st.markdown(f"**{t('chart_levels')}**")
-        mix = graded.group_by("difficulty").len().with_columns(level_of.alias(t("level")))
-        _bars(mix.rename({"len": puzzles}), t("level"), puzzles, t("level"), puzzles, names)
-    a, b = st.columns(2)
-    with a:
-        st.markdown(f"**{t('chart_scores')}**")
-        scores = graded.filter(pl.col("difficulty_score").is_not_null()).group_by("difficulty").agg(
-            pl.col("difficulty_score").median().alias("median"), pl.col("difficulty_score").min().alias("min"),
-            pl.col("difficulty_score").max().alias("max")).with_columns(level_of.alias(t("level")))
-        _bars(scores.rename({"median": t("score")}), t("level"), t("score"), t("level"), t("score"), names)
-    with b:
-        st.markdown(f"**{t('chart_symmetry')}**")
-        sym = rows.group_by("symmetry").len().with_columns(
-            pl.col("symmetry").fill_null("none").map_elements(lambda v: t(f"sym.{v}"), return_dtype=pl.String)
-            .alias(t("symmetry")))
-        _bars(sym.rename({"len": puzzles}), t("symmetry"), puzzles, t("symmetry"), puzzles)
-    a, b = st.columns(2)
-    with a:
-        st.markdown(f"**{t('chart_techniques')}**")
-        if "techniques" in rows.columns and rows["techniques"].null_count() < rows.height:
-            last = rows.filter(pl.col("techniques").list.len() > 0).select(
-                pl.col("techniques").list.last().alias("technique")).group_by("technique").len() \
-                .sort("len", descending=True).head(14)
-            last = last.with_columns(pl.col("technique").map_elements(lambda v: steps.title(v, lang),
-                                                                       return_dtype=pl.String).alias(t("technique")))
-            _bars(last.rename({"len": puzzles}), t("technique"), puzzles, t("technique"), puzzles,
-                  last[t("technique")].to_list(), horizontal=True)
-    with b:
-        st.markdown(f"**{t('chart_time')}**")
-        if "gen_ms" in rows.columns:
-            ms = graded.group_by("difficulty").agg(pl.col("gen_ms").median().alias(t("ms"))) \
-                .with_columns(level_of.alias(t("level")))
-            _bars(ms, t("level"), t("ms"), t("level"), t("ms"), names)
+    names = [w(lv) for lv in order]
+    level_of = pl.col("difficulty").replace_strict({lv: w(lv) for lv in order}, default=pl.col("difficulty"))
+    out: list[tuple[str, dict[str, Any] | None]] = []
+    hints = rows.group_by("hints").len().sort("hints").with_columns(pl.col("hints").cast(pl.String))
+    out.append(("chart_hints", _bars(hints, "hints", "len", w("hints"), puzzles, hints["hints"].to_list())))
+    mix = graded.group_by("difficulty").len().with_columns(level_of.alias("level"))
+    out.append(("chart_levels", _bars(mix, "level", "len", w("level"), puzzles, names)))
+    scores = graded.filter(pl.col("difficulty_score").is_not_null()).group_by("difficulty").agg(
+        pl.col("difficulty_score").median().alias("median")).with_columns(level_of.alias("level"))
+    out.append(("chart_scores", _bars(scores, "level", "median", w("level"), w("score"), names)))
+    sym = rows.group_by("symmetry").len().with_columns(
+        pl.col("symmetry").fill_null("none").map_elements(lambda v: w(f"sym.{v}"), return_dtype=pl.String)
+        .alias("name"))
+    out.append(("chart_symmetry", _bars(sym, "name", "len", w("symmetry"), puzzles)))
+    if "techniques" in rows.columns and rows["techniques"].null_count() < rows.height:
+        last = rows.filter(pl.col("techniques").list.len() > 0).select(
+            pl.col("techniques").list.last().alias("technique")).group_by("technique").len() \
+            .sort("len", descending=True).head(14)
+        last = last.with_columns(pl.col("technique").map_elements(lambda v: steps.title(v, lang),
+                                                                   return_dtype=pl.String).alias("name"))
+        out.append(("chart_techniques", _bars(last, "name", "len", w("technique"), puzzles, last["name"].to_list(),
+                                              horizontal=True)))
+    else:
+        out.append(("chart_techniques", None))
+    if "gen_ms" in rows.columns:
+        ms = graded.group_by("difficulty").agg(pl.col("gen_ms").median().alias("ms")) \
+            .with_columns(level_of.alias("level"))
+        out.append(("chart_time", _bars(ms, "level", "ms", w("level"), w("ms"), names)))
+    else:
+        out.append(("chart_time", None))
+    return out
+
+
+def _report(key: tuple[str, tuple[Any, ...], int]) -> None:
+    """The report's figures, drawn in the page from the set's rows (numbers as ``numplace report``
+    counts them), every title, axis and value in this view's language, two a row."""
+    specs = _report_specs(*key, widgets.settings().lang)
+    for k in range(0, len(specs), 2):
+        for col, (title, spec) in zip(st.columns(2), specs[k:k + 2], strict=False):
+            with col:
+                st.markdown(f"**{t(title)}**")
+                if spec is not None:
+                    st.vega_lite_chart(spec, width="stretch")
 
 
 # ---------------------------------------------------------------------------------------------
