@@ -172,3 +172,34 @@ def test_killer_puzzles_come_at_a_requested_level() -> None:
         made = make_puzzle(spec, puzzle_seed(164, i))
         assert made.difficulty == "hard" and made.hints == 0 and made.certified
         assert grade(made.puzzle, made.solution, variant=made.variant).level == "hard"
+
+
+def test_witnessed_checks_give_the_plain_answers_with_fewer_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The climb's witnessed check (second solutions kept and reused) answers every neighbour of a minimal
+    puzzle as the plain counter does, and settles some of them without a search."""
+    from pipeline.generate.removal import witnessed
+
+    made = make_puzzle(Spec(size=9, symmetry="rot180", minimal=True), puzzle_seed(23, 0))
+    grid, start = made.solution, made.puzzle
+    searches = 0
+    real = count_jit.solutions
+
+    def counted(*args: object, **kwargs: object) -> tuple[tuple[int, ...], ...] | None:
+        nonlocal searches
+        searches += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(count_jit, "solutions", counted)
+    check = witnessed(lambda p: count_jit.count(p, 2) == 1, grid, "hybrid")
+    given = [orb for orb in ORBITS if start[orb[0]]]
+    asked = []
+    for k, a in enumerate(given):  # blank one orbit, then one more: many are not unique in the same way
+        one = tuple(0 if i in a else d for i, d in enumerate(start))
+        asked.append(one)
+        asked.extend(tuple(0 if i in b else d for i, d in enumerate(one)) for b in given[k + 1:])
+    answers = [check(p) for p in asked]
+    assert answers == [count_jit.count(p, 2) == 1 for p in asked]
+    assert not any(answers)  # orbit-minimal: every one of them has a second solution
+    assert searches < len(asked) // 2
+    assert check(start)  # the puzzle itself is unique: no witness fits all its givens
+    assert witnessed(check, grid, "ilp") is check  # the ILP engine's check is left as it is
