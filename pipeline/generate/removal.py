@@ -67,7 +67,7 @@ _BITS = bytes([0x30] + [0x31] * 255)
 
 
 def _cells(values: bytes) -> int:
-    """The cells (bit ``i`` for cell ``i``, read left to right) whose byte in ``values`` is non-zero."""
+    """The cells whose byte in ``values`` is non-zero, one bit each (the first cell the highest bit)."""
     return int(values.translate(_BITS), 2)
 
 
@@ -90,7 +90,7 @@ def witnessed(unique: Check, grid: Grid, kind: str, variant: Variant | None = No
 
     sol = np.frombuffer(bytes(grid), dtype=np.uint8)
     rules = None if variant is None or variant.classic else variant
-    kept: list[int] = []  # per witness, the cells where it differs from grid (bit 80 - i for cell i)
+    kept: list[int] = []  # per witness, the cells where it differs from grid (as _cells gives them)
 
     def check(puzzle: Grid) -> bool:
         given = _cells(bytes(puzzle))
