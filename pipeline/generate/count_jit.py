@@ -537,6 +537,16 @@ def count(puzzle: Grid, limit: int = 2, node_limit: int = 200_000, variant: Vari
     return _run(puzzle, limit, node_limit, 0, variant)[0]
 
 
+def rows(puzzle: Grid, limit: int = 2, node_limit: int = 200_000,
+         variant: Variant | None = None) -> tuple[int, np.ndarray]:
+    """:func:`solutions` as the kernel leaves them: ``(k, out)``, ``k`` the solutions found (at most
+    ``limit``; ``-1`` past ``node_limit``) and the first ``min(k, limit)`` rows of ``out`` (uint8, one
+    solution each). For callers that compare solutions with a grid in bulk (no tuples made)."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    return _run(puzzle, limit, node_limit, min(limit, max(node_limit, 0)), variant)
+
+
 def solutions(puzzle: Grid, limit: int = 2, node_limit: int = 200_000,
               variant: Variant | None = None) -> tuple[Grid, ...] | None:
     """The solutions of ``puzzle`` under ``variant`` (None = classic), at most ``limit`` (in the

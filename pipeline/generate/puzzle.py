@@ -103,7 +103,7 @@ from pipeline.difficulty.grade import Grade, grade
 from pipeline.generate import cages as cage_maker
 from pipeline.generate import lpgrid, pattern, steer, technique, version
 from pipeline.generate.grid import prefill, random_transform
-from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove
+from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove, witnessed
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
 from pipeline.identity import numbering
 from pipeline.ilp.engine import Engine, Outcome, SolverTimeout, engine_for
@@ -270,6 +270,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
         rate = _rater(grid, variant, spec.grader)
         graded = rate(puzzle)
+        climb_unique = job.unique
         target = spec.target(job.seed)
         off = graded.level != target if target is not None else not spec.wants(graded.level, graded.score)
         if spec.techniques is not None:
@@ -291,7 +292,9 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
             # (pipeline.generate.technique.rater); a climb that ends on an unfinished one grades it in full.
             climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader)
                           if capped and spec.techniques is not None else rate)
-            puzzle, graded = steer.climb(job.unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
+            # The climb's checks keep the second solutions they find (exact: the same answers, fewer searches).
+            climb_unique = witnessed(job.unique, grid, spec.engine, variant)
+            puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
                                          rng)
             if isinstance(graded, technique.Unfinished):
                 graded = rate(puzzle)
@@ -305,8 +308,8 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
                    else "in the difficulty range")
             job.why = f"no puzzle {aim} (last graded {graded.level} {graded.score:g})"
             return None
-        # Step 5, honest flags.
-        minimal, orbit_minimal = minimality(job.unique, puzzle, job.orbits, proven)
+        # Step 5, honest flags (after a climb, by its witnessed checks: the same answers).
+        minimal, orbit_minimal = minimality(climb_unique, puzzle, job.orbits, proven)
         # Step 7, certify: the model of record signs off, one solve.
         t3 = time.perf_counter()
         certified = certify(eng, spec, puzzle)

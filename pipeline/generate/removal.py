@@ -59,6 +59,59 @@ def checker(eng: Engine, kind: str, variant: Variant | None = None) -> Check:
     return hybrid
 
 
+#: Second solutions :func:`witnessed` keeps per grid (the most recent; a larger pool answers a few more
+#: checks without a search, each one it holds costs a test of every check that finds none).
+WITNESSES = 64
+#: bytes.translate table: a cell's value -> b"0" for a blank, b"1" for a given (values up to 255).
+_BITS = bytes([0x30] + [0x31] * 255)
+
+
+def _cells(values: bytes) -> int:
+    """The cells whose byte in ``values`` is non-zero, one bit each (the first cell the highest bit)."""
+    return int(values.translate(_BITS), 2)
+
+
+def witnessed(unique: Check, grid: Grid, kind: str, variant: Variant | None = None) -> Check:
+    """``unique`` for puzzles whose givens are a subset of ``grid``, answered without a search whenever
+    a second solution found earlier still fits (a *witness*).
+
+    A puzzle is not unique when some solution other than ``grid`` agrees with all its givens. Each check
+    that finds the puzzle not unique keeps that second solution (the cells where it differs from
+    ``grid``; up to :data:`WITNESSES`, the last one used first); a later puzzle none of whose givens lies
+    in those cells is answered "not unique" at once. Every other puzzle is searched by the compiled
+    counter (``kind`` ``hybrid``), or by ``unique`` itself where the counter's node budget runs out and
+    for ``kind`` ``ilp`` (returned as it is). Exact, so the answers (and the puzzles) are those of
+    ``unique``; only the cost changes. The climb of :mod:`pipeline.generate.steer` asks about many
+    neighbours of one puzzle, most of them not unique in the same few ways, so many of its checks end on
+    a witness."""
+    if kind != "hybrid" or max(grid) > 255:
+        return unique
+    from pipeline.generate import count_jit  # numba: the climb's checks are the compiled tier's
+
+    sol = np.frombuffer(bytes(grid), dtype=np.uint8)
+    rules = None if variant is None or variant.classic else variant
+    kept: list[int] = []  # per witness, the cells where it differs from grid (as _cells gives them)
+
+    def check(puzzle: Grid) -> bool:
+        given = _cells(bytes(puzzle))
+        for k, w in enumerate(kept):
+            if not w & given:
+                if k:
+                    kept.insert(0, kept.pop(k))
+                return False  # a witness agrees with every given
+        found, out = count_jit.rows(puzzle, 2, variant=rules)
+        if found < 0:  # past the counter's node budget: the caller's own check decides
+            return unique(puzzle)
+        if found < 2:
+            return found == 1
+        other = out[1] if (out[0] == sol).all() else out[0]
+        kept.insert(0, _cells((other != sol).view(np.uint8).tobytes()))
+        del kept[WITNESSES:]
+        return False
+
+    return check
+
+
 #: Removal checks a process answers in pure Python before it loads numba (about two puzzles' worth of
 #: 9x9 removals, a few milliseconds each; loading numba and the kernels costs about 0.35 s of CPU).
 PURE_CHECKS = 100

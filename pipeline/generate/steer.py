@@ -14,8 +14,9 @@ One step, from the current puzzle ``p`` (unique and orbit-minimal):
 
 The search stops at the first puzzle inside the range, or after ``steps`` steps (then the attempt is
 rejected as before and the next grid is tried). Every uniqueness check is the caller's (the compiled
-counter with the hybrid engine); the puzzle the search returns is graded, checked for minimality and
-certified by HiGHS like any other.
+counter with the hybrid engine; the generator's keeps the second solutions it finds,
+:func:`pipeline.generate.removal.witnessed`, exact); the puzzle the search returns is graded, checked for
+minimality and certified by HiGHS like any other.
 
 Draws (appended to the attempt's stream after draw 7, only when the first grade misses): per step
 ``rng.integers(len(given))`` (``a``), ``rng.integers(len(blank))`` (``b``), one

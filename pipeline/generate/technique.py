@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from pipeline.board import Grid, Variant
 from pipeline.difficulty.candidates import Step
@@ -47,9 +48,10 @@ from pipeline.generate import steer
 NOT_USED = 1000.0
 
 
+@cache
 def key(name: str, grader: int) -> tuple[int, float, int]:
     """The order of techniques (easiest first): level, weight, then the solver order of ``grader``
-    (a row the version lacks sorts last)."""
+    (a row the version lacks sorts last). Cached: the climb asks it for every step of every candidate."""
     t = TECHNIQUES[name]
     order = ORDERS[grader]
     return LEVELS.index(t.level), t.weight, order.index(name) if name in order else len(order)
@@ -59,6 +61,11 @@ def cap(names: Sequence[str], grader: int) -> str:
     """The solver's cut-off for a climb toward ``names``: the last row of grader ``grader``'s solver order
     whose :func:`key` is no harder than the hardest of ``names`` (every row after it is harder than each
     of them)."""
+    return _cap(tuple(names), grader)
+
+
+@cache
+def _cap(names: tuple[str, ...], grader: int) -> str:
     top = max(key(n, grader) for n in names)
     return [t for t in ORDERS[grader] if key(t, grader) <= top][-1]
 
@@ -144,19 +151,24 @@ def miss(g: Grade, names: Sequence[str], grader: int, capped: bool = False) -> s
 
 def _past(g: Grade, names: Sequence[str], grader: int) -> steer.Miss | None:
     """``(3, o)`` for a path that needs a row past :func:`cap` (module docstring), else None."""
-    order = ORDERS[grader]
-    last = order.index(cap(names, grader))
+    rank = _ranks(grader)
+    last = rank[cap(names, grader)]
     if isinstance(g, Unfinished):
         before, open_ = g.steps, g.open
     else:
-        beyond = next((k for k, s in enumerate(g.steps)
-                       if s.technique not in order or order.index(s.technique) > last), None)
+        beyond = next((k for k, s in enumerate(g.steps) if rank.get(s.technique, len(rank)) > last), None)
         if beyond is None:
             return None
         before = g.steps[:beyond]
         open_ = sum(1 for s in g.steps[beyond:] for _ in s.placements)
     used = any(s.technique in names for s in before)
     return 3, float(open_) + (0.0 if used else NOT_USED)
+
+
+@cache
+def _ranks(grader: int) -> dict[str, int]:
+    """technique -> its place in grader ``grader``'s solver order."""
+    return {t: k for k, t in enumerate(ORDERS[grader])}
 
 
 def _miss_one(g: Grade, name: str, grader: int) -> steer.Miss:
