@@ -45,19 +45,17 @@ def read(path: Path = DEEP) -> dict[str, float]:
     return out
 
 
-def measured(logs: list[Path]) -> Counter[str]:
+def measured(logs: list[Path]) -> dict[str, float]:
     """Each test's seconds in pytest ``--durations=0`` reports, call + setup + teardown (a test in
     several logs: its last)."""
-    out: Counter[str] = Counter()
+    out: dict[str, float] = {}
     for log in logs:
         one: Counter[str] = Counter()
         for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
             m = _DURATION.match(line)
             if m:
                 one[m.group(2)] += float(m.group(1))
-        out.update({test: 0.0 for test in one})
-        for test, seconds in one.items():
-            out[test] = seconds
+        out.update(one)
     return out
 
 

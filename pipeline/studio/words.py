@@ -131,7 +131,7 @@ WORDS: dict[str, dict[Lang, str]] = {
     "chart_puzzles": {"en": "puzzles", "ja": "問題数"},
     "chart_hints": {"en": "Hints (givens)", "ja": "ヒント数"},
     "chart_levels": {"en": "Difficulty mix", "ja": "難易度の内訳"},
-    "chart_scores": {"en": "Score by level (median, min-max)", "ja": "レベルごとのスコア(中央値、最小-最大)"},
+    "chart_scores": {"en": "Score by level (median)", "ja": "レベルごとのスコア(中央値)"},
     "chart_symmetry": {"en": "Symmetry", "ja": "対称性"},
     "chart_techniques": {"en": "Hardest technique of each puzzle", "ja": "各問題で最も難しい手筋"},
     "chart_time": {"en": "Generation time by level (ms, median)", "ja": "レベルごとの作成時間(ミリ秒、中央値)"},
