@@ -219,17 +219,36 @@ def stream(cfg: Config, chunk: int = 8, grader: int = GRADER_VERSION,
             yield from items
 
 
-def stream_graded_later(cfg: Config, grader: int = GRADER_VERSION,
-                        made_by: int = GENERATOR_VERSION) -> Iterator[Item]:
+def stream_graded_later(cfg: Config, grader: int = GRADER_VERSION, made_by: int = GENERATOR_VERSION,
+                        stop: Callable[[], bool] | None = None) -> Iterator[Item]:
     """:func:`stream`'s puzzles (the same seeds, engine, verification and grades), in this process, each
     handed out as soon as it is made and verified, before its grade where the grade decides nothing:
     such an index gives two items, its :class:`~pipeline.run.work.Made` with ``ungraded`` set (grade
     columns None) and then the same puzzle's whole row (:func:`pipeline.run.work.graded`). For the
-    studio, which shows a puzzle while it is graded; a consumer that stops iterating stops the work."""
+    studio, which shows a puzzle while it is graded.
+
+    ``stop``: once it returns True the stream ends, before the next puzzle and within a step of a
+    grade being computed (:func:`~pipeline.difficulty.logic.cancel_when`); a puzzle being made past its
+    grade (the removal, the certificate) is finished first. A consumer that stops iterating stops the
+    work too."""
+    from pipeline.difficulty.logic import Cancelled, cancel_when
+
     preflight(cfg)
     job = job_of(cfg, grader, made_by)
+    halt = stop if stop is not None else (lambda: False)
     for index in range(cfg.count):
-        item = work.make_graded_later(job, index)
+        if halt():
+            return
+        try:
+            with cancel_when(halt):
+                item = work.make_graded_later(job, index)
+        except Cancelled:
+            return
         yield item
         if isinstance(item, work.Made) and item.ungraded is not None:
-            yield work.graded(job, item)
+            try:
+                with cancel_when(halt):
+                    done = work.graded(job, item)
+            except Cancelled:
+                return
+            yield done

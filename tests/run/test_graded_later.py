@@ -65,3 +65,12 @@ def test_a_grade_that_decides_comes_with_its_puzzle() -> None:
     assert len(later) == 2 and all(isinstance(item, Made) and item.ungraded is None for item in later)
     assert _rows(later) == _rows(list(runner.stream(cfg, chunk=1)))
     assert all(item.row["difficulty"] in ("easy", "medium") for item in later)
+
+
+def test_stop_ends_the_stream_before_a_puzzle_and_inside_a_grade() -> None:
+    cfg = cfgmod.validate({"name": "later", "seed": 5, "count": 3, "workers": 1, "board": {"size": 4}})
+    assert list(runner.stream_graded_later(cfg, stop=lambda: True)) == []
+    got: list[Any] = []
+    items = runner.stream_graded_later(cfg, stop=lambda: bool(got))
+    got.extend(items)  # the first puzzle is handed out; its grade then sees the stop at its first step
+    assert len(got) == 1 and got[0].ungraded is not None

@@ -213,8 +213,8 @@ class _Job:
     """One request's puzzles being made by :func:`pipeline.run.runner.stream` on a thread of its own
     (the same puzzles in the same order: only where they are made moves), so the page's script stays
     free to draw the form and to update the progress line. Items (or the exception that ended the
-    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop after the
-    puzzle it is making."""
+    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop within a step of
+    the grade it is computing, or after the puzzle it is making."""
 
     END = object()
 
@@ -236,7 +236,7 @@ class _Job:
         from pipeline.run import runner
 
         try:
-            for item in runner.stream_graded_later(self.cfg):
+            for item in runner.stream_graded_later(self.cfg, stop=self._stop.is_set):
                 self.items.put(item)
                 if self._stop.is_set():
                     return
@@ -257,8 +257,8 @@ def _make(job: _Job, made: list[dict[str, Any]], failed: list[str],
     ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen while
     it is graded and the next is being made, and returns what writes its caption again, with the
     grade, when the grade comes (``made`` then holds the whole row). When the view goes away (another
-    click, a closed tab) the script stops at its next update and the job after the puzzle it is
-    making, instead of making the rest for nobody."""
+    click, a closed tab) the script stops at its next update and the job within a step of the grade
+    it is computing, or after the puzzle it is making, instead of making the rest for nobody."""
     import queue
     import time
 
