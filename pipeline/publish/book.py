@@ -39,9 +39,8 @@ from typing import Any
 
 import polars as pl
 
-from pipeline import __version__
 from pipeline.publish import pages as draw
-from pipeline.publish import pdfx, render
+from pipeline.publish import render
 from pipeline.publish.book_config import (  # noqa: F401  (re-exported: the book's config is part of its API)
     AnswersCfg,
     BookConfig,
@@ -53,7 +52,7 @@ from pipeline.publish.book_config import (  # noqa: F401  (re-exported: the book
     load_config,
     validate_config,
 )
-from pipeline.publish.dates import creation_time, source_date_epoch
+from pipeline.publish.dates import creation_time
 from pipeline.publish.export import write_file
 from pipeline.publish.layout import (  # noqa: F401  (re-exported)
     ANSWER_CAPTION,
@@ -69,7 +68,7 @@ from pipeline.publish.layout import (  # noqa: F401  (re-exported)
     paginate,
     slots,
 )
-from pipeline.publish.pages import TEXT, register_fonts
+from pipeline.publish.pages import register_fonts
 from pipeline.publish.select import (
     LEVELS,
     Filter,
@@ -330,8 +329,6 @@ def write_book(sections: Sequence[Section], cfg: BookConfig, out: Path, sources:
     ``title`` replaces the config's (a volume's title).
 
     Both files are written whole or not at all; an unwritable target raises :class:`PublishError`."""
-    from reportlab.pdfgen.canvas import Canvas
-
     if title is not None:
         cfg = cfg.model_copy(update={"title": title})
     cap = register_fonts()
@@ -340,29 +337,11 @@ def write_book(sections: Sequence[Section], cfg: BookConfig, out: Path, sources:
     check_type_sizes(sections, cfg, geo, answers_per_page(sections, cfg))
     n_puzzles = sum(len(s.rows) for s in sections)
     kinds = draw.rule_kinds([r for s in sections for r in s.rows])
-    epoch = source_date_epoch()
 
     def paint(tmp: Path) -> None:
-        canv = Canvas(str(tmp), pagesize=geo.media, invariant=1 if epoch is not None else 0, initialFontName=TEXT,
-                      initialFontSize=10, pageCompression=1)
-        canv.setTitle(cfg.title)
-        canv.setAuthor(cfg.author or "numplace")
-        canv.setSubject(cfg.subtitle or cfg.words.subtitle(n_puzzles))
-        canv.setCreator(f"numplace {__version__}")
-        if cfg.pdfx != "none":
-            pdfx.mark_pdfx(canv, cfg.output_condition)
-        if cfg.binding == "right":
-            pdfx.mark_right_to_left(canv)
+        canv = draw.open_canvas(tmp, cfg, geo, cfg.subtitle or cfg.words.subtitle(n_puzzles))
         for page in pages:
-            if geo.outer or cfg.pdfx != "none":  # each page's own boxes (a print-on-demand bleed is one-sided)
-                trim, bleed = geo.boxes(page.number)
-                canv.setTrimBox(trim)
-                canv.setBleedBox(bleed)
-            x, y = geo.origin(page.number)
-            if x or y:
-                canv.translate(x, y)
-            if geo.marks:
-                draw.crop_marks(canv, cfg, geo)
+            draw.begin_page(canv, cfg, geo, page.number)
             _draw_page(canv, page, pages, cfg, geo, cap, n_puzzles, kinds)
             canv.showPage()
         canv.save()
@@ -392,7 +371,7 @@ def _draw_page(canv: Any, page: Page, pages: Sequence[Page], cfg: BookConfig, ge
     if page.kind == "blank":
         draw.blank_page(canv, cfg, geo, page)
         return
-    draw.page_number(canv, cfg, geo, page)
+    draw.page_number(canv, cfg, geo, page.number)
     if page.kind == "contents":
         draw.contents_page(canv, cfg, geo, page)
         return

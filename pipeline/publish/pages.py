@@ -14,12 +14,14 @@ Contracts
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
 from pipeline.board import Cage, make_variant
-from pipeline.publish import linebreak, render
+from pipeline.publish import linebreak, pdfx, render
 from pipeline.publish.book_config import BookConfig
+from pipeline.publish.dates import source_date_epoch
 from pipeline.publish.layout import HEAD_RULE, PAGE_NUMBER_SIZE, Geometry, Page, Slot
 from pipeline.publish.linebreak import NO_START
 from pipeline.publish.select import LEVELS
@@ -199,13 +201,13 @@ def title_page(canv: Any, cfg: BookConfig, geo: Geometry, n_puzzles: int, pages:
         fill(canv, cfg, 0.0)
 
 
-def page_number(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
-    """The page number, centred under the content, in the bottom margin between the safe line (no
-    closer to the trim than :attr:`Geometry.safe`) and the content."""
-    x0, _y0, w, _h = geo.content(page.number)
+def page_number(canv: Any, cfg: BookConfig, geo: Geometry, number: int) -> None:
+    """Page ``number``'s number, centred under the content, in the bottom margin between the safe line
+    (no closer to the trim than :attr:`Geometry.safe`) and the content."""
+    x0, _y0, w, _h = geo.content(number)
     fill(canv, cfg, 0.0)
     canv.setFont(TEXT, PAGE_NUMBER_SIZE)
-    canv.drawCentredString(x0 + w / 2, geo.page_number_baseline(), str(page.number))
+    canv.drawCentredString(x0 + w / 2, geo.page_number_baseline(), str(number))
 
 
 def running_head(canv: Any, cfg: BookConfig, geo: Geometry, page: Page) -> None:
@@ -308,6 +310,41 @@ def crop_marks(canv: Any, cfg: BookConfig, geo: Geometry) -> None:
     canv.setLineWidth(0.25)
     for x0, y0, x1, y1 in geo.crop_marks():
         canv.line(x0, y0, x1, y1)
+
+
+def open_canvas(path: Path, cfg: BookConfig, geo: Geometry, subject: str) -> Any:
+    """A reportlab canvas for a book at ``path``: the media box of ``geo``, the document's title,
+    author, subject and creator, PDF/X's output intent when ``cfg.pdfx`` asks for it, and right-to-left
+    reading for a book bound on the right. Invariant (no timestamps of its own) when
+    ``SOURCE_DATE_EPOCH`` is set, like every file numplace writes."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    canv = Canvas(str(path), pagesize=geo.media, invariant=1 if source_date_epoch() is not None else 0,
+                  initialFontName=TEXT, initialFontSize=10, pageCompression=1)
+    canv.setTitle(cfg.title)
+    canv.setAuthor(cfg.author or "numplace")
+    canv.setSubject(subject)
+    canv.setCreator(f"numplace {__version__}")
+    if cfg.pdfx != "none":
+        pdfx.mark_pdfx(canv, cfg.output_condition)
+    if cfg.binding == "right":
+        pdfx.mark_right_to_left(canv)
+    return canv
+
+
+def begin_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int) -> None:
+    """Start drawing page ``number``: its TrimBox and BleedBox when the book has a bleed, marks or
+    PDF/X (a print-on-demand bleed is on three sides, so each page has its own), the origin moved to
+    the trim's lower-left corner, and the crop marks. Everything drawn after is in trim coordinates."""
+    if geo.outer or cfg.pdfx != "none":
+        trim, bleed = geo.boxes(number)
+        canv.setTrimBox(trim)
+        canv.setBleedBox(bleed)
+    x, y = geo.origin(number)
+    if x or y:
+        canv.translate(x, y)
+    if geo.marks:
+        crop_marks(canv, cfg, geo)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,8 +15,10 @@ Contracts
   before it, replayed from the givens along the path (placements remove their digit from the peers).
 * **Print**: like every book, grids are vectors, every colour DeviceGray (K only) unless ``colour: rgb``,
   fonts embedded; the worked example uses grey levels only: shaded pattern cells, bold candidates of the
-  pattern, crossed-out eliminations. The trim and margins are the config's ``page``; bleed, crop marks
-  and the print-on-demand preset are refused (not laid out for workbooks yet).
+  pattern, crossed-out eliminations. The page is laid out by the book's own
+  :class:`~pipeline.publish.layout.Geometry`: the trim, margins mirrored on facing pages, bleed, crop
+  marks (western or トンボ), the print-on-demand preset (its safe area, three-sided bleed and gutter for
+  the page count), PDF/X and right-side binding, exactly as ``numplace book`` lays them out.
 * **Output** is whole or nothing: the PDF and ``<stem>.used.json`` (the book's format: ids in book order,
   the example puzzles included, first and last numbers).
 """
@@ -40,8 +42,20 @@ from pipeline.publish import render
 from pipeline.publish import workbook_text as text
 from pipeline.publish.book_config import BookConfig
 from pipeline.publish.export import write_file
-from pipeline.publish.layout import MM, PAGE_MM
-from pipeline.publish.pages import SYMBOL, SYMBOL_BOLD, TEXT, register_fonts, shorten, wrap
+from pipeline.publish.layout import Geometry
+from pipeline.publish.pages import (
+    SYMBOL,
+    SYMBOL_BOLD,
+    TEXT,
+    begin_page,
+    fill,
+    open_canvas,
+    page_number,
+    register_fonts,
+    shorten,
+    stroke,
+    wrap,
+)
 from pipeline.publish.select import PublishError, read_sets
 from pipeline.publish.workbook_config import WorkbookCfg
 from pipeline.run.sets import require_complete
@@ -166,35 +180,15 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Geo:
-    width: float
-    height: float
-    top: float
-    bottom: float
-    inside: float
-    outside: float
-
-    def box(self, number: int) -> tuple[float, float, float, float]:
-        """``(x, y_bottom, width, height)`` inside the margins of page ``number`` (odd: inside on the left)."""
-        left = self.inside if number % 2 == 1 else self.outside
-        return (left, self.bottom, self.width - self.inside - self.outside, self.height - self.top - self.bottom)
+#: The page count a workbook is planned for before it is counted: print-on-demand's widest gutter (the
+#: gutter grows with the page count, so a plan that fits it fits the real one).
+WIDEST = 828
 
 
-def _geo(cfg: BookConfig) -> _Geo:
-    if cfg.preset != "none" or cfg.page.bleed or cfg.page.marks:
-        key = "preset" if cfg.preset != "none" else "page.bleed" if cfg.page.bleed else "page.marks"
-        raise PublishError(f"{key}: not laid out for workbooks yet (give the trim size and margins only)")
-    w, h = PAGE_MM[cfg.page.size]
-    m = cfg.page.margins
-    return _Geo(w * MM, h * MM, m.top * MM, m.bottom * MM, m.inside * MM, m.outside * MM)
-
-
-def _grey(canv: Any, cfg: BookConfig, g: float, stroke: bool = False) -> None:
-    if cfg.colour == "gray":
-        (canv.setStrokeGray if stroke else canv.setFillGray)(g)
-    else:
-        (canv.setStrokeColorRGB if stroke else canv.setFillColorRGB)(g, g, g)
+def geometry(cfg: BookConfig, pages: int = WIDEST) -> Geometry:
+    """The layout of a workbook of ``pages`` pages: the book's :class:`Geometry` of the config's
+    ``page``, ``preset`` and ``binding``."""
+    return Geometry.of(cfg.page, cfg.preset, pages if cfg.preset != "none" else 0, cfg.binding)
 
 
 def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, side: float, cap: float,
@@ -213,9 +207,9 @@ def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, s
         shade = SHADE_PATTERN if i in pattern else SHADE_TARGET if i in targets else None
         if shade is not None:
             r, c = divmod(i, N)
-            _grey(canv, cfg, shade)
+            fill(canv, cfg, shade)
             canv.rect(x + c * cell, y_top - (r + 1) * cell, cell, cell, stroke=0, fill=1)
-    _grey(canv, cfg, 0.0, stroke=True)
+    stroke(canv, cfg, 0.0)
     thin, thick = max(0.3, side / 600), max(0.9, side / 200)
     for k in range(N + 1):
         canv.setLineWidth(thick if k % 3 == 0 else thin)
@@ -227,7 +221,7 @@ def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, s
             continue
         r, c = divmod(i, N)
         canv.setFont(SYMBOL_BOLD if ks.given[i] else SYMBOL, big)
-        _grey(canv, cfg, 0.0 if ks.given[i] else GREY_PLACED)
+        fill(canv, cfg, 0.0 if ks.given[i] else GREY_PLACED)
         canv.drawCentredString(x + (c + 0.5) * cell, y_top - (r + 0.5) * cell - cap * big / 2, str(v))
     tiny = cell * 0.27
     for i, cs in enumerate(ks.cands):
@@ -240,10 +234,10 @@ def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, s
             cx = x + (c + 0.2 + 0.3 * ((d - 1) % 3)) * cell
             cy = y_top - (r + 0.2 + 0.3 * ((d - 1) // 3)) * cell
             canv.setFont(SYMBOL_BOLD if used else SYMBOL, tiny)
-            _grey(canv, cfg, 0.0 if used else GREY_GONE if struck else GREY_OTHER)
+            fill(canv, cfg, 0.0 if used else GREY_GONE if struck else GREY_OTHER)
             canv.drawCentredString(cx, cy - cap * tiny / 2, str(d))
             if struck:  # a cross over the candidate
-                _grey(canv, cfg, 0.0, stroke=True)
+                stroke(canv, cfg, 0.0)
                 canv.setLineWidth(max(0.35, cell / 45))
                 h = cell * 0.12
                 canv.line(cx - h, cy - h, cx + h, cy + h)
@@ -279,21 +273,14 @@ def _lines(text_: str, size: float, room: float, lang: str) -> list[str]:
     return [*out, line] if line else out
 
 
-def _page_number(canv: Any, cfg: BookConfig, geo: _Geo, number: int) -> None:
-    if cfg.footer:
-        canv.setFont(TEXT, 8)
-        _grey(canv, cfg, 0.0)
-        canv.drawCentredString(geo.width / 2, geo.bottom / 2, str(number))
-
-
-def _head(canv: Any, cfg: BookConfig, geo: _Geo, number: int, words: str) -> float:
+def _head(canv: Any, cfg: BookConfig, geo: Geometry, number: int, words: str) -> float:
     """A running head on page ``number``; returns the y under it."""
-    x, y, w, h = geo.box(number)
+    x, y, w, h = geo.content(number)
     canv.setFont(TEXT, 8.5)
-    _grey(canv, cfg, 0.0)
+    fill(canv, cfg, 0.0)
     canv.drawString(x, y + h - 9, shorten(words, 8.5, w))
     canv.setLineWidth(0.5)
-    _grey(canv, cfg, 0.0, stroke=True)
+    stroke(canv, cfg, 0.0)
     canv.line(x, y + h - 13, x + w, y + h - 13)
     return y + h - 24
 
@@ -306,15 +293,15 @@ class _Page:
     count: int = 0
 
 
-def _answer_rows(geo: _Geo) -> tuple[int, float]:
+def _answer_rows(geo: Geometry) -> tuple[int, float]:
     """Answer items a column holds on a page, and the grid side of an item (two grids side by side)."""
-    _, _, w, h = geo.box(1)
+    _, _, w, h = geo.content(1)
     side = (w / 2 - 14) / 2
     per = max(1, int((h - 24) // (side + 30)))
     return per, side
 
 
-def pages_of(chapters: Sequence[Chapter], cfg: BookConfig, geo: _Geo) -> list[_Page]:
+def pages_of(chapters: Sequence[Chapter], cfg: BookConfig, geo: Geometry) -> list[_Page]:
     """Every page of the workbook, padded to an even count."""
     out = [_Page("title"), _Page("contents")]
     per = cfg.per_page
@@ -336,10 +323,10 @@ def _lang(cfg: BookConfig) -> str:
     return cfg.lang
 
 
-def _title_page(canv: Any, cfg: BookConfig, geo: _Geo, chapters: Sequence[Chapter]) -> None:
+def _title_page(canv: Any, cfg: BookConfig, geo: Geometry, chapters: Sequence[Chapter]) -> None:
     phr = text.PHRASES[_lang(cfg)]
-    _grey(canv, cfg, 0.0)
-    x, y, w, h = geo.box(1)
+    fill(canv, cfg, 0.0)
+    x, y, w, h = geo.content(1)
     size = 26.0
     lines = wrap(cfg.title, size, w, even=True)
     top = y + h * 0.7
@@ -356,17 +343,18 @@ def _title_page(canv: Any, cfg: BookConfig, geo: _Geo, chapters: Sequence[Chapte
     if cfg.author:
         canv.setFont(TEXT, 11)
         canv.drawCentredString(x + w / 2, y + h * 0.25, cfg.author)
-    canv.setFont(TEXT, 7)
-    canv.drawCentredString(x + w / 2, y, f"numplace {__version__}")
+    if cfg.footer:  # the numplace line, as on a book's title page
+        canv.setFont(TEXT, 7)
+        canv.drawCentredString(x + w / 2, y, f"numplace {__version__}")
 
 
-def _contents_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: Sequence[Chapter],
+def _contents_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, chapters: Sequence[Chapter],
                    starts: dict[str, int]) -> None:
     lang = _lang(cfg)
     phr = text.PHRASES[lang]
-    x, y, w, h = geo.box(number)
+    x, y, w, h = geo.content(number)
     top = y + h - 10
-    _grey(canv, cfg, 0.0)
+    fill(canv, cfg, 0.0)
     canv.setFont(TEXT, 16)
     canv.drawString(x, top - 16, cfg.words.contents)
     top -= 44
@@ -383,19 +371,19 @@ def _contents_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters:
         canv.drawRightString(x + w, top - 6, str(starts["answers"]))
 
 
-def _lesson_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, ch: Chapter, cap: float) -> None:
+def _lesson_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, k: int, ch: Chapter, cap: float) -> None:
     lang = _lang(cfg)
     phr = text.PHRASES[lang]
     title, body = text.lesson(ch.technique, lang)
-    x, y, w, h = geo.box(number)
-    _grey(canv, cfg, 0.0)
+    x, y, w, h = geo.content(number)
+    fill(canv, cfg, 0.0)
     top = y + h
     canv.setFont(TEXT, 10)
     canv.drawString(x, top - 10, phr["chapter"].format(k=k + 1))
     canv.setFont(TEXT, 22)
     canv.drawString(x, top - 38, shorten(title, 22, w))
     canv.setLineWidth(1.0)
-    _grey(canv, cfg, 0.0, stroke=True)
+    stroke(canv, cfg, 0.0)
     canv.line(x, top - 46, x + w, top - 46)
     top -= 64
     for para, size in ((body, 10.5), (phr["intro"].format(title=title), 10.5)):
@@ -413,25 +401,25 @@ def _lesson_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, ch:
     side = min(w * 0.85, room)
     draw_step(canv, cfg, ch.example_step, x + (w - side) / 2, top, side, cap)
     top -= side + 14
-    _grey(canv, cfg, 0.0)
+    fill(canv, cfg, 0.0)
     for ln in _lines(words, 9, w, lang):
         canv.setFont(TEXT, 9)
         canv.drawString(x, top, ln)
         top -= 12
-    _grey(canv, cfg, 0.3)
+    fill(canv, cfg, 0.3)
     for ln in _lines(phr["legend"], 8, w, lang):
         canv.setFont(TEXT, 8)
         canv.drawString(x, top, ln)
         top -= 11
 
 
-def _practice_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, ch: Chapter, page: _Page,
+def _practice_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, k: int, ch: Chapter, page: _Page,
                    cap: float) -> None:
     lang = _lang(cfg)
     title, _ = text.lesson(ch.technique, lang)
     phr = text.PHRASES[lang]
     top = _head(canv, cfg, geo, number, f"{phr['chapter'].format(k=k + 1)}  {title} \u2014 {phr['practice']}")
-    x, y, w, _ = geo.box(number)
+    x, y, w, _ = geo.content(number)
     cols, rows = _PRACTICE[cfg.per_page]
     caption = 24.0
     cell_w, cell_h = w / cols, (top - y) / rows
@@ -443,7 +431,7 @@ def _practice_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, c
         gy = top - r * cell_h - (cell_h - side - caption) / 2
         render.draw_pdf(canv, render.art_of(row), gx, gy, side, bold=SYMBOL_BOLD, regular=SYMBOL, cap_height=cap,
                         gray=cfg.colour == "gray")
-        _grey(canv, cfg, 0.0)
+        fill(canv, cfg, 0.0)
         canv.setFont(TEXT, 10)
         num = ch.numbers[page.first + j]
         canv.drawString(gx, gy - side - 13, f"{cfg.prefix}{num}")
@@ -451,18 +439,18 @@ def _practice_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, k: int, c
         right = f"{cfg.level_name(row.get('difficulty'))}  {cfg.counted(int(row['hints']), 'hint')}"
         canv.drawRightString(gx + side, gy - side - 13, right)
         if cfg.show_ids:
-            _grey(canv, cfg, 0.4)
+            fill(canv, cfg, 0.4)
             canv.setFont(TEXT, 6)
             canv.drawString(gx, gy - side - 22, str(row["puzzle_id"]))
 
 
-def _answers_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: Sequence[Chapter], page: _Page,
+def _answers_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, chapters: Sequence[Chapter], page: _Page,
                   cap: float) -> None:
     lang = _lang(cfg)
     phr = text.PHRASES[lang]
     top = _head(canv, cfg, geo, number, cfg.words.answers)
-    x, _, w, _ = geo.box(number)
-    _, side = _answer_rows(geo)
+    x, _, w, _ = geo.content(number)
+    _, side = _answer_rows(geometry(cfg))  # the planned size (the page count's gutter only narrows)
     items = [(ch, j) for ch in chapters for j in range(len(ch.rows))][page.first:page.first + page.count]
     for n, (ch, j) in enumerate(items):
         r, col = divmod(n, 2)
@@ -472,7 +460,7 @@ def _answers_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: 
         render.draw_pdf(canv, render.art_of(row, True), ix, iy, side, bold=SYMBOL_BOLD, regular=SYMBOL,
                         cap_height=cap, gray=cfg.colour == "gray")
         draw_step(canv, cfg, ks, ix + side + 8, iy, side, cap, small=True)
-        _grey(canv, cfg, 0.0)
+        fill(canv, cfg, 0.0)
         canv.setFont(TEXT, 8)
         title, _ = text.lesson(ch.technique, lang)
         canv.drawString(ix, iy - side - 10, shorten(f"{cfg.prefix}{ch.numbers[j]}   {phr['key']}: {title}, "
@@ -486,31 +474,25 @@ def _answers_page(canv: Any, cfg: BookConfig, geo: _Geo, number: int, chapters: 
 def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sources: Sequence[Path] = ()) -> int:
     """Draw the workbook as a PDF at ``out`` and write ``<stem>.used.json`` beside it; returns the page
     count. Both files are written whole or not at all."""
-    from reportlab.pdfgen.canvas import Canvas
-
     from pipeline.publish.book import used_path
-    from pipeline.publish.dates import creation_time, source_date_epoch
+    from pipeline.publish.dates import creation_time
 
-    geo = _geo(cfg)
     cap = register_fonts()
-    pages = pages_of(chapters, cfg, geo)
+    pages = pages_of(chapters, cfg, geometry(cfg))
+    geo = geometry(cfg, len(pages))
     starts: dict[str, int] = {}
     for number, p in enumerate(pages, 1):
         if p.kind == "lesson":
             starts.setdefault(f"c{p.chapter}", number)
         if p.kind == "answers":
             starts.setdefault("answers", number)
-    epoch = source_date_epoch()
     n_puzzles = sum(len(ch.rows) for ch in chapters)
 
     def paint(tmp: Path) -> None:
-        canv = Canvas(str(tmp), pagesize=(geo.width, geo.height), invariant=1 if epoch is not None else 0,
-                      initialFontName=TEXT, initialFontSize=10, pageCompression=1)
-        canv.setTitle(cfg.title)
-        canv.setAuthor(cfg.author or "numplace")
-        canv.setSubject(cfg.subtitle or text.PHRASES[cfg.lang]["subtitle"].format(t=len(chapters), p=n_puzzles))
-        canv.setCreator(f"numplace {__version__}")
+        subject = cfg.subtitle or text.PHRASES[cfg.lang]["subtitle"].format(t=len(chapters), p=n_puzzles)
+        canv = open_canvas(tmp, cfg, geo, subject)
         for number, p in enumerate(pages, 1):
+            begin_page(canv, cfg, geo, number)
             if p.kind == "title":
                 _title_page(canv, cfg, geo, chapters)
             elif p.kind == "contents":
@@ -524,7 +506,7 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
             elif p.kind == "answers":
                 _answers_page(canv, cfg, geo, number, chapters, p, cap)
             if p.kind not in ("title", "blank"):
-                _page_number(canv, cfg, geo, number)
+                page_number(canv, cfg, geo, number)
             canv.showPage()
         canv.save()
 
@@ -547,7 +529,6 @@ def make_workbook(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: se
     if out.suffix.lower() != ".pdf":
         raise PublishError(f"--out {out}: a book is a .pdf file")
     require_complete(tuple(paths), allow_incomplete)
-    _geo(cfg)  # refuse what is not laid out before any work
     chapters = plan(paths, cfg, exclude)
     pages = write_workbook(chapters, cfg, out, paths)
     return pages, sum(len(ch.rows) for ch in chapters)
@@ -555,4 +536,4 @@ def make_workbook(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: se
 
 def page_count(chapters: Sequence[Chapter], cfg: BookConfig) -> int:
     """Pages the workbook of ``chapters`` has (for tests and the CLI)."""
-    return len(pages_of(chapters, cfg, _geo(cfg)))
+    return len(pages_of(chapters, cfg, geometry(cfg)))

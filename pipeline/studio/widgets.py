@@ -14,6 +14,7 @@ Contracts:
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import streamlit as st
 
 from pipeline.board import Grid, PuzzleFormatError, Variant
 from pipeline.errors import UserError
-from pipeline.studio import messages, puzzle_io
+from pipeline.studio import background, messages, puzzle_io
 from pipeline.studio.puzzle_io import KINDS, SIDES, PuzzleQuery
 from pipeline.studio.words import Lang, lang_of, word
 from pipeline.studio.words import variant_name as _variant_name
@@ -109,6 +110,25 @@ def grid(svg: str, width: int = 360) -> None:
     """Draw one SVG grid at ``width`` pixels (it scales down on a narrow screen)."""
     scaled = svg.replace("<svg ", '<svg style="width:100%;height:auto" ', 1)  # shrinks in a narrow column
     st.markdown(f'<div class="np-grid" style="max-width:{width}px">{scaled}</div>', unsafe_allow_html=True)
+
+
+#: Seconds between two looks at a background job from the page.
+POLL = 0.5
+
+
+def pending(job_key: Hashable, text: str) -> None:
+    """``text`` (what runs in the background), looked at again every :data:`POLL` seconds; the whole
+    page is drawn again (from its caches) when the job of ``job_key``
+    (:func:`pipeline.studio.background.submit`) is done."""
+
+    @st.fragment(run_every=POLL)
+    def _look() -> None:
+        job = background.get(job_key)
+        if job is None or job.done():
+            st.rerun()
+        st.info(text)
+
+    _look()
 
 
 def set_params(params: dict[str, str], keep: tuple[str, ...] = ("lang",)) -> None:

@@ -77,8 +77,13 @@ WORDS: dict[str, dict[Lang, str]] = {
                         "組ごとに1か所の変更が必要です。"},
     "more_remain": {"en": "More clashes may remain (the search stopped).",
                     "ja": "ほかにも矛盾が残っているかもしれません(探索を打ち切りました)。"},
-    "find_smallest": {"en": "Look for the smallest set (may take seconds)",
-                      "ja": "最小の組を探す(数秒かかることがあります)"},
+    "smallest_not_proved": {"en": "No smaller set was found within {k} exact searches: each set above is "
+                                  "minimal (every one of its givens is needed), not proved the smallest.",
+                            "ja": "{k} 回の厳密な探索では、これより小さい組は見つかりませんでした。上の各組は極小"
+                                  "(どのヒントも欠かせない)ですが、最小であることは証明できていません。"},
+    "looking_smallest": {"en": "Looking for the smallest such set (may take seconds); it follows here when "
+                               "found",
+                         "ja": "最小の組を探しています(数秒かかることがあります)。見つかるとここに表示します。"},
     "solve_it": {"en": "Solve", "ja": "解く"},
     "guesses_n": {"en": "{k} guess(es)", "ja": "推測 {k} 回"},
     "logic_steps_n": {"en": "{k} logic steps", "ja": "論理ステップ {k}"},

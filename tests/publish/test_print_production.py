@@ -64,28 +64,36 @@ def test_nothing_printed_inside_the_print_on_demand_minimum(bleed: float, bottom
                  page={"size": "6x9in", "bleed": bleed, "margins": {"top": 12, "bottom": bottom, "inside": 10,
                                                                     "outside": 8}})
     safe = (0.375 if bleed else 0.25) * IN
+    numbered = [p.number for p in made if p.kind in ("puzzles", "answers", "contents")]
+    assert_inside_safe(out, safe, numbered, bottom)
+
+
+def assert_inside_safe(out: Path, safe: float, numbered: list[int], bottom: float) -> None:
+    """Every text and path of the PDF at ``out`` is at least ``safe`` points inside its page's TrimBox;
+    pages ``numbered`` show their number above the safe line and under the ``bottom`` margin (mm)."""
     reader = PdfReader(out)
     checked = 0
-    for page in made:
-        trim = [float(v) for v in reader.pages[page.number - 1].trimbox]
-        for text, (x0, y0, x1, y1), _size in _texts(out, page.number - 1):
+    for index, page in enumerate(reader.pages):
+        trim = [float(v) for v in page.trimbox]
+        for text, (x0, y0, x1, y1), _size in _texts(out, index):
             if not text.strip():
                 continue
-            assert x0 - trim[0] >= safe - 0.5 and trim[2] - x1 >= safe - 0.5, (page.number, text)
-            assert y0 - trim[1] >= safe - 0.5 and trim[3] - y1 >= safe - 0.5, (page.number, text, y0 - trim[1])
+            assert x0 - trim[0] >= safe - 0.5 and trim[2] - x1 >= safe - 0.5, (index + 1, text)
+            assert y0 - trim[1] >= safe - 0.5 and trim[3] - y1 >= safe - 0.5, (index + 1, text, y0 - trim[1])
             checked += 1
-        for obj in pdfium.PdfDocument(out)[page.number - 1].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH]):
+        for obj in pdfium.PdfDocument(out)[index].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH]):
             x0, y0, x1, y1 = obj.get_bounds()  # rules, grids, cage outlines: inside the safe area too
             stroke = ctypes.c_float(0.0)
             pdfium_c.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(stroke))
             room = min(x0 - trim[0], trim[2] - x1, y0 - trim[1], trim[3] - y1)
             # pdfium's bounds add the stroke's whole width on every side: a frame's ink reaches half of it
             # beyond the path, the butt-capped end of a rule none; so the ink is at least this far in
-            assert room + stroke.value >= safe - 0.05, (page.number, x0, y0)
+            assert room + stroke.value >= safe - 0.05, (index + 1, x0, y0)
             checked += 1
-        if page.kind in ("puzzles", "answers", "contents"):  # the page number: above the safe line, under the content
-            number = [b for t, b, _s in _texts(out, page.number - 1) if t.strip() == str(page.number)]
-            assert number and number[0][1] - trim[1] >= safe - 0.5 and number[0][3] - trim[1] <= bottom * MM
+        if index + 1 in numbered:  # the page number: above the safe line, under the content
+            number = min((b for t, b, _s in _texts(out, index) if t.strip() == str(index + 1)),
+                         key=lambda b: b[1], default=None)  # the lowest such text (a grid may hold the digits)
+            assert number and number[1] - trim[1] >= safe - 0.5 and number[3] - trim[1] <= bottom * MM
     assert checked > 100
 
 

@@ -4,6 +4,8 @@ clash listed and marked; a puzzle with several solutions is not fit to print (is
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline.board import format_line, parse
 from pipeline.solve import solver, why
 from tests.studio.apptest import page, texts
@@ -88,6 +90,29 @@ def test_a_wrong_given_away_from_any_clash_is_the_one_changed() -> None:
             assert solution is not None
             return
     raise AssertionError("no wrong given without a direct clash in EASY")
+
+
+#: EASY with r1c2 = 1 (should be 3): no peer holds a 1, so the clash the page lists at once is a minimal
+#: set of 7 givens, not known to be the smallest.
+HIDDEN = "51" + EASY[2:]
+
+
+@pytest.mark.heavy
+def test_the_smallest_clash_is_looked_for_in_the_background() -> None:
+    from pipeline.studio import background
+
+    listed = why.clashes(parse(HIDDEN))
+    assert len(listed.cores) == 1 and not listed.cores[0].smallest
+    at = page("repair", {"puzzle": HIDDEN})
+    assert not at.exception
+    assert "Changed givens: 1" in [s.value for s in at.subheader]  # the repair and the clash come at once
+    assert f"(12, minimal: drop any one and the rest has a solution): `{listed.cores[0]}`" in texts(at)
+    assert any(i.value.startswith("Looking for the smallest") for i in at.info)  # the page did not wait
+    assert background.wait(300)
+    at.run()  # what the page's poll does when the job is done
+    assert not any("Looking for the smallest" in i.value for i in at.info)
+    # the proof's budget runs out on this one (why.explain: the same 12 givens, not smallest): said so
+    assert any(i.value.startswith("No smaller set was found within 3,000 exact searches") for i in at.info)
 
 
 def test_a_sound_puzzle_needs_no_repair() -> None:

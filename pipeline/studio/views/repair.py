@@ -6,8 +6,10 @@ to print.
   which is given as a line with its status; when other repairs are as good, the page says so and
   names one. Then why the original has no solution: *every* independent clash at once
   (:func:`pipeline.solve.why.clashes`: disjoint sets of givens that cannot stand together, each
-  minimal), each listed and all marked; a button looks for the smallest such set
-  (:func:`pipeline.solve.why.explain`, ``numplace solve --why``), which may take seconds.
+  minimal), each listed and all marked at once; when one of them is not known to be the smallest, the
+  smallest such set (:func:`pipeline.solve.why.explain`, ``numplace solve --why``, which may take
+  seconds) is looked for in the background (:mod:`pipeline.studio.background`) and shown when found;
+  the page does not wait for it.
 * Several solutions: not fit to print either (:func:`pipeline.studio.verdict.show_multiple`: two
   solutions, the fewest givens to add).
 * One solution: nothing to repair.
@@ -19,7 +21,7 @@ import streamlit as st
 
 from pipeline.board import Grid, Variant, format_line
 from pipeline.solve import solver, why
-from pipeline.studio import draw, puzzle_io, verdict, widgets
+from pipeline.studio import background, draw, puzzle_io, verdict, widgets
 from pipeline.studio.widgets import say, t
 
 
@@ -36,8 +38,8 @@ def _repair(grid: Grid, variant: Variant, core: frozenset[int]) -> solver.Repair
     return solver.repair(grid, variant=variant, core=core)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
 def _why(grid: Grid, variant: Variant) -> why.Core | str | None:
+    """The smallest clash (the background job: no Streamlit call here)."""
     try:
         return why.explain(grid, variant=variant)
     except why.Undecided as exc:
@@ -108,12 +110,18 @@ def _explain(grid: Grid, variant: Variant, clashes: why.Clashes | str) -> None:
     widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=clashes.cells())))
     if all(c.smallest for c in cores):
         return
-    if st.button(t("find_smallest"), key="repair.smallest"):
-        with st.spinner(t("working")):
-            found = _why(grid, variant)
-        if isinstance(found, str):
-            st.warning(say(found))
-        elif found is not None:
+    key = ("why", grid, variant)
+    job = background.submit(key, _why, grid, variant)
+    if not job.done():
+        widgets.pending(key, t("looking_smallest"))
+        return
+    found = job.result()
+    if isinstance(found, str):
+        st.warning(say(found))
+    elif found is not None:
+        if not found.smallest:  # the budget ran out: say so rather than show a minimal set twice
+            st.info(t("smallest_not_proved").format(k=f"{why.SUBSET_BUDGET:,}"))
+        if found.smallest or all(set(found.cells) != set(c.cells) for c in cores):
             kind = t("smallest") if found.smallest else t("minimal")
             st.markdown(f"{t('why_core')} ({len(found.cells)}, {kind}): `{found}`")
             widgets.grid(draw.svg(grid, variant, highlight=draw.marks(core=found.cells)))

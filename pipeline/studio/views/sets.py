@@ -220,7 +220,7 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
         else:
             job = background.submit(("check", key[0], key[2]), checks.in_child, key[0], True, key[1])
             if not job.done():
-                _pending(("check", key[0], key[2]))
+                widgets.pending(("check", key[0], key[2]), t("checking"))
                 return
             lines = job.result()
     except UserError as exc:
@@ -230,24 +230,6 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
     label = t("check_full_done") if full else t("check_fast")
     (st.success if ok else st.error)(f"{label}: {t('check_ok') if ok else t('check_bad')}")
     st.code("\n".join(lines[widgets.settings().lang]), language=None, wrap_lines=True)
-
-
-#: Seconds between two looks at a background job from the page.
-POLL = 0.5
-
-
-def _pending(job_key: tuple[Any, ...]) -> None:
-    """A line saying the check runs, looked at again every :data:`POLL` seconds; the page is drawn
-    again (from its caches) when the check is done."""
-
-    @st.fragment(run_every=POLL)
-    def _look() -> None:
-        job = background.get(job_key)
-        if job is None or job.done():
-            st.rerun()
-        st.info(t("checking"))
-
-    _look()
 
 
 def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order: list[str] | None = None,
