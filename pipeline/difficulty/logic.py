@@ -54,7 +54,9 @@ Public API (:data:`__all__`): :func:`solve_logically`, :func:`next_step`, :func:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -90,10 +92,12 @@ if TYPE_CHECKING:
 __all__ = [
     "TECHNIQUE_ORDER",
     "TITLES",
+    "Cancelled",
     "Candidates",
     "Contradiction",
     "LogicResult",
     "Step",
+    "cancel_when",
     "cell_name",
     "digit_name",
     "find_step",
@@ -271,6 +275,27 @@ class TwinDrift(AssertionError):
     """A compiled probe and its Python finder disagree (raised only with :data:`STRICT_TWINS`)."""
 
 
+class Cancelled(Exception):
+    """A solve stopped by its thread's cancel check (:func:`cancel_when`); it returns nothing."""
+
+
+_cancel = threading.local()
+
+
+@contextmanager
+def cancel_when(check: Callable[[], bool]) -> Iterator[None]:
+    """Inside the block, :func:`solve_logically` on this thread calls ``check()`` before each step and
+    raises :class:`Cancelled` once it is True (a page that went away stops its grade within a step,
+    not at its end). Other threads' solves are not affected; nothing else changes (a solve that is not
+    cancelled gives the same path). Blocks nest: the innermost check applies."""
+    before = getattr(_cancel, "check", None)
+    _cancel.check = check
+    try:
+        yield
+    finally:
+        _cancel.check = before
+
+
 _SINGLES: dict[tuple[int, int, int, int], Step] = {}
 
 
@@ -363,6 +388,8 @@ def solve_logically(
     (up to two) the first time one of them is reached, so a puzzle with several solutions never uses
     them. Variant boards never use them.
 
+    Inside :func:`cancel_when`, raises :class:`Cancelled` before a step once its check is True.
+
     ``grader`` is the grader version whose technique order the solver follows
     (:data:`~pipeline.difficulty.techniques.ORDERS`; a set keeps the version it began with); raises
     ``ValueError`` for a version this code does not hold.
@@ -379,7 +406,10 @@ def solve_logically(
     rules = rulebook(grader)
     probes = tuple(rules.probe(t) for t in allowed[2:])
     kernel = _kernel(st.n, probes) if classic and _use_kernels(compiled, st.n) else None
+    cancelled = getattr(_cancel, "check", None)
     while not st.is_solved():
+        if cancelled is not None and cancelled():
+            raise Cancelled
         step = _compiled_next(st, finders, steps, kernel, rules.loose) if kernel is not None else _next(st, finders)
         if st.is_solved():
             break  # the compiled singles finished the board

@@ -66,6 +66,13 @@ puzzle is unique (else the next attempt tries a new grid); steps 5-7 follow as f
 one succeeds. Step 6 runs before step 5 so that a puzzle outside the difficulty range costs no
 minimality checks.
 
+*Grade later* (``make_puzzle(spec, seed, grade=False)``, the studio's Generate page): when the grade
+decides nothing for this seed (:meth:`~pipeline.generate.spec.Spec.grade_decides` False: no level,
+score, logic-only or technique target), step 6 is left out of the attempt and the puzzle comes back
+with ``graded=False`` and no grade; :func:`grade_made` then computes the grade step 6 would have
+given (the same rater, solution, rules and grader version; the grade draws nothing and no step
+depends on it, so the puzzle, its flags and certificate are those of ``grade=True``).
+
 **Draw order: the reproducibility contract.** Attempt ``a`` of the puzzle with seed ``s`` draws from
 ``numpy.random.default_rng([s, a])`` in exactly this order:
 
@@ -93,13 +100,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from pipeline import symmetry
 from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
+from pipeline.difficulty.techniques import UNRATED
 from pipeline.generate import cages as cage_maker
 from pipeline.generate import lpgrid, pattern, steer, technique, version
 from pipeline.generate.grid import prefill, random_transform
@@ -144,6 +152,7 @@ class MadePuzzle:
     variant: Variant = CLASSIC  # the puzzle's rules, with its cages for killer
     grid_source: str = ""  # where the grid came from: a key of lpgrid.SOURCES
     technique: str | None = None  # the technique target it was made for (difficulty.technique), else None
+    graded: bool = True  # False: made with grade=False, step 6 not run yet (:func:`grade_made` runs it)
 
     @property
     def hints(self) -> int:
@@ -163,6 +172,7 @@ class _Puzzle:
     orbits: tuple[tuple[int, ...], ...]
     locked: set[int]
     grid_eng: Engine  # the engine grids come from: ``eng`` itself, or one with the design's rows
+    grade_later: bool = False  # step 6 is left out (make_puzzle's grade=False, when the grade decides nothing)
     source: str = ""  # the grid_source of the last grid made
     timeouts: int = 0
     why: str = "no attempt made"
@@ -185,9 +195,13 @@ class _Found:
     technique: str | None = None
 
 
-def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
+def make_puzzle(spec: Spec, seed: int, grade: bool = True) -> MadePuzzle:
     """One puzzle for ``seed``: attempts ``0, 1, ...`` until one succeeds; raises
-    :class:`GenerationFailed` (with the last reason) after ``spec.max_attempts``."""
+    :class:`GenerationFailed` (with the last reason) after ``spec.max_attempts``.
+
+    ``grade=False``: when the grade decides nothing for ``seed`` (see *Grade later* in the module
+    docstring), the puzzle comes back ungraded (``graded=False``; its grade fields are placeholders)
+    for :func:`grade_made`; otherwise it is graded as usual."""
     t0 = time.perf_counter()
     eng = engine_for(spec.size, spec.time_limit, None, spec.variant)
     grid_eng = engine_for(spec.size, spec.time_limit, spec.design, spec.variant) if spec.design is not None else eng
@@ -196,7 +210,7 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
     tag = requested_symmetry(spec, seed)
     fixed_cells = {i for i, d in enumerate(spec.fixed or ()) if d}
     job = _Puzzle(spec, seed, eng, checker(eng, spec.engine, spec.variant), tag, symmetry.orbits(tag, spec.size),
-                  fixed_cells if spec.keep_fixed else set(), grid_eng)
+                  fixed_cells if spec.keep_fixed else set(), grid_eng, not grade and not spec.grade_decides(seed))
     for attempt in range(spec.max_attempts):
         found = _attempt(job, attempt)
         if found is None:
@@ -212,9 +226,27 @@ def make_puzzle(spec: Spec, seed: int) -> MadePuzzle:
             attempts=attempt + 1, timeouts=job.timeouts, rejected=job.rejected,
             phase_ms={k: v * 1000.0 for k, v in job.phase.items()},
             variant=found.variant, grid_source=found.grid_source, technique=found.technique,
+            graded=not job.grade_later,
         )
     raise GenerationFailed(f"no puzzle after {spec.max_attempts} attempts: {job.why}", spec.max_attempts,
                            job.timeouts, job.rejected)
+
+
+#: The grade an attempt carries while step 6 is left for later (``grade_later``): it rejects nothing
+#: (the spec's range is empty then) and is never written (:func:`grade_made` replaces it).
+_LATER = Grade(UNRATED, 0.0, [], 0, [], reason="graded after the puzzle is made")
+
+
+def grade_made(spec: Spec, made: MadePuzzle) -> MadePuzzle:
+    """``made`` with its grade: step 6 for a puzzle made with ``grade=False`` (the grade the attempt
+    would have given: :func:`_rater` of its solution and rules under ``spec.grader``); ``made`` itself
+    when it is graded already. The grade's time is added to ``gen_ms``."""
+    if made.graded:
+        return made
+    t0 = time.perf_counter()
+    g = _rater(made.solution, made.variant, spec.grader)(made.puzzle)
+    return replace(made, difficulty=g.level, difficulty_score=g.score, techniques=tuple(g.techniques),
+                   logic_steps=g.logic_steps, gen_ms=made.gen_ms + (time.perf_counter() - t0) * 1000.0, graded=True)
 
 
 def grid_of(spec: Spec, seed: int, attempt: int = 0) -> tuple[Grid | None, str]:
@@ -268,7 +300,7 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
             return None
         puzzle, proven = given
         # Step 6, grade (before step 5: a puzzle outside the difficulty range spares the minimality checks).
-        rate = _rater(grid, variant, spec.grader)
+        rate = _rater(grid, variant, spec.grader) if not job.grade_later else (lambda _puzzle: _LATER)
         graded = rate(puzzle)
         climb_unique = job.unique
         target = spec.target(job.seed)

@@ -63,6 +63,14 @@ class Spec:
         ``steer_pool[seed % len]``, so the targets follow the quota's shares and depend on the seed only."""
         return self.steer_pool[seed % len(self.steer_pool)] if self.steer_pool else None
 
+    def grade_decides(self, seed: int) -> bool:
+        """True when the grade decides which puzzle ``seed`` gets: a level or score range, ``logic_only``,
+        a quota's target level (:meth:`target`) or a technique target (only these make an attempt
+        reject or steer a puzzle by its grade). False: the grade only describes the puzzle, so it can
+        be computed after the puzzle is made (``make_puzzle(..., grade=False)``) with the same result."""
+        return (self.levels is not None or self.score_min is not None or self.score_max is not None
+                or self.logic_only or self.techniques is not None or self.target(seed) is not None)
+
     def wants(self, level: str, score: float, guesses: int = 0) -> bool:
         """True when a puzzle of this grade is in the requested difficulty range (and, with
         ``logic_only``, its grade finished it by logic: no trial-and-error step, not unrated)."""

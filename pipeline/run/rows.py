@@ -189,6 +189,22 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
     }
 
 
+#: The columns of a row that come from the puzzle's grade (step 6), and ``gen_ms``, which counts its time.
+GRADE_COLUMNS = ("difficulty", "difficulty_score", "techniques", "logic_steps", "difficulty_rank", "needs_guessing")
+
+
+def with_grade(row: Row, made: MadePuzzle | None) -> Row:
+    """``row`` with its grade columns (:data:`GRADE_COLUMNS`) and ``gen_ms`` as :func:`build_row` sets them
+    from ``made``; with ``made`` None, the grade columns None (a puzzle shown while it is graded: such a
+    row is never written)."""
+    if made is None:
+        return {**row, **dict.fromkeys(GRADE_COLUMNS)}
+    return {**row, "gen_ms": made.gen_ms, "difficulty": made.difficulty, "difficulty_score": made.difficulty_score,
+            "techniques": list(made.techniques), "logic_steps": made.logic_steps,
+            "difficulty_rank": rank_of(made.difficulty),
+            "needs_guessing": needs_guessing(made.difficulty, made.techniques)}
+
+
 def needs_guessing(level: str, techniques: Sequence[str]) -> bool | None:
     """``needs_guessing`` of a grade: whether its path made a trial-and-error step; None for an
     ``unrated`` grade (the grader did not finish the puzzle, so it cannot promise either way)."""

@@ -21,6 +21,7 @@ from typing import Any
 from pipeline.config import Config, ConfigError, config_hash, validate
 from pipeline.difficulty.techniques import GRADER_VERSION
 from pipeline.generate.version import GENERATOR_VERSION
+from pipeline.run import work
 from pipeline.run.execute import Executor, ExecutorLost, ExecutorUnavailable, open_executor
 from pipeline.run.finish import Finisher, RunSummary
 from pipeline.run.lock import SetLock
@@ -216,3 +217,38 @@ def stream(cfg: Config, chunk: int = 8, grader: int = GRADER_VERSION,
     with open_executor(cfg, _quiet) as ex:
         for items in ex.map(job_of(cfg, grader, made_by), chunks, ordered=True):
             yield from items
+
+
+def stream_graded_later(cfg: Config, grader: int = GRADER_VERSION, made_by: int = GENERATOR_VERSION,
+                        stop: Callable[[], bool] | None = None) -> Iterator[Item]:
+    """:func:`stream`'s puzzles (the same seeds, engine, verification and grades), in this process, each
+    handed out as soon as it is made and verified, before its grade where the grade decides nothing:
+    such an index gives two items, its :class:`~pipeline.run.work.Made` with ``ungraded`` set (grade
+    columns None) and then the same puzzle's whole row (:func:`pipeline.run.work.graded`). For the
+    studio, which shows a puzzle while it is graded.
+
+    ``stop``: once it returns True the stream ends, before the next puzzle and within a step of a
+    grade being computed (:func:`~pipeline.difficulty.logic.cancel_when`); a puzzle being made past its
+    grade (the removal, the certificate) is finished first. A consumer that stops iterating stops the
+    work too."""
+    from pipeline.difficulty.logic import Cancelled, cancel_when
+
+    preflight(cfg)
+    job = job_of(cfg, grader, made_by)
+    halt = stop if stop is not None else (lambda: False)
+    for index in range(cfg.count):
+        if halt():
+            return
+        try:
+            with cancel_when(halt):
+                item = work.make_graded_later(job, index)
+        except Cancelled:
+            return
+        yield item
+        if isinstance(item, work.Made) and item.ungraded is not None:
+            try:
+                with cancel_when(halt):
+                    done = work.graded(job, item)
+            except Cancelled:
+                return
+            yield done

@@ -17,12 +17,12 @@ import os
 import resource
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pipeline import verify
 from pipeline.board import format_line
-from pipeline.generate.puzzle import make_puzzle
+from pipeline.generate.puzzle import MadePuzzle, grade_made, make_puzzle
 from pipeline.generate.spec import GenerationFailed, Spec, puzzle_seed
 from pipeline.run import rows
 
@@ -47,6 +47,9 @@ class Made:
     timeouts: int
     rejected: dict[str, int] = field(default_factory=dict)
     rss_mb: float = 0.0
+    #: Set only by :func:`make_graded_later`: the puzzle made without its grade (``row``'s grade columns are
+    #: None until :func:`graded` fills them in); None for a whole row.
+    ungraded: MadePuzzle | None = None
 
 
 FailureKind = Literal["generation", "verification", "duplicate"]
@@ -128,10 +131,28 @@ def _watch(parent: int) -> None:
     os._exit(ORPHANED_EXIT)
 
 
-def _one(job: Job, index: int, redraw: int) -> Item:
+def make_graded_later(job: Job, index: int) -> Item:
+    """Puzzle ``index`` as :func:`make_items` makes it (the same puzzle, verified and certified alike),
+    but, where the grade decides nothing (:meth:`~pipeline.generate.spec.Spec.grade_decides`), handed
+    back before it is graded: a :class:`Made` whose ``ungraded`` is set and whose row has the grade
+    columns (:data:`~pipeline.run.rows.GRADE_COLUMNS`) None; :func:`graded` gives its whole row. For the
+    studio, which shows a puzzle while it is graded. Never raises for a bad puzzle."""
+    return _one(job, index, 0, grade=False)
+
+
+def graded(job: Job, item: Made) -> Made:
+    """``item`` with its grade: its row then equals the row :func:`make_items` builds for the same index
+    (but for the times ``gen_ms`` and ``created_at``). An item that is not ungraded comes back as it is."""
+    if item.ungraded is None:
+        return item
+    made = grade_made(job.spec, item.ungraded)
+    return replace(item, row=rows.with_grade(item.row, made), ungraded=None)
+
+
+def _one(job: Job, index: int, redraw: int, grade: bool = True) -> Item:
     seed = puzzle_seed(job.config_seed, index, redraw)
     try:
-        made = make_puzzle(job.spec, seed)
+        made = make_puzzle(job.spec, seed, grade)
     except GenerationFailed as exc:
         return Failed(index, "generation", str(exc), exc.attempts, exc.timeouts, exc.rejected)
     row = rows.build_row(made, set_name=job.set_name, config_hash=job.config_hash, index=index, seed=seed)
@@ -145,6 +166,8 @@ def _one(job: Job, index: int, redraw: int) -> Item:
     if problems:
         return Failed(index, "verification", "; ".join(problems), made.attempts, made.timeouts, made.rejected,
                       row["puzzle"], rss)
+    if not made.graded:
+        return Made(index, rows.with_grade(row, None), made.attempts, made.timeouts, made.rejected, rss, made)
     return Made(index, row, made.attempts, made.timeouts, made.rejected, rss)
 
 

@@ -5,8 +5,10 @@ pay for the imports and compiled kernels a command pays for at its start. Pure: 
 :func:`warm_up` on a thread of its own (a set's check does not wait behind it): it imports what the
 pages import (polars, the solver, the integer program's HiGHS, the grader, the publisher, the run's
 check) and makes each compiled kernel load from numba's cache by one small call (a solve, a grade, a
-repair, a 4x4 and a 9x9 puzzle made as the Generate page makes them). Nothing is written but numba's
-and the tables' own caches; a failure here is swallowed (the page then pays the cost itself).
+repair, a 4x4 and a 9x9 puzzle made as the Generate page makes them, and one count of the compiled
+search a variant board's first request asks whether the board has a grid: loading it took 1.5-2 s
+of that request). Nothing is written but numba's and the tables' own caches; a failure here is
+swallowed (the page then pays the cost itself).
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ def warm_up() -> None:
         cfg = cfgmod.validate({"name": "warm", "seed": 0, "count": 1, "board": {"size": size}, "workers": 1})
         for _ in runner.stream(cfg):
             pass
+    from pipeline.generate import count_jit  # the variant board check's search (and removal's, for variants)
+
+    count_jit.count((0,) * 81, 1, 1000)
 
 
 def _quietly() -> None:

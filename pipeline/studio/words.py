@@ -176,6 +176,7 @@ WORDS: dict[str, dict[Lang, str]] = {
     "made_n": {"en": "{k} made", "ja": "作成済み {k} 問"},
     "elapsed": {"en": "{s} s", "ja": "{s} 秒"},
     "grading": {"en": "Grading (a hard puzzle takes seconds)", "ja": "難易度を判定中(難しい問題は数秒かかります)"},
+    "being_graded": {"en": "Being graded", "ja": "難易度を判定中"},
     "made": {"en": "made", "ja": "作成"},
     "failed": {"en": "failed", "ja": "失敗"},
     "root": {"en": "Output root", "ja": "出力フォルダ"},

@@ -174,6 +174,10 @@ def test_generate_two_puzzles_with_a_fixed_cell(studio: str, tab: Any, tmp_path:
 
     expect(tab.get_by_text("fixed: 7....")).to_have_count(1, timeout=30_000)  # the YAML for numplace run
     expect(tab.locator('[data-testid="stDownloadButton"]')).to_have_count(2 * 2 + 3)  # PNG, SVG each; CSV, PDF, YAML
+    captions = tab.locator('[data-testid="stCaptionContainer"]')
+    expect(captions.filter(has_text=" · Hints ")).to_have_count(2)  # each puzzle's caption, drawn before its grade
+    expect(captions.filter(has_text=" · Score ")).to_have_count(2)  # the grade written into it when done
+    expect(tab.get_by_text("Being graded")).to_have_count(0)
     with tab.expect_download() as got:  # the PDF is made when its button is clicked
         tab.get_by_role("button", name="PDF", exact=True).click()
     assert Path(got.value.path()).read_bytes().startswith(b"%PDF")

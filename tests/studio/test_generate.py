@@ -31,6 +31,8 @@ def test_a_deep_link_makes_the_puzzles_generate_makes() -> None:
     assert lines == _puzzles(params)
     captions = [c.value for c in at.caption]
     assert len(captions) == 2 and all(" · Hints " in c and " · Seed " in c for c in captions)
+    # shown while graded, each caption ends with its grade (the row numplace generate makes)
+    assert all(" · Score " in c and "Being graded" not in c for c in captions), captions
     grids = [m.value for m in at.markdown if "<svg" in m.value]
     assert len(grids) == 2
 

@@ -3,13 +3,16 @@
 The query parameters are :mod:`pipeline.studio.forms`'s (every key of the config's ``board``,
 ``grid``, ``removal`` and ``difficulty`` sections, dotted, and short aliases). A URL with any of them
 makes the puzzles when it is opened; the form writes them to the URL. The puzzles come from
-:func:`pipeline.run.runner.stream` (``numplace generate``'s engine: the same seeds, certification,
-grading and independent verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`.
-Shown: each puzzle drawn as soon as it is made (the next one is made meanwhile), as a line, with its
-grade, hints and seed (and the technique it was made for, for a technique target); downloads PNG and SVG per
-puzzle, CSV and a PDF (the book's layout) of all, each file made when its button is clicked; the
-equivalent YAML config, which ``numplace run`` takes as it is. Results are kept per config in the
-session, so a download or a second look does not make them again.
+:func:`pipeline.run.runner.stream_graded_later` (``numplace generate``'s engine and
+:func:`~pipeline.run.runner.stream`'s puzzles: the same seeds, certification, grading and independent
+verification), one worker, ``count`` capped at :data:`~pipeline.studio.forms.COUNT_CAP`. Shown: each
+puzzle drawn as soon as it is made and verified, as a line, with its grade (filled in when the grade
+is done: a request whose grade decides nothing, i.e. no level, score, logic-only or technique target,
+shows each puzzle while it is graded; the same puzzles and grades), hints and seed (and the
+technique it was made for, for a technique target); downloads PNG and SVG per puzzle, CSV and a PDF
+(the book's layout) of all, each file made when its button is clicked; the equivalent YAML config,
+which ``numplace run`` takes as it is. Results are kept per config in the session, so a download or
+a second look does not make them again.
 """
 
 from __future__ import annotations
@@ -210,8 +213,8 @@ class _Job:
     """One request's puzzles being made by :func:`pipeline.run.runner.stream` on a thread of its own
     (the same puzzles in the same order: only where they are made moves), so the page's script stays
     free to draw the form and to update the progress line. Items (or the exception that ended the
-    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop after the
-    puzzle it is making."""
+    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop within a step of
+    the grade it is computing, or after the puzzle it is making."""
 
     END = object()
 
@@ -233,7 +236,7 @@ class _Job:
         from pipeline.run import runner
 
         try:
-            for item in runner.stream(self.cfg, chunk=1):
+            for item in runner.stream_graded_later(self.cfg, stop=self._stop.is_set):
                 self.items.put(item)
                 if self._stop.is_set():
                     return
@@ -247,19 +250,22 @@ class _Job:
 
 
 def _make(job: _Job, made: list[dict[str, Any]], failed: list[str],
-          each: Callable[[int, dict[str, Any]], None], status: Any) -> None:
+          each: Callable[[int, dict[str, Any]], Any], status: Any) -> None:
     """The puzzles of ``job`` into ``made`` (and the failure lines into ``failed``), under a progress
     line in ``status`` (an ``st.empty`` above the form) that says what is being made, how many are done
     and the seconds since making began (updated every :data:`TICK` s; cleared at the end);
     ``each(k, row)`` draws puzzle ``k`` as soon as it is made, so the first puzzle is on screen while
-    the next is being made. When the view goes away (another click, a closed tab) the script stops at
-    its next update and the job after the puzzle it is making, instead of making the rest for nobody."""
+    it is graded and the next is being made, and returns what writes its caption again, with the
+    grade, when the grade comes (``made`` then holds the whole row). When the view goes away (another
+    click, a closed tab) the script stops at its next update and the job within a step of the grade
+    it is computing, or after the puzzle it is making, instead of making the rest for nobody."""
     import queue
     import time
 
     from pipeline.run.work import Made
 
     count, k = job.cfg.count, 0
+    grading: dict[int, tuple[int, Any]] = {}  # index -> (its place in made, its caption writer), while graded
     status.progress(0.0, text=_line(0, count, job.what, time.monotonic() - job.start))
     try:
         while True:
@@ -272,10 +278,17 @@ def _make(job: _Job, made: list[dict[str, Any]], failed: list[str],
                 break
             if isinstance(item, BaseException):
                 raise item
+            if isinstance(item, Made) and item.index in grading:  # the grade of a puzzle on screen
+                place, caption = grading.pop(item.index)
+                made[place] = dict(item.row)
+                caption(made[place])
+                continue
             k += 1
             if isinstance(item, Made):
                 made.append(dict(item.row))
-                each(len(made) - 1, made[-1])
+                caption = each(len(made) - 1, made[-1])
+                if item.ungraded is not None:
+                    grading[item.index] = (len(made) - 1, caption)
             else:
                 failed.append(f"puzzle {item.index}: {item.kind} failed: {item.failure}")
             status.progress(k / count, text=_line(k, count, job.what, time.monotonic() - job.start))
@@ -380,9 +393,21 @@ def _pdf(made: list[dict[str, Any]]) -> bytes:
         return out.read_bytes()
 
 
-def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> None:
-    """Puzzle ``k`` in its column: drawn, as a line (a killer's cages under it), with its grade, hints,
-    the page's seed and its number, and its files (made when clicked)."""
+def _caption(slot: Any, seed: int, row: dict[str, Any]) -> None:
+    """A puzzle's caption into ``slot``: its grade (or that it is being graded), hints, the page's seed
+    and its number, and the technique it was made for."""
+    level = row.get("difficulty")
+    grade = (t("being_graded") if level is None
+             else f"{t(str(level or 'unrated'))} · {t('score')} {widgets.number(row.get('difficulty_score'))}")
+    slot.caption(f"{grade} · {t('hints')} {row.get('hints')} · {t('seed')} {seed} · "
+                 f"{t('number')} {row.get('index')}"
+                 + (f" · {t('made_for')} {_technique(row['technique'])}" if row.get("technique") else ""))
+
+
+def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> Any:
+    """Puzzle ``k`` in its column: drawn, as a line (a killer's cages under it), with its caption
+    (:func:`_caption`), and its files (made when clicked); returns what writes its caption again
+    (``caption(row)``: the graded row, when its grade comes)."""
     from pipeline.board import describe_variant
     from pipeline.publish import render
 
@@ -393,15 +418,14 @@ def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> None:
         st.code(row["puzzle"], language=None, wrap_lines=True)
         if variant.cages:
             st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
-        st.caption(f"{t(str(row.get('difficulty') or 'unrated'))} · {t('score')} "
-                   f"{widgets.number(row.get('difficulty_score'))} · {t('hints')} {row.get('hints')} · "
-                   f"{t('seed')} {seed} · {t('number')} {row.get('index')}"
-                   + (f" · {t('made_for')} {_technique(row['technique'])}" if row.get("technique") else ""))
+        caption = partial(_caption, st.empty(), seed)
+        caption(row)
         a, b = st.columns(2)
         a.download_button("PNG", partial(_png, row), f"{row['puzzle_id']}.png", "image/png", on_click="ignore",
                           key=f"generate.png{k}")
         b.download_button("SVG", render.to_svg(render.art_of(row), row["puzzle_id"]), f"{row['puzzle_id']}.svg",
                           "image/svg+xml", on_click="ignore", key=f"generate.svg{k}")
+    return caption
 
 
 def _downloads(made: list[dict[str, Any]], text: str) -> None:
