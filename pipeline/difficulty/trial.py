@@ -152,6 +152,23 @@ def _is_complete_solution(grid: Sequence[int], n: int, g: _Geo | None = None) ->
             and all(len({grid[i] for i in c.cells}) == len(c.cells) for c in g.b.cages))
 
 
+#: The last few solutions :func:`_complete` checked, with its answer (a generator's climb grades hundreds
+#: of puzzles of one grid, each handing the solver the same solution).
+_CHECKED: dict[tuple[tuple[int, ...], int, object], bool] = {}
+_CHECKED_MAX = 16
+
+
+def _complete(grid: Sequence[int], n: int, g: _Geo | None) -> bool:
+    """:func:`_is_complete_solution`, remembered for the last :data:`_CHECKED_MAX` grids (same answers)."""
+    key = (tuple(grid), n, None if g is None else g.variant)
+    known = _CHECKED.get(key)
+    if known is None:
+        known = _CHECKED[key] = _is_complete_solution(grid, n, g)
+        if len(_CHECKED) > _CHECKED_MAX:
+            del _CHECKED[next(iter(_CHECKED))]
+    return known
+
+
 class _Guesser:
     """Trial and error, with the solution found once per solve (later steps are sound, so it stays
     valid). A known solution may be handed in; it is used only while it agrees with the state."""
@@ -159,7 +176,7 @@ class _Guesser:
     def __init__(self, solution: Sequence[int] | None = None, n: int = 0, geo: _Geo | None = None) -> None:
         self.solution: list[int] | None = None
         self.no_solution = False  # set when the search proved the state has no solution
-        if solution is not None and _is_complete_solution(solution, n, geo):
+        if solution is not None and _complete(solution, n, geo):
             self.solution = list(solution)
 
     def __call__(self, st: Candidates, ctx: _Ctx) -> Step | None:

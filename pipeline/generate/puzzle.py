@@ -322,13 +322,15 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
 
             # From generator 4 a technique climb grades its candidates only up to the target
             # (pipeline.generate.technique.rater); a climb that ends on an unfinished one grades it in full.
-            climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader)
+            # From generator 5 it also ranks how near a path came to a target of technique.PASSED (Simple Colors).
+            climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader,
+                                          passed=spec.generator >= version.PASSED_TARGET_CLIMB)
                           if capped and spec.techniques is not None else rate)
             # The climb's checks keep the second solutions they find (exact: the same answers, fewer searches).
             climb_unique = witnessed(job.unique, grid, spec.engine, variant)
             puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
                                          rng)
-            if isinstance(graded, technique.Unfinished):
+            if isinstance(graded, (technique.Unfinished, technique.Passed)):
                 graded = rate(puzzle)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh
         made_for = (technique.made_for_grade(graded, spec.techniques, spec.grader) if spec.techniques is not None

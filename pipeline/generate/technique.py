@@ -17,6 +17,14 @@ a technique. :func:`miss` is lexicographic, smaller is closer, ``(0, 0.0)`` exac
 
 Several names: the nearest of them.
 
+From generator version 5 (:data:`pipeline.generate.version.PASSED_TARGET_CLIMB`) a target of :data:`PASSED`
+(Simple Colors) also ranks the paths on its level that do not use it: a path that passed a state where
+the target had a step but a row of the same level took the state first is nearer than one that never
+met it, by :data:`PASSED_BY` (:data:`PASSED_BY_LONG` when the target's step there spans
+:data:`LONG_STEP` cells or more: a colour chain longer than the single-digit patterns tried before it).
+:func:`rater` with ``passed`` finds those states (:class:`Passed`, :func:`passed_by`); every other
+rank is unchanged.
+
 From generator version 4 (:data:`pipeline.generate.version.CAPPED_TECHNIQUE_CLIMB`) the climb grades each
 candidate only up to the target (:func:`rater`: the solver's ``max_technique`` cut-off at :func:`cap`,
 the last row of the solver order no harder than the target). A path that the cut-off finishes is the
@@ -38,14 +46,24 @@ from dataclasses import dataclass
 from functools import cache
 
 from pipeline.board import Grid, Variant
-from pipeline.difficulty.candidates import Step
+from pipeline.difficulty.candidates import Candidates, Step
 from pipeline.difficulty.grade import Grade, grade_result, score_steps
-from pipeline.difficulty.logic import solve_logically
+from pipeline.difficulty.logic import find_step, solve_logically
 from pipeline.difficulty.techniques import LEVELS, ORDERS, TECHNIQUES, UNRATED
 from pipeline.generate import steer
 
 #: What a path that does not use the target adds to its distance (more than any few harder steps weigh).
 NOT_USED = 1000.0
+#: The targets whose climb (generator 5 on) ranks how near a path that does not use them came to it
+#: (module docstring): Simple Colors, a longer form of the single-digit patterns the solver tries first,
+#: which take most states where it has a step (``docs/difficulty.md``).
+PASSED: frozenset[str] = frozenset({"simple_colors"})
+#: How much nearer (taken off :data:`NOT_USED`) a path is that passed a state where the target had a step.
+PASSED_BY = 300.0
+#: The same when the target's step there spans at least :data:`LONG_STEP` cells.
+PASSED_BY_LONG = 600.0
+#: Cells from which a passed step counts as long (a chain past the four cells of a turbot fish's).
+LONG_STEP = 6
 
 
 @cache
@@ -80,16 +98,52 @@ class Unfinished(Grade):
     open: int = 0
 
 
+@dataclass
+class Passed(Grade):
+    """A full grade from :func:`rater` with ``passed``: a path on the target's level that does not use a
+    target of :data:`PASSED` but passed states where it had a step; ``near`` is what :func:`miss` takes
+    off :data:`NOT_USED` (:func:`passed_by`). Never written: the climb's own judge reads it."""
+
+    near: float = 0.0
+
+
 #: The ``reason`` of an :class:`Unfinished` grade.
 PAST_TARGET = "needs a technique harder than the target (graded up to the target only)"
 
 
-def rater(solution: Grid, variant: Variant, names: Sequence[str], grader: int) -> Callable[[Grid], Grade]:
+def passed_by(puzzle: Grid, steps: Sequence[Step], names: Sequence[str], variant: Variant) -> float:
+    """How near the path ``steps`` of ``puzzle`` came to a target of ``names`` in :data:`PASSED`: replayed
+    step by step, at every state a row of the target's level took, whether the target had a step there;
+    :data:`PASSED_BY_LONG` if one such step spans :data:`LONG_STEP` cells or more, else :data:`PASSED_BY`
+    if any, else 0."""
+    wanted = [n for n in names if n in PASSED]
+    if not wanted:
+        return 0.0
+    st = Candidates.from_grid(puzzle) if variant.classic else Candidates.from_grid(puzzle, variant=variant)
+    near = 0.0
+    for s in steps:
+        if s.technique not in wanted and any(TECHNIQUES[s.technique].level == TECHNIQUES[n].level for n in wanted):
+            for n in wanted:
+                found = find_step(st, n, unique=variant.classic)
+                if found is not None:
+                    near = max(near, PASSED_BY_LONG if len(found.cells) >= LONG_STEP else PASSED_BY)
+            if near == PASSED_BY_LONG:
+                break
+        st.apply(s)
+    return near
+
+
+def rater(solution: Grid, variant: Variant, names: Sequence[str], grader: int,
+          passed: bool = False) -> Callable[[Grid], Grade]:
     """The climb's grader toward ``names`` (module docstring): the full grade of a puzzle whose path
     stays within :func:`cap`, else an :class:`Unfinished` one. Same arguments as the generator's full
-    grader (a classic puzzle is known unique; a variant's grade runs the Python solver)."""
+    grader (a classic puzzle is known unique; a variant's grade runs the Python solver). ``passed``
+    (generator 5 on): a full grade on the level of a target of :data:`PASSED` whose path does not use
+    it is a :class:`Passed` one when :func:`passed_by` finds it came near."""
     last = cap(names, grader)
     classic = variant.classic
+    watch = passed and any(n in PASSED for n in names)
+    levels = {TECHNIQUES[n].level for n in names if n in PASSED}
 
     def rate(puzzle: Grid) -> Grade:
         if classic:
@@ -98,7 +152,13 @@ def rater(solution: Grid, variant: Variant, names: Sequence[str], grader: int) -
             r = solve_logically(puzzle, max_technique=last, solution=solution, compiled=False, variant=variant,
                                 grader=grader)
         if r.solved:
-            return grade_result(r)
+            g = grade_result(r)
+            if watch and g.level in levels and not any(s.technique in names for s in g.steps):
+                near = passed_by(puzzle, g.steps, names, variant)
+                if near:
+                    return Passed(level=g.level, score=g.score, techniques=g.techniques, logic_steps=g.logic_steps,
+                                  steps=g.steps, n=g.n, guesses=g.guesses, reason=g.reason, near=near)
+            return g
         steps = list(r.steps)
         return Unfinished(level=UNRATED, score=score_steps(steps), techniques=sorted({s.technique for s in steps}),
                           logic_steps=len(steps), steps=steps, n=r.n, reason=PAST_TARGET,
@@ -181,4 +241,5 @@ def _miss_one(g: Grade, name: str, grader: int) -> steer.Miss:
     used = any(st.technique == name for st in g.steps)
     if used and not harder and not g.guesses:
         return 1, 0.0
-    return 2, float(harder) + (0.0 if used else NOT_USED)
+    near = g.near if isinstance(g, Passed) and name in PASSED else 0.0
+    return 2, float(harder) + (0.0 if used else NOT_USED - near)

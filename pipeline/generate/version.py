@@ -23,6 +23,10 @@ Versions, and what each promises:
   ``capped``); every puzzle is still made for the target, graded in full, checked and certified, but
   a set with a technique target makes other puzzles than under version 3. Everything else (plain
   generation, levels, steering toward a level, quotas) makes the very puzzles of version 3.
+* 5: a Simple Colors target's climb also ranks a path on the target's level that does not use it by
+  whether it passed a state where Simple Colors had a step (:data:`pipeline.generate.technique.PASSED`,
+  :func:`pipeline.generate.technique.passed_by`): a set with that target makes other puzzles than under
+  version 4. Every other target, and everything else, makes the very puzzles of version 4.
 
 New sets default to ``weighted-lp`` (:data:`NEW_SET_METHOD`, since 2026-11-28): its grids come from the
 same random-weight objective, about four times as fast as ``weighted-ilp``'s, as many distinct grids, and
@@ -41,11 +45,13 @@ from collections.abc import Mapping
 from typing import Any
 
 #: The generator version of this code (the module docstring says what each promises).
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 #: The first version whose killer certificates are HiGHS's presolve alone.
 PRESOLVE_KILLER_CERTIFICATES = 3
 #: The first version whose technique climb grades candidates only up to the target.
 CAPPED_TECHNIQUE_CLIMB = 4
+#: The first version whose Simple Colors climb ranks how near a path came to the target.
+PASSED_TARGET_CLIMB = 5
 #: ``grid.method`` of a new set whose config leaves it unset.
 NEW_SET_METHOD = "weighted-lp"
 #: The record of a set begun before generator records existed.
@@ -53,7 +59,8 @@ BEFORE_RECORDS: dict[str, Any] = {"version": 1, "grid_method": "weighted-ilp"}
 #: The grid methods each version knows.
 METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform"),
                                        3: ("weighted-ilp", "weighted-lp", "uniform"),
-                                       4: ("weighted-ilp", "weighted-lp", "uniform")}
+                                       4: ("weighted-ilp", "weighted-lp", "uniform"),
+                                       5: ("weighted-ilp", "weighted-lp", "uniform")}
 
 
 class NewerGenerator(ValueError):

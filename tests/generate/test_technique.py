@@ -254,3 +254,59 @@ def test_generator_4_still_makes_the_puzzles_it_made(name: str, seed: int, want:
                            "difficulty": {"technique": name}})
     made = make_puzzle(dataclasses.replace(spec_of(cfg), generator=4), seed)
     assert "".join(map(str, made.puzzle)) == want and made.technique == name
+
+
+def _workbook_row(technique: str, k: int) -> dict:
+    from tests.conftest import DATA
+
+    made = [json.loads(line) for line in (DATA / "workbook_rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    return [r for r in made if r["technique"] == technique][k]
+
+
+@pytest.mark.parametrize(("k", "near"), [(0, steering.PASSED_BY_LONG), (3, steering.PASSED_BY)])
+def test_a_path_that_passed_simple_colors_is_nearer(k: int, near: float) -> None:
+    """Generator 5: the swordfish puzzles of the workbook rows pass states where Simple Colors had a step (a
+    long one in the first, a short one in the fourth) that a hard row took first; toward simple_colors their
+    path ranks nearer than the same path that never met it, still behind one that uses the target."""
+    from pipeline.board import CLASSIC
+
+    row = _workbook_row("swordfish", k)
+    puzzle, solution = parse(row["puzzle"]), parse(row["solution"])
+    g, name = GRADER_VERSION, ("simple_colors",)
+    full = grade(puzzle, solution, unique=True)
+    assert "simple_colors" not in full.techniques
+    assert steering.passed_by(puzzle, full.steps, name, CLASSIC) == near
+    climb = steering.rater(solution, CLASSIC, name, g, passed=True)(puzzle)
+    assert isinstance(climb, steering.Passed) and climb.near == near and climb.steps == full.steps
+    rank = steering.miss(climb, name, g, capped=True)
+    assert rank == (2, steering.NOT_USED - near) < steering.miss(full, name, g, capped=True) == (2, steering.NOT_USED)
+    assert steering.miss(_grade(_steps("simple_colors", "xy_wing"), "hard"), name, g, capped=True) < rank
+    # version 4's climb (passed=False) and every other target rank it as before
+    assert type(steering.rater(solution, CLASSIC, name, g)(puzzle)) is Grade
+    assert type(steering.rater(solution, CLASSIC, ("x_chain",), g, passed=True)(puzzle)) is not steering.Passed
+    assert steering.passed_by(puzzle, full.steps, ("x_wing",), CLASSIC) == 0.0
+
+
+def test_a_path_off_the_level_is_never_passed() -> None:
+    from pipeline.board import CLASSIC
+
+    easy = parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    solution = parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+    climb = steering.rater(solution, CLASSIC, ("simple_colors",), GRADER_VERSION, passed=True)(easy)
+    assert climb.level == "easy" and type(climb) is Grade
+
+
+@pytest.mark.heavy
+def test_generator_5_makes_a_simple_colors_puzzle() -> None:
+    """Version 5's Simple Colors climb makes a puzzle made for it, graded in full and certified (seed 7006:
+    about 200 candidates)."""
+    import dataclasses
+
+    from pipeline.generate.puzzle import make_puzzle
+
+    cfg = config.validate({"name": "sc", "seed": 1, "count": 1, "grid": {"method": "weighted-ilp"},
+                           "difficulty": {"technique": "simple_colors"}})
+    made = make_puzzle(dataclasses.replace(spec_of(cfg), generator=5), 7006)
+    assert made.technique == "simple_colors" and made.certified and made.difficulty == "hard"
+    g = grade(made.puzzle, made.solution, unique=True)
+    assert steering.made_for_grade(g, ("simple_colors",), GRADER_VERSION) == "simple_colors"

@@ -85,10 +85,13 @@ def _components(nodes: Sequence[int], adj: dict[int, list[int]]) -> list[dict[in
 
 
 def _remote_pair(st: Candidates, ctx: _Ctx) -> Step | None:
-    g, n, cand, w = st.geo, st.n, st.cand, ctx.where
+    g, n, cand = st.geo, st.n, st.cand
     groups: dict[int, list[int]] = {}
     for i in ctx.bivalue:
         groups.setdefault(cand[i], []).append(i)
+    if all(len(cells) < 4 for cells in groups.values()):
+        return None  # no chain of four (the common case: spares the per-digit table)
+    w = ctx.where
     for m, cells in sorted(groups.items(), key=lambda kv: kv[1][0]):
         if len(cells) < 4:
             continue
