@@ -198,6 +198,7 @@ WORDS: dict[str, dict[Lang, str]] = {
     "not_a_set": {"en": "is not a set under", "ja": "はこのフォルダのセットではありません:"},
     "bad_root": {"en": "Cannot read the output folder", "ja": "出力フォルダを読めません"},
     "puzzles": {"en": "puzzles", "ja": "問"},
+    "puzzles_col": {"en": "Puzzles", "ja": "問"},
     "next_index": {"en": "next index", "ja": "次の番号"},
     "stock": {"en": "stock", "ja": "ストック"},
     "run_id": {"en": "Run", "ja": "実行"},

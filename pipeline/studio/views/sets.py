@@ -131,7 +131,7 @@ def _overview(root: Path) -> list[dict[str, Any]] | None:
 
 def _runs_table(runs: list[dict[str, Any]]) -> None:
     table = [{t("run_id"): r["run_id"], t("status"): t(str(r["status"])),
-              t("indices"): f"{r['start']}-{r['start'] + r['count'] - 1}", t("puzzles"): r["puzzles"],
+              t("indices"): f"{r['start']}-{r['start'] + r['count'] - 1}", t("puzzles_col"): r["puzzles"],
               t("levels"): ", ".join(f"{t(k)} {v}" for k, v in _in_order(r["levels"])),
               t("created"): r.get("created_at") or ""} for r in runs]
     st.dataframe(table, hide_index=True)
