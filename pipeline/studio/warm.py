@@ -7,7 +7,8 @@ pages import (polars, the solver, the integer program's HiGHS, the grader, the p
 check) and makes each compiled kernel load from numba's cache by one small call (a solve, a grade, a
 repair, a 4x4 and a 9x9 puzzle made as the Generate page makes them, and one count of the compiled
 search a variant board's first request asks whether the board has a grid: loading it took 1.5-2 s
-of that request). Nothing is written but numba's and the tables' own caches; a failure here is
+of that request), and builds the 9x9 X, hyper and X+hyper symmetry groups a variant puzzle's dedup key
+needs (:data:`VARIANT_GROUPS`). Nothing is written but numba's and the tables' own caches; a failure here is
 swallowed (the page then pays the cost itself).
 """
 
@@ -20,6 +21,9 @@ import threading
 MODULES = ("polars", "pandas", "pyarrow", "pipeline.solve.solver", "pipeline.solve.why",
            "pipeline.solve.rate", "pipeline.solve.pin", "pipeline.ilp.engine", "pipeline.publish.select",
            "pipeline.publish.render", "pipeline.run.runner", "pipeline.run.audit", "pipeline.run.sets")
+#: The 9x9 variant groups built once for the dedup key of the first X, hyper or X+hyper puzzle made:
+#: 0.5 s of a server's first X+hyper Generate click (the puzzle itself 0.2 s) before they were warmed.
+VARIANT_GROUPS = (("hyper", "x"), ("hyper",), ("x",))
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 _started = False
@@ -48,6 +52,10 @@ def warm_up() -> None:
     from pipeline.generate import count_jit  # the variant board check's search (and removal's, for variants)
 
     count_jit.count((0,) * 81, 1, 1000)
+    from pipeline.identity.variant_canon import group_maps
+
+    for extra in VARIANT_GROUPS:  # the symmetries a variant puzzle's dedup key is taken under (kept)
+        group_maps(9, extra, False)
 
 
 def _quietly() -> None:

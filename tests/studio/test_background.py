@@ -89,10 +89,13 @@ def test_the_quick_check_is_kept_for_the_sets_files(monkeypatch: pytest.MonkeyPa
 def test_the_warm_up_runs_what_the_first_clicks_need() -> None:
     import sys
 
+    from pipeline.identity.variant_canon import group_maps
     from pipeline.studio import warm
 
+    group_maps.cache_clear()
     warm.warm_up()  # raises if any of its calls fails (start() swallows that; here it must not happen)
     assert all(name in sys.modules for name in warm.MODULES)
+    assert group_maps.cache_info().currsize >= len(warm.VARIANT_GROUPS)  # built, so a first X+hyper need not
 
 
 @pytest.mark.heavy
