@@ -16,6 +16,7 @@ Contracts
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _cand, _Ctx, _Geo, _geo, cell_name, digit_name
@@ -158,14 +159,20 @@ _CHECKED: dict[tuple[tuple[int, ...], int, object], bool] = {}
 _CHECKED_MAX = 16
 
 
+_CHECKED_LOCK = threading.Lock()  # the studio grades on several threads
+
+
 def _complete(grid: Sequence[int], n: int, g: _Geo | None) -> bool:
     """:func:`_is_complete_solution`, remembered for the last :data:`_CHECKED_MAX` grids (same answers)."""
     key = (tuple(grid), n, None if g is None else g.variant)
-    known = _CHECKED.get(key)
+    with _CHECKED_LOCK:
+        known = _CHECKED.get(key)
     if known is None:
-        known = _CHECKED[key] = _is_complete_solution(grid, n, g)
-        if len(_CHECKED) > _CHECKED_MAX:
-            del _CHECKED[next(iter(_CHECKED))]
+        known = _is_complete_solution(grid, n, g)
+        with _CHECKED_LOCK:
+            _CHECKED[key] = known
+            while len(_CHECKED) > _CHECKED_MAX:
+                del _CHECKED[next(iter(_CHECKED))]
     return known
 
 

@@ -153,7 +153,7 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
     b = board(size_of_grid(made.puzzle))
     v = made.variant
     numbered = b.n == 9 and v.regions is None
-    return {
+    row: Row = {
         "puzzle_id": puzzle_id(set_name, index),
         "set_name": set_name,
         "config_hash": config_hash,
@@ -170,23 +170,24 @@ def build_row(made: MadePuzzle, *, set_name: str, config_hash: str, index: int, 
         "minimal": made.minimal,
         "orbit_minimal": made.orbit_minimal,
         "ilp_solves": made.ilp_solves,
-        "gen_ms": made.gen_ms,
+        "gen_ms": None,  # with_grade below sets it and the grade columns
         "created_at": dt.datetime.now(dt.UTC),
         "numplace_version": __version__,
         "attempts": made.attempts,
-        "difficulty": made.difficulty,
-        "difficulty_score": made.difficulty_score,
-        "techniques": list(made.techniques),
-        "logic_steps": made.logic_steps,
+        "difficulty": None,
+        "difficulty_score": None,
+        "techniques": None,
+        "logic_steps": None,
         "grid_number": str(numbering.grid_number(made.solution)) if numbered else None,
         "canonical_puzzle": (canon.canonical_key(made.puzzle) if v.classic
                              else variant_canon.canonical_variant_key(made.puzzle, v)),
-        "difficulty_rank": rank_of(made.difficulty),
+        "difficulty_rank": None,
         **variant_columns(v),
         "grid_source": made.grid_source,
-        "needs_guessing": needs_guessing(made.difficulty, made.techniques),
+        "needs_guessing": None,
         "technique": made.technique,  # the technique target it was made for (difficulty.technique), else null
     }
+    return with_grade(row, made)
 
 
 #: The columns of a row that come from the puzzle's grade (step 6), and ``gen_ms``, which counts its time.

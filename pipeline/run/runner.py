@@ -236,19 +236,16 @@ def stream_graded_later(cfg: Config, grader: int = GRADER_VERSION, made_by: int 
     preflight(cfg)
     job = job_of(cfg, grader, made_by)
     halt = stop if stop is not None else (lambda: False)
-    for index in range(cfg.count):
-        if halt():
-            return
-        try:
+    try:
+        for index in range(cfg.count):
+            if halt():
+                return
             with cancel_when(halt):
                 item = work.make_graded_later(job, index)
-        except Cancelled:
-            return
-        yield item
-        if isinstance(item, work.Made) and item.ungraded is not None:
-            try:
+            yield item
+            if isinstance(item, work.Made) and item.ungraded is not None:
                 with cancel_when(halt):
                     done = work.graded(job, item)
-            except Cancelled:
-                return
-            yield done
+                yield done
+    except Cancelled:  # raised only inside cancel_when, never at a yield
+        return
