@@ -13,6 +13,7 @@ and flag of the CLI is documented, and every code block is run or checked by wha
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -180,6 +181,39 @@ def test_only_the_changelog_cites_issue_numbers() -> None:
     found = [f"{p.relative_to(ROOT)}: {m.group(0)!r}" for p in PAGES if p != CHANGELOG
              for m in cites.finditer(p.read_text(encoding="utf-8"))]
     assert found == []
+
+
+#: Pages that keep dated runs: every other page describes what is (docs/testing.md, "Reference pages").
+HISTORY = {CHANGELOG, DOCS / "benchmarks-history.md"}
+#: Reference pages that grew into lab notebooks before: their most lines.
+MAX_LINES = {"difficulty.md": 450, "studio.md": 300, "benchmarks.md": 450}
+#: A commit hash as a page would cite one: 7 to 12 hex digits, or 40, with a digit and a letter, a word of
+#: its own (not a run id's tail ``...Z-02df3648``, a path, an anchor or a longer digest).
+COMMIT = re.compile(r"(?<![\w\-./#])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)([0-9a-f]{7,12}|[0-9a-f]{40})(?![\w\-])")
+LOAD = re.compile(r"load average|\bat (a )?load (of )?\d|\bload \d+(\.\d+)?\s*(to|-|\u2013)\s*\d", re.I)
+
+
+def lab_notes(text: str) -> list[str]:
+    """What keeps a page from being a reference: a machine's load, a commit hash."""
+    return [m.group(0) for m in LOAD.finditer(text)] + [m.group(0) for m in COMMIT.finditer(text)]
+
+
+def test_reference_pages_hold_no_load_average_and_no_commit_hash() -> None:
+    found = [f"{p.relative_to(ROOT)}: {n}" for p in PAGES if p not in HISTORY
+             for n in lab_notes(p.read_text(encoding="utf-8"))]
+    assert found == [], "dated runs go to docs/benchmarks-history.md or CHANGELOG.md"
+
+
+def test_the_lab_notes_check_sees_a_load_and_a_hash() -> None:
+    assert lab_notes("measured at load average 3 on e673991") == ["load average", "e673991"]
+    assert lab_notes("at load 22-27, base `90f3ee5`") == ["at load 2", "90f3ee5"]
+    assert lab_notes("run 20261123T025107Z-02df3648, config_hash 02df36480de8ef48, docs/x.md#a1b2c3d") == []
+
+
+@pytest.mark.parametrize("name", sorted(MAX_LINES))
+def test_reference_pages_stay_short(name: str) -> None:
+    lines = (DOCS / name).read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES[name], f"docs/{name} has {lines} lines; move dated runs to benchmarks-history.md"
 
 
 def mapped_modules(text: str) -> set[str]:
@@ -386,8 +420,12 @@ def matches(expected: list[str], actual: list[str]) -> str | None:
             continue
         prefix = want.rstrip().endswith("...")
         stem = want.rstrip()[:-3].rstrip() if prefix else want.rstrip()
+        inner = re.compile(".*".join(map(re.escape, stem.split("..."))) + (".*" if prefix else "")) \
+            if "..." in stem else None
 
-        def fits(got: str, stem: str = stem, prefix: bool = prefix) -> bool:
+        def fits(got: str, stem: str = stem, prefix: bool = prefix, inner: re.Pattern[str] | None = inner) -> bool:
+            if inner is not None:  # "..." inside a line: any text there
+                return inner.fullmatch(got.rstrip()) is not None
             return got.rstrip().startswith(stem) if prefix else got.rstrip() == stem
 
         while i < len(actual) and skip and not fits(actual[i]):
@@ -407,6 +445,8 @@ def test_matches_reads_the_transcript_conventions() -> None:
     assert matches(["a"], ["a", "b"]) is not None
     assert matches(["a", "z"], ["a", "b", "z"]) is not None
     assert matches(["b"], ["a"]) is not None
+    assert matches(["wrote ... puzzles as png to png (..."], ["wrote 22 puzzles as png to png (22 file(s))"]) is None
+    assert matches(["wrote ... puzzles as png"], ["wrote 22 puzzles as svg"]) is not None
 
 
 def _env() -> dict[str, str]:
@@ -441,6 +481,86 @@ def test_a_transcript_prints_what_it_shows(tr: Transcript, numplace_on_path: dic
     assert diff is None, f"{tr.where}: $ {tr.command}\n{diff}\n--- got:\n{res.stdout}"
     fails = any(line.startswith("numplace: error:") for line in tr.expected)
     assert (res.returncode != 0) == fails, f"{tr.where}: exit {res.returncode}"
+
+
+#: Commands whose transcripts on a set (``outputs/<set>``) state counts of pages and puzzles: run by
+#: test_a_set_transcript_prints_what_it_shows on a 9x9 set of SET_COUNT puzzles of configs/default.yaml.
+ON_A_SET = {"book", "export"}
+SET_COUNT = 160
+COUNT_WORDS = re.compile(r"\b\d[\d,]* (pages?|puzzles?)\b")
+
+
+def set_transcripts() -> list[tuple[Block, list[Transcript]]]:
+    """The console blocks holding a book or export of ``outputs/...``, each with its transcripts in
+    order (a later command may read a file an earlier one wrote, as ``--exclude book.used.json``)."""
+    out = []
+    for b in blocks_of("console"):
+        lines = b.text.rstrip("\n").split("\n")
+        found = []
+        for k, line in enumerate(lines):
+            args = numplace_args(line[2:]) if line.startswith("$ ") else None
+            if not args or args[0] not in ON_A_SET or not any(a.startswith("outputs/") for a in args):
+                continue
+            shown = []
+            for later in lines[k + 1:]:
+                if later.startswith("$ "):
+                    break
+                shown.append(later)
+            found.append(Transcript(f"{b.path.relative_to(ROOT)}:{b.line + 1 + k}", line[2:], shown))
+        if found:
+            out.append((b, found))
+    return out
+
+
+SET_TRANSCRIPTS = set_transcripts()
+
+
+def example_file(page: Path, name: str) -> str:
+    """The YAML block of ``page`` that its prose introduces as ``--config NAME`` (within the three lines
+    before the block's fence)."""
+    text = page.read_text(encoding="utf-8").split("\n")
+    for b in _split(page)[0]:
+        if b.lang == "yaml" and any(f"--config {name}" in s for s in text[max(0, b.line - 4):b.line - 1]):
+            return b.text
+    raise AssertionError(f"{page.relative_to(ROOT)}: no yaml block introduced as --config {name}")
+
+
+def test_every_stated_count_of_a_set_transcript_is_run() -> None:
+    """Every console line that states a count of pages or puzzles of a book or export is checked here."""
+    stated = [line for b in blocks_of("console") for line in b.text.split("\n")
+              if COUNT_WORDS.search(line) and line.startswith("wrote ") and (" pages" in line or " as " in line)]
+    checked = {line for _, trs in SET_TRANSCRIPTS for tr in trs for line in tr.expected}
+    assert stated and [line for line in stated if line not in checked] == []
+
+
+@pytest.fixture(scope="module")
+def default_set(tmp_path_factory: pytest.TempPathFactory, numplace_on_path: dict[str, str]) -> Path:
+    """A folder holding ``outputs/default-classic``: SET_COUNT puzzles of configs/default.yaml."""
+    where = tmp_path_factory.mktemp("docs-set")
+    cfg = yaml.safe_load((ROOT / "configs" / "default.yaml").read_text(encoding="utf-8"))
+    cfg["output"] = {**cfg.get("output", {}), "dir": str(where / "outputs")}
+    (where / "default.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "pipeline", "run", "default.yaml", "--count", str(SET_COUNT)],
+                         cwd=where, env=numplace_on_path, capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return where
+
+
+@pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=lambda x: x.where if isinstance(x, Block) else "")
+def test_a_set_transcript_prints_what_it_shows(block: Block, trs: list[Transcript], default_set: Path,
+                                               numplace_on_path: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "outputs").symlink_to(default_set / "outputs")
+    for tr in trs:
+        args = numplace_args(tr.command) or []
+        for flag, name in itertools.pairwise(args):
+            if flag == "--config" and not (tmp_path / name).exists():
+                (tmp_path / name).write_text(example_file(block.path, name), encoding="utf-8")
+        res = subprocess.run(["bash", "-c", tr.command], cwd=tmp_path, env=numplace_on_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+        diff = matches(tr.expected, res.stdout.rstrip("\n").split("\n"))
+        assert diff is None, f"{tr.where}: $ {tr.command}\n{diff}\n--- got:\n{res.stdout}"
+        fails = any(line.startswith("numplace: error:") for line in tr.expected)
+        assert (res.returncode != 0) == fails, f"{tr.where}: exit {res.returncode}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,3 +653,16 @@ def test_the_exit_code_table_is_the_enum() -> None:
         codes, names = row.split("|")[1:3]
         documented |= dict(zip(re.findall(r"`(\w+)`", names), map(int, re.findall(r"`(\d+)`", codes)), strict=True))
     assert documented == {member.name: member.value for member in ExitCode}
+
+
+def test_the_schema_version_the_pages_name_is_the_rows() -> None:
+    """Every ``urn:numplace:export:vN`` and ``numplace.schema_version`` (N today) of a page is the code's
+    version, and so is the export schema's own ``$id``."""
+    from pipeline.run.rows import SCHEMA_VERSION
+
+    exported = json.loads((ROOT / "schema" / "numplace-export.schema.json").read_text(encoding="utf-8"))
+    assert exported["$id"] == f"urn:numplace:export:v{SCHEMA_VERSION}"
+    said = re.compile(r"urn:numplace:export:v(\d+)|schema_version` \((\d+) today\)")
+    named = [(p.relative_to(ROOT), int(m.group(1) or m.group(2))) for p in PAGES if p not in HISTORY
+             for m in said.finditer(p.read_text(encoding="utf-8"))]
+    assert named and all(v == SCHEMA_VERSION for _, v in named), named
