@@ -32,6 +32,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from pipeline.difficulty.techniques import LEVELS  # noqa: E402
 
 # Runs inside each side's process: grade every puzzle (after one warm-up), print JSON.
 WORKER = r"""
@@ -90,7 +92,7 @@ def main() -> int:
     print("# machine shared with other jobs: compare the two columns, not the absolute times\n")
     print("| | before | after |")
     print("|---|---|---|")
-    for level in ("easy", "medium", "hard", "expert", "extreme"):
+    for level in LEVELS:
         print(f"| {level} | {sum(g[0] == level for g in before)} | {sum(g[0] == level for g in after)} |")
     ext_b = [i for i, g in enumerate(before) if g[0] == "extreme"]
     te_b = sum(te(before[i]) for i in ext_b)

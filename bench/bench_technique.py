@@ -43,8 +43,9 @@ EXPERT = ("finned_swordfish", "sashimi_swordfish", "finned_jellyfish", "sashimi_
           "xy_chain", "discontinuous_nice_loop", "continuous_nice_loop", "aic", "grouped_discontinuous_nice_loop",
           "grouped_continuous_nice_loop", "grouped_aic", "als_xz", "als_xy_wing", "als_xy_chain")
 ALL = HARD + MORE + tuple(e for e in EXPERT if e not in MORE)
-HODOKU_LEVELS = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the registry, from the peers' Python too
+from pipeline.difficulty.techniques import HODOKU_LEVELS, LEVELS  # noqa: E402  (imports nothing else)
+
 #: HoDoKu step names (snake-cased SolutionType values) that are one of ours under another name.
 NAMES = {
     "locked_candidates_type_1_pointing": "pointing", "locked_candidates_type_2_claiming": "claiming",

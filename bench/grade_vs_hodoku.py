@@ -22,8 +22,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-OURS = ["easy", "medium", "hard", "expert", "extreme"]
-THEIRS = ["EASY", "MEDIUM", "HARD", "UNFAIR", "EXTREME"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the registry, from the peers' Python too
+from pipeline.difficulty.techniques import HODOKU_LEVELS, LEVELS
+
+OURS = list(LEVELS)
+THEIRS = [h.upper() for h in HODOKU_LEVELS]
 
 
 def main() -> None:

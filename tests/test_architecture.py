@@ -209,3 +209,51 @@ def test_the_private_crossing_check_sees_one(tmp_path: Path) -> None:
         "from pipeline.difficulty.chains.loops_jit import _links\n", encoding="utf-8")
     found = _private_crossings(tmp_path / "difficulty", "pipeline.difficulty", "pipeline.difficulty.candidates")
     assert found == ["chains/grouped.py imports pipeline.difficulty.chains.loops._graph"]
+
+
+#: The house's size rules (docs/architecture.md): no Python function over MAX_FUNCTION_LINES outside the
+#: ``*_jit.py`` modules (a compiled kernel is one loop numba must see whole), no module over MAX_MODULE_LINES.
+MAX_FUNCTION_LINES = 80
+MAX_MODULE_LINES = 600
+#: Today's known offenders, each with who fixes it. The lead deletes an entry when its fix is merged; an
+#: entry that no longer offends fails the test, so the list cannot outlive its fix.
+SIZE_ALLOWED: dict[str, str] = {
+    "cli/sets.py:run": "helper h51 (issue 48: `numplace run` split below 80 lines)",
+    "publish/render.py": "helper h49p (issue 48: render.py split below 600 lines)",
+}
+
+
+def size_offenders(package: Path = PACKAGE) -> list[str]:
+    """``path`` for each module over :data:`MAX_MODULE_LINES` lines, ``path:function`` (or
+    ``path:Class.method``) for each function over :data:`MAX_FUNCTION_LINES` outside ``*_jit.py``."""
+    out = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            out.append(rel)
+        if path.stem.endswith("_jit"):
+            continue
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                if (isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and child.end_lineno is not None
+                        and child.end_lineno - child.lineno + 1 > MAX_FUNCTION_LINES):
+                    owner = f"{node.name}." if isinstance(node, ast.ClassDef) else ""
+                    out.append(f"{rel}:{owner}{child.name}")
+    return out
+
+
+def test_no_function_over_80_lines_and_no_module_over_600() -> None:
+    found = size_offenders()
+    assert [f for f in found if f not in SIZE_ALLOWED] == []
+    assert [f for f in SIZE_ALLOWED if f not in found] == []  # fixed: delete its entry
+
+
+def test_the_size_check_sees_a_long_function_and_a_long_module(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{k} = {k}" for k in range(MAX_FUNCTION_LINES))
+    method = body.replace("    ", "        ")
+    (tmp_path / "a.py").write_text(f"def long():\n{body}\n\n\nclass C:\n    def m(self):\n{method}\n", encoding="utf-8")
+    (tmp_path / "b_jit.py").write_text(f"def kernel():\n{body}\n", encoding="utf-8")
+    (tmp_path / "c.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1), encoding="utf-8")
+    assert size_offenders(tmp_path) == ["a.py:long", "a.py:C.m", "c.py"]

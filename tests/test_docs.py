@@ -251,18 +251,38 @@ def test_the_module_map_names_every_module() -> None:
     assert sorted(mapped - actual) == []  # a name in the map that is not a module
 
 
-def _technique_rows(text: str) -> dict[str, tuple[str, float]]:
-    """The technique table's rows: ``name -> (level, weight)``, from ``| Title (`name`...) | level | weight |``."""
-    rows = re.findall(r"^\| [^|]*\(`(\w+)`[^|]*\| (\w+) \| (\d+) \|", text, flags=re.MULTILINE)
-    return {name: (level, float(weight)) for name, level, weight in rows}
+def _technique_rows(text: str) -> dict[str, tuple[str, str, float, str]]:
+    """The technique tables' rows: ``name -> (title, level, weight, next column)``, from
+    ``| Title (`name`...) | level | weight | ... |``."""
+    rows = re.findall(r"^\| ([^|]*?) \(`(\w+)`[^|]*\| (\w+) \| (\d+) \| ([^|]*)\|", text, flags=re.MULTILINE)
+    return {name: (title, level, float(weight), rest.strip()) for title, name, level, weight, rest in rows}
 
 
-def test_the_difficulty_table_lists_every_technique_with_its_level_and_weight() -> None:
+def test_the_difficulty_table_is_the_registry() -> None:
+    """docs/difficulty.md's technique tables say each row's title, level and weight, and HoDoKu's step
+    name, as the registry row does (the one place they are written; this test is the table's check)."""
     from pipeline.difficulty.techniques import TECHNIQUES
 
     rows = _technique_rows((DOCS / "difficulty.md").read_text(encoding="utf-8"))
-    assert {t: (x.level, x.weight) for t, x in TECHNIQUES.items()} == {t: rows.get(t) for t in TECHNIQUES}
-    assert not _technique_rows("| Avoidable Rectangle Type 1 (`avoidable_rectangle_1`) | hard | x |\n")
+    want = [f"| {x.title} (`{t}`) | {x.level} | {x.weight:g} | {x.hodoku or '(killer: what it does)'} |"
+            for t, x in TECHNIQUES.items() if rows.get(t, ("",) * 3)[:3] != (x.title, x.level, x.weight)]
+    assert want == [], "docs/difficulty.md's technique table, the rows as the registry has them:\n" + "\n".join(want)
+    assert [t for t, x in TECHNIQUES.items() if x.hodoku and not rows[t][3].startswith(x.hodoku)] == []
+    assert not _technique_rows("| Avoidable Rectangle Type 1 (`avoidable_rectangle_1`) | hard | x | y |\n")
+
+
+def test_the_score_limits_the_pages_state_are_the_registrys() -> None:
+    """The level limits difficulty.md states (the 9x9 sentence, the giant boards' table) are
+    :data:`~pipeline.difficulty.techniques.MAX_SCORE` and :func:`~pipeline.difficulty.grade.max_score`."""
+    from pipeline.difficulty.grade import max_score
+    from pipeline.difficulty.techniques import LEVELS, MAX_SCORE
+
+    text = (DOCS / "difficulty.md").read_text(encoding="utf-8")
+    said = re.search(r"limits easy (\d+),\s+medium (\d+), hard (\d+), expert (\d+)\)", text)
+    assert said and [float(v) for v in said.groups()] == [MAX_SCORE[lv] for lv in LEVELS[:4]]
+    table = {m.group(1): [int(v.replace(",", "")) for v in m.groups()[1:]] for m in re.finditer(
+        r"^\| (\w+)[^|]* \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|$", text, flags=re.MULTILINE)}
+    assert table == {lv: [round(max_score(lv, n)) for n in (9, 16, 25)] for lv in LEVELS[:4]}
 
 
 def test_the_module_map_check_sees_a_missing_module() -> None:

@@ -29,84 +29,12 @@ Contracts
   path that uses only these techniques. :data:`MAX_SCORE` is HoDoKu's ``DifficultyLevel`` limit per
   level (for 9x9; :func:`pipeline.difficulty.grade.max_score` scales it for 16x16 and 25x25).
 
-Technique table (:data:`TECHNIQUES`, in solver order; HoDoKu defaults checked against its ``Options.java``)
---------------------------------------------------------------------------------------------------------
-=================  ==============================  =======  ======  =====================================
-name               HoDoKu SolutionType             level    weight  difference from HoDoKu
-=================  ==============================  =======  ======  =====================================
-naked_single       NAKED_SINGLE (+ FULL_HOUSE)     easy     4       a full house counts as a naked single
-                                                                    (both weigh 4, so scores agree)
-hidden_single      HIDDEN_SINGLE                   easy     14
-cage_combination   (none: killer)                  easy     5       killer rows: tried only on boards
-innies_outies      (none: killer)                  medium   40      with cages (:mod:`.killer.cages`); levels
-cage_unit_overlap  (none: killer)                  medium   50      and weights are ours, set beside
-cage_combination_unit (none: killer)               medium   60      the classic rows they resemble
-cage_splitting     (none: killer)                  hard     100     (docs/difficulty.md)
-innies_outies_multi (none: killer)                 hard     120
-locked_pair        LOCKED_PAIR                     medium   40
-locked_triple      LOCKED_TRIPLE                   medium   60
-pointing           LOCKED_CANDIDATES_1             medium   50
-claiming           LOCKED_CANDIDATES_2             medium   50
-naked_pair         NAKED_PAIR                      medium   60
-naked_triple       NAKED_TRIPLE                    medium   80
-hidden_pair        HIDDEN_PAIR                     medium   70
-hidden_triple      HIDDEN_TRIPLE                   medium   100
-naked_quad         NAKED_QUADRUPLE                 hard     120
-hidden_quad        HIDDEN_QUADRUPLE                hard     150
-x_wing             X_WING                          hard     140
-swordfish          SWORDFISH                       hard     150
-jellyfish          JELLYFISH                       hard     160     HoDoKu's default is Hard (not Unfair)
-remote_pair        REMOTE_PAIR                     hard     110
-bug_plus_1         BUG_PLUS_1                      hard     100     only for a puzzle known to be unique
-skyscraper         SKYSCRAPER                      hard     130
-two_string_kite    TWO_STRING_KITE                 hard     150
-turbot_fish        TURBOT_FISH                     hard     120     any other 2-strong-link X-chain
-empty_rectangle    EMPTY_RECTANGLE                 hard     120
-w_wing             W_WING                          hard     150
-xy_wing            XY_WING                         hard     160
-xyz_wing           XYZ_WING                        hard     180
-uniqueness_1       UNIQUENESS_1                    hard     100     the uniqueness rows: only for a
-uniqueness_2       UNIQUENESS_2                    hard     100     puzzle known to be unique (see
-uniqueness_3       UNIQUENESS_3                    hard     100     :mod:`.uniqueness.rectangles`)
-uniqueness_4       UNIQUENESS_4                    hard     100
-uniqueness_5       UNIQUENESS_5                    hard     100
-uniqueness_6       UNIQUENESS_6                    hard     100
-hidden_rectangle   HIDDEN_RECTANGLE                hard     100
-avoidable_rect...  AVOIDABLE_RECTANGLE_1           hard     100     ``avoidable_rectangle_1`` and ``_2``:
-avoidable_rect...  AVOIDABLE_RECTANGLE_2           hard     100     placed (not given) digits, see
-                                                                    :mod:`.uniqueness.rectangles`
-finned_x_wing      FINNED_X_WING                   hard     130
-sashimi_x_wing     SASHIMI_X_WING                  hard     150
-finned_swordfish   FINNED_SWORDFISH                expert   200
-sashimi_swordfish  SASHIMI_SWORDFISH               expert   240
-finned_jellyfish   FINNED_JELLYFISH                expert   250
-sashimi_jellyfish  SASHIMI_JELLYFISH               expert   260
-sue_de_coq         SUE_DE_COQ                      expert   250     :mod:`.als.sue_de_coq`
-simple_colors      SIMPLE_COLORS                   hard     150     trap and wrap, as HoDoKu
-multi_colors       MULTI_COLORS_1 / _2             hard     200     one row, both types, HoDoKu's search
-                                                                    order (type 2 first for each pair)
-x_chain            X_CHAIN                         expert   260
-xy_chain           XY_CHAIN                        expert   260
-discontinuous_...  DISCONTINUOUS_NICE_LOOP         expert   280     ``discontinuous_nice_loop``; one search
-continuous_...     CONTINUOUS_NICE_LOOP            expert   280     with the AIC (:mod:`.chains.loops`,
-aic                AIC                             expert   280     :mod:`.chains.engine`); HoDoKu's one
-                                                                    NICE_LOOP step; the continuous row
-                                                                    from grader 5
-grouped_disc...    GROUPED_DISCONTINUOUS_NICE_LOOP expert   300     the same with group nodes (a digit in
-grouped_cont...    GROUPED_CONTINUOUS_NICE_LOOP    expert   300     a box-line intersection), one search
-grouped_aic        GROUPED_AIC                     expert   300     (:mod:`.chains.grouped`); HoDoKu's
-                                                                    GROUPED_NICE_LOOP step; grader 6
-als_xz             ALS_XZ                          expert   300     the ALS rows (:mod:`.als.sets`), after the
-als_xy_wing        ALS_XY_WING                     expert   320     loops as in HoDoKu
-als_xy_chain       ALS_XY_CHAIN                    expert   340
-death_blossom      DEATH_BLOSSOM                   expert   360     off in HoDoKu's default solver, so off
-                                                                    here (:data:`NOT_IN_SOLVER`)
-forcing_chain      FORCING_CHAIN_CONTRADICTION     extreme  500     contradiction and verity
-forcing_net        FORCING_NET_CONTRADICTION       extreme  700     singles from one candidate
-trial_and_error    BRUTE_FORCE                     extreme  10000   places the solution digit in the cell
-                                                                    with fewest candidates (HoDoKu picks
-                                                                    a middle cell)
-=================  ==============================  =======  ======  =====================================
+Each row is written once, here: the docs' table of techniques (docs/difficulty.md, checked against
+this registry by ``tests/test_docs.py``), the studio's words, ``numplace rate --explain``, the workbook's
+chapter titles and the report read it. HoDoKu's defaults the rows follow are held against a transcription
+of HoDoKu's table (``tests/data/hodoku_defaults.json``, ``tests/difficulty/test_registry.py``). Where a
+row differs from HoDoKu (a full house counts as a naked single; trial and error picks the cell with the
+fewest candidates; the killer rows are ours): docs/difficulty.md, "Where we differ from HoDoKu".
 
 Not implemented (HoDoKu has them): Franken/mutant and kraken fish, squirmbag and
 larger fish, ALS nodes in chains (off in HoDoKu's default solver too), templates. A puzzle HoDoKu solves
@@ -165,7 +93,10 @@ class Technique:
     solution: the uniqueness rows), ``"classic"`` (classic boards up to 9x9 only: Sue de Coq and the ALS
     rows, whose finders search there only, as HoDoKu's), ``"cages"`` (boards with killer cages only).
     ``in_solver``: False for a row HoDoKu's default solver leaves out (found by
-    :func:`~pipeline.difficulty.logic.find_step`, never a solve step).
+    :func:`~pipeline.difficulty.logic.find_step`, never a solve step). ``since``: the first grader
+    version whose solver has the row (2 for the rows of the oldest held version): a rulebook from version
+    3 on tries, in registry order, the rows of its version and before (:func:`_order`), so a new row with
+    a new ``since`` leaves every older version's order as it was.
     An older grader version that used another finder or probe for a row says so in its
     :class:`Rulebook`.
     """
@@ -181,11 +112,13 @@ class Technique:
     probe: str | None = None
     scope: str = "any"
     in_solver: bool = True
+    since: int = 2
 
 
 def _t(name: str, title: str, ja: str, level: str, weight: float, hodoku: str, hodoku_index: int | None,
-       finder: str | None, probe: str | None = None, scope: str = "any", in_solver: bool = True) -> Technique:
-    return Technique(name, title, ja, level, weight, hodoku, hodoku_index, finder, probe, scope, in_solver)
+       finder: str | None, probe: str | None = None, scope: str = "any", in_solver: bool = True,
+       since: int = 2) -> Technique:
+    return Technique(name, title, ja, level, weight, hodoku, hodoku_index, finder, probe, scope, in_solver, since)
 
 
 _KILLER = "cages"
@@ -254,12 +187,13 @@ TECHNIQUES: dict[str, Technique] = {
         _t("xy_wing", "XY-Wing", "XYウィング", "hard", 160, "XY_WING", 3300, "patterns.wings:xy_wing", "xy_wing"),
         _t("xyz_wing", "XYZ-Wing", "XYZウィング", "hard", 180, "XYZ_WING", 3400, "patterns.wings:xyz_wing", "xyz_wing"),
         *(_t(f"uniqueness_{k}", f"Uniqueness Test {k}", f"ユニークネス・テスト{k}", "hard", 100, f"UNIQUENESS_{k}",
-             3400 + 100 * k, f"uniqueness.rectangles:uniqueness_{k}", scope=_UNIQUE) for k in (1, 2, 3, 4, 5, 6)),
+             3400 + 100 * k, f"uniqueness.rectangles:uniqueness_{k}", scope=_UNIQUE, since=3 if k == 5 else 2)
+          for k in (1, 2, 3, 4, 5, 6)),
         _t("hidden_rectangle", "Hidden Rectangle", "ヒドゥンレクタングル", "hard", 100, "HIDDEN_RECTANGLE", 4010,
            "uniqueness.rectangles:hidden_rectangle", scope=_UNIQUE),
         *(_t(f"avoidable_rectangle_{k}", f"Avoidable Rectangle Type {k}", f"アボイダブルレクタングル{k}", "hard", 100,
-             f"AVOIDABLE_RECTANGLE_{k}", 4010 + 10 * k, f"uniqueness.rectangles:avoidable_rectangle_{k}", scope=_UNIQUE)
-          for k in (1, 2)),
+             f"AVOIDABLE_RECTANGLE_{k}", 4010 + 10 * k, f"uniqueness.rectangles:avoidable_rectangle_{k}", scope=_UNIQUE,
+             since=3) for k in (1, 2)),
         _t("finned_x_wing", "Finned X-Wing", "フィン付きXウィング", "hard", 130, "FINNED_X_WING", 4100,
            "fish.search:finned_x_wing", "finned_x_wing"),
         _t("sashimi_x_wing", "Sashimi X-Wing", "サシミXウィング", "hard", 150, "SASHIMI_X_WING", 4200,
@@ -273,31 +207,31 @@ TECHNIQUES: dict[str, Technique] = {
         _t("sashimi_jellyfish", "Sashimi Jellyfish", "サシミジェリーフィッシュ",
            "expert", 260, "SASHIMI_JELLYFISH", 4600, "fish.search:sashimi_jellyfish", "sashimi_jellyfish"),
         _t("sue_de_coq", "Sue de Coq", "スー・ド・コック", "expert", 250, "SUE_DE_COQ", 5300,
-           "als.sue_de_coq:sue_de_coq", scope=_CLASSIC),
+           "als.sue_de_coq:sue_de_coq", scope=_CLASSIC, since=3),
         _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", 5330,
            "chains.simple:simple_colors", "simple_colors"),
         _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", 5360,
-           "chains.simple:multi_colors"),
+           "chains.simple:multi_colors", since=3),
         _t("x_chain", "X-Chain", "Xチェーン", "expert", 260, "X_CHAIN", 5400, "chains.simple:x_chain", "x_chain"),
         _t("xy_chain", "XY-Chain", "XYチェーン", "expert", 260, "XY_CHAIN", 5500, "chains.simple:xy_chain", "xy_chain"),
         _t("discontinuous_nice_loop", "Discontinuous Nice Loop", "不連続ナイスループ",
            "expert", 280, "DISCONTINUOUS_NICE_LOOP", 5600, "chains.engine:nice_loop"),
         _t("continuous_nice_loop", "Continuous Nice Loop", "連続ナイスループ",
-           "expert", 280, "CONTINUOUS_NICE_LOOP", 5600, "chains.engine:nice_loop"),
+           "expert", 280, "CONTINUOUS_NICE_LOOP", 5600, "chains.engine:nice_loop", since=5),
         _t("aic", "AIC", "AIC(交互推論チェーン)", "expert", 280, "AIC", 5600, "chains.engine:aic"),
         _t("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "グループ化不連続ナイスループ",
-           "expert", 300, "GROUPED_DISCONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop"),
+           "expert", 300, "GROUPED_DISCONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop", since=6),
         _t("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "グループ化連続ナイスループ",
-           "expert", 300, "GROUPED_CONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop"),
+           "expert", 300, "GROUPED_CONTINUOUS_NICE_LOOP", 5650, "chains.grouped:grouped_loop", since=6),
         _t("grouped_aic", "Grouped AIC", "グループ化AIC", "expert", 300, "GROUPED_AIC", 5650,
-           "chains.grouped:grouped_loop"),
-        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", 5700, "als.sets:als_xz", scope=_CLASSIC),
+           "chains.grouped:grouped_loop", since=6),
+        _t("als_xz", "ALS-XZ", "ALS-XZ", "expert", 300, "ALS_XZ", 5700, "als.sets:als_xz", scope=_CLASSIC, since=3),
         _t("als_xy_wing", "ALS-XY-Wing", "ALS-XYウィング", "expert", 320, "ALS_XY_WING", 5800,
-           "als.sets:als_xy_wing", scope=_CLASSIC),
+           "als.sets:als_xy_wing", scope=_CLASSIC, since=3),
         _t("als_xy_chain", "ALS-XY-Chain", "ALS-XYチェーン", "expert", 340, "ALS_XY_CHAIN", 5900,
-           "als.sets:als_xy_chain", scope=_CLASSIC),
+           "als.sets:als_xy_chain", scope=_CLASSIC, since=3),
         _t("death_blossom", "Death Blossom", "デスブロッサム", "expert", 360, "DEATH_BLOSSOM", 6000,
-           "als.sets:death_blossom", scope=_CLASSIC, in_solver=False),
+           "als.sets:death_blossom", scope=_CLASSIC, in_solver=False, since=3),
         _t("forcing_chain", "Forcing Chain", "フォーシングチェーン",
            "extreme", 500, "FORCING_CHAIN_CONTRADICTION", 8500, "chains.loops:forcing_chain"),
         _t("forcing_net", "Forcing Net", "フォーシングネット", "extreme", 700, "FORCING_NET_CONTRADICTION", 8600,
@@ -355,9 +289,10 @@ class Rulebook:
         return self.probes[technique] if technique in self.probes else TECHNIQUES[technique].probe
 
 
-_GROUPED = ("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic")
-_ORDER_5 = tuple(t for t in TECHNIQUES if t not in _GROUPED)  # no grouped rows before version 6
-_ORDER_3 = tuple(t for t in _ORDER_5 if t != "continuous_nice_loop")  # no continuous row before version 5
+def _order(version: int) -> tuple[str, ...]:
+    """The solver order of grader ``version`` (3 or later): the registry's rows of that version and before."""
+    return tuple(t for t, x in TECHNIQUES.items() if x.since <= version)
+
 
 #: Grader version 2's solver order: HoDoKu's default order restricted to the techniques it had, except
 #: that Simple Colors came before the Unfair finned fish and that the uniqueness rows, nice loops, AICs
@@ -413,12 +348,12 @@ _LOOSE_5 = frozenset({"skyscraper"})
 RULEBOOKS: dict[int, Rulebook] = {rb.version: rb for rb in (
     _book(2, _ORDER_2, "the killer cage techniques; the uniqueness rows, nice loops, AICs and forcing "
              "chains and nets after the XY-chain", _FINDERS_UNTIL_3, _PROBES_UNTIL_4),
-    _book(3, _ORDER_3, "HoDoKu's default solver order, with Multi-Colors, Uniqueness Test 5, the avoidable "
+    _book(3, _order(3), "HoDoKu's default solver order, with Multi-Colors, Uniqueness Test 5, the avoidable "
              "rectangles, Sue de Coq and the ALS rows", _FINDERS_UNTIL_3, _PROBES_UNTIL_4),
-    _book(4, _ORDER_3, "HoDoKu's choice among every nice loop and AIC", _FINDERS_UNTIL_4, _PROBES_UNTIL_4),
-    _book(5, _ORDER_5, "HoDoKu's choice of X-chain, XY-chain, turbot fish and skyscraper, its nice-loop "
+    _book(4, _order(4), "HoDoKu's choice among every nice loop and AIC", _FINDERS_UNTIL_4, _PROBES_UNTIL_4),
+    _book(5, _order(5), "HoDoKu's choice of X-chain, XY-chain, turbot fish and skyscraper, its nice-loop "
              "tables with the continuous row, its locked-subset rule", _FINDERS_UNTIL_5, loose=_LOOSE_5),
-    _book(6, tuple(TECHNIQUES), "grouped nice loops and AICs; HoDoKu's unique rectangles (missing "
+    _book(6, _order(6), "grouped nice loops and AICs; HoDoKu's unique rectangles (missing "
              "candidates, its Test 4 rule)", loose=_LOOSE_5),
 )}
 

@@ -308,39 +308,11 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         if spec.techniques is not None:
             off = technique.made_for_grade(graded, spec.techniques, spec.grader) is None
         if spec.steer and goal is None and removing and off:
-            # Step 6s, steer: a local search over minimal puzzles of this grid toward the range, or toward the
-            # seed's quota level (draws 8); with a quota the result is kept whatever its level (the run's
-            # quota takes it or stocks it).
-            capped = spec.techniques is not None and spec.generator >= version.CAPPED_TECHNIQUE_CLIMB
-
-            def judge(g: Grade) -> steer.Miss:
-                if spec.techniques is not None:
-                    return technique.miss(g, spec.techniques, spec.grader, capped)
-                if target is not None:
-                    return steer.miss(g, (target,), None, None)
-                return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
-
-            # From generator 4 a technique climb grades its candidates only up to the target
-            # (pipeline.generate.technique.rater); a climb that ends on an unfinished one grades it in full.
-            # From generator 5 it also ranks how near a path came to a target of technique.PASSED (Simple Colors).
-            climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader,
-                                          passed=spec.generator >= version.PASSED_TARGET_CLIMB)
-                          if capped and spec.techniques is not None else rate)
-            # The climb's checks keep the second solutions they find (exact: the same answers, fewer searches).
-            climb_unique = witnessed(job.unique, grid, spec.engine, variant)
-            puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
-                                         rng)
-            if isinstance(graded, (technique.Unfinished, technique.Passed)):
-                graded = rate(puzzle)
+            puzzle, graded, climb_unique = _steered(job, grid, variant, puzzle, graded, rate, target, rng)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh
         made_for = (technique.made_for_grade(graded, spec.techniques, spec.grader) if spec.techniques is not None
                     else None)
-        if not spec.wants(graded.level, graded.score, graded.guesses) or (spec.techniques is not None
-                                                                           and made_for is None):
-            job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
-            aim = (f"made for {' or '.join(spec.techniques)}" if spec.techniques is not None
-                   else "in the difficulty range")
-            job.why = f"no puzzle {aim} (last graded {graded.level} {graded.score:g})"
+        if _rejected(job, graded, made_for):
             return None
         # Step 5, honest flags (after a climb, by its witnessed checks: the same answers).
         minimal, orbit_minimal = minimality(climb_unique, puzzle, job.orbits, proven)
@@ -358,6 +330,48 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
         if spec.killer:
             eng.set_cages(())
     return _Found(puzzle, grid, minimal, orbit_minimal, graded, certified, variant, job.source, made_for)
+
+
+def _steered(job: _Puzzle, grid: Grid, variant: Variant, puzzle: Grid, graded: Grade,
+             rate: Callable[[Grid], Grade], target: str | None, rng: np.random.Generator) -> tuple[Grid, Grade, Check]:
+    """Step 6s of an attempt, steer: a local search over minimal puzzles of ``grid`` toward the range, or
+    toward the seed's quota level ``target`` (draws 8); with a quota the result is kept whatever its level
+    (the run's quota takes it or stocks it). Returns the puzzle the climb ends with, its full grade, and the
+    uniqueness check the climb used (its witnessed checks: the same answers as ``job.unique``)."""
+    spec = job.spec
+    capped = spec.techniques is not None and spec.generator >= version.CAPPED_TECHNIQUE_CLIMB
+
+    def judge(g: Grade) -> steer.Miss:
+        if spec.techniques is not None:
+            return technique.miss(g, spec.techniques, spec.grader, capped)
+        if target is not None:
+            return steer.miss(g, (target,), None, None)
+        return steer.miss(g, spec.levels, spec.score_min, spec.score_max)
+
+    # From generator 4 a technique climb grades its candidates only up to the target
+    # (pipeline.generate.technique.rater); a climb that ends on an unfinished one grades it in full.
+    # From generator 5 it also ranks how near a path came to a target of technique.PASSED (Simple Colors).
+    climb_rate = (technique.rater(grid, variant, spec.techniques, spec.grader,
+                                  passed=spec.generator >= version.PASSED_TARGET_CLIMB)
+                  if capped and spec.techniques is not None else rate)
+    # The climb's checks keep the second solutions they find (exact: the same answers, fewer searches).
+    climb_unique = witnessed(job.unique, grid, spec.engine, variant)
+    puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked, rng)
+    if isinstance(graded, (technique.Unfinished, technique.Passed)):
+        graded = rate(puzzle)
+    return puzzle, graded, climb_unique
+
+
+def _rejected(job: _Puzzle, graded: Grade, made_for: str | None) -> bool:
+    """Whether the graded puzzle is outside what the spec wants (a level, score or logic-only range, or a
+    technique target it was not made for); if so, the rejection is tallied and ``job.why`` says why."""
+    spec = job.spec
+    if spec.wants(graded.level, graded.score, graded.guesses) and (spec.techniques is None or made_for is not None):
+        return False
+    job.rejected[graded.level] = job.rejected.get(graded.level, 0) + 1
+    aim = f"made for {' or '.join(spec.techniques)}" if spec.techniques is not None else "in the difficulty range"
+    job.why = f"no puzzle {aim} (last graded {graded.level} {graded.score:g})"
+    return True
 
 
 def _givens(job: _Puzzle, grid: Grid, order: list[tuple[int, ...]], goal: tuple[int, int, int] | None,

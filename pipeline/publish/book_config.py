@@ -15,12 +15,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pipeline.config import ConfigError, MinMaxCfg, error_line, read_yaml
+from pipeline.difficulty.techniques import LEVELS
 from pipeline.publish.labels import Words, words
 from pipeline.publish.layout import MM, POD_BLEED_IN, least_bottom, safe_in
 from pipeline.publish.select import PublishError
 from pipeline.publish.workbook_config import WorkbookCfg
 
-Level = Literal["easy", "medium", "hard", "expert", "extreme"]
+#: A level name (the registry's :data:`~pipeline.difficulty.techniques.LEVELS`, written there once).
+Level = Literal[LEVELS]  # type: ignore[valid-type]
 #: The variant kinds a section may name (``classic``: none); kinds combine with ``+`` (``killer+x``).
 VARIANT_KINDS = ("x", "hyper", "jigsaw", "killer")
 VariantName = Annotated[str, Field(pattern=r"^(classic|(x|hyper|jigsaw|killer)(\+(x|hyper|jigsaw|killer))*)$")]

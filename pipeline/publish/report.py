@@ -178,10 +178,18 @@ def technique_counts(frame: pl.DataFrame) -> pl.DataFrame:
                                                             descending=[True, True, False])
 
 
+def technique_title(name: str) -> str:
+    """The title a reader sees for technique ``name``: its registry row's (a name the registry does not
+    know, from a set made by other code, as it is)."""
+    from pipeline.difficulty.techniques import TECHNIQUES
+
+    return TECHNIQUES[name].title if name in TECHNIQUES else name
+
+
 def plot_techniques(ax: Axes, frame: pl.DataFrame, top: int = 14) -> None:
     """The hardest technique of each puzzle (dark) and use at all (light), most frequent first."""
     counts = technique_counts(frame).head(top).reverse()
-    names = [str(n).replace("_", " ") for n in counts["technique"].to_list()]
+    names = [technique_title(str(n)) for n in counts["technique"].to_list()]
     ax.barh(names, counts["used"].to_list(), color="#c6dbef", label="used")
     ax.barh(names, counts["hardest"].to_list(), color="#08519c", label="hardest")
     ax.set_xlabel("puzzles")
@@ -419,7 +427,7 @@ def render_html(data: Data) -> str:
         _img(plot(plot_hints, f), "hints histogram"), _img(plot(plot_levels, f), "difficulty mix"),
         _img(plot(plot_scores, f), "score by level"), _img(plot(plot_symmetry, f), "symmetry mix"), "</div>",
         "<h2>Techniques</h2>", _img(plot(plot_techniques, f, 7.5, 4.2), "techniques"),
-        _table(["technique", "hardest in", "used in"], tech.rows()),
+        _table(["technique", "hardest in", "used in"], [(technique_title(n), h, u) for n, h, u in tech.rows()]),
         "<h2>Generation time</h2>", '<div class="grid">',
         _img(plot(plot_time_hist, f), "generation time histogram"),
         _img(plot(plot_time, f), "generation time by level"),

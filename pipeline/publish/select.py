@@ -23,16 +23,10 @@ from pathlib import Path
 
 import polars as pl
 
+from pipeline.difficulty.techniques import LEVELS, UNRATED
 from pipeline.errors import PublishError
 from pipeline.run import sets, store
 from pipeline.run.rows import SCHEMA
-
-#: Difficulty levels, easiest first (the same tuple as ``pipeline.difficulty.techniques.LEVELS``; this
-#: room may not import the solver's room, and ``tests/publish/test_select.py`` keeps the two equal).
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
-#: The grade of a puzzle the grader could not rate (``pipeline.difficulty.techniques.UNRATED``): no level,
-#: but a value of the ``difficulty`` column that a selection may ask for.
-UNRATED = "unrated"
 
 
 @dataclass(frozen=True)

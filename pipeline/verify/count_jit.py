@@ -46,22 +46,19 @@ naked or hidden single) is a forced move and an item with none is a dead end. Co
 words per call to copy the links; the first call in a process loads the kernels from numba's on-disk
 cache (compiled once, ``cache=True``).
 
-Not validated beyond the grid's length, its digits' range and the statement's shape: a grid of other
-than ``n * n`` cells, a digit outside ``0..n``, boxes that are not ``n`` groups of ``n`` cells covering
-the board, an extra unit of other than ``n`` distinct cells, cages that overlap, leave the board or
-have no cells or more than ``n``, or a variant board ``b`` without its rules raise :class:`ValueError`.
+Not validated beyond the grid's length, its digits' range and the statement's shape: a grid of other than ``n * n``
+cells, a digit outside ``0..n``, boxes that are not ``n`` groups of ``n`` cells covering the board, an extra unit of
+other than ``n`` distinct cells, cages that overlap, leave the board or have no cells or more than ``n``, or a
+variant board ``b`` without its rules raise :class:`ValueError`.
 
-Roads not taken: counting with the pure-Python counter alone (seconds per 16x16 puzzle where this
-takes tens of milliseconds: ``docs/benchmarks.md``); asking :mod:`pipeline.generate.count_jit`
-(then the removal loop's decisions and the check of them would share every bug); a second bitmask
-search with another propagation (the exact-cover statement differs more, and its branching on the
-scarcest item, a cell or a digit's places in a unit, also beats cell-only branching on hard 16x16
-puzzles); killer sums as exact cover (one option per way to fill a cage multiplies the matrix);
-checking the sums without hiding options (the item choice never sees the cages: minutes for one
-zero-given 9x9 killer); the filter to a fixpoint, or with an exact matching per cell (fewer nodes,
-dearer ones: no faster).
-Zero-given 9x9 killers with random cages of 2-5 cells take milliseconds each (``docs/benchmarks.md``).
-"""
+Roads not taken: counting with the pure-Python counter alone (seconds per 16x16 puzzle where this takes tens of
+milliseconds: ``docs/benchmarks.md``); asking :mod:`pipeline.generate.count_jit` (then the removal loop's decisions
+and the check of them would share every bug); a second bitmask search with another propagation (the exact-cover
+statement differs more, and its branching on the scarcest item, a cell or a digit's places in a unit, also beats
+cell-only branching on hard 16x16 puzzles); killer sums as exact cover (one option per way to fill a cage multiplies
+the matrix); checking the sums without hiding options (the item choice never sees the cages: minutes for one
+zero-given 9x9 killer); the filter to a fixpoint, or with an exact matching per cell (fewer nodes, dearer ones: no
+faster). Zero-given 9x9 killers with random cages of 2-5 cells take milliseconds each (``docs/benchmarks.md``)."""
 
 from __future__ import annotations
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pipeline.board import Grid, parse
 from pipeline.difficulty.grade import (
     LEVELS,
-    MAX_SCORE,
     TECHNIQUES,
     Grade,
     difficulty_key,
@@ -50,25 +51,10 @@ def test_table_covers_the_solver_in_order() -> None:
     assert all(set(order) <= set(TECHNIQUES) and order[-1] == "trial_and_error" for order in ORDERS.values())
 
 
-#: HoDoKu's solver index of each step we implement (``Options.DEFAULT_SOLVER_STEPS``, as hodoku-py's
-#: ``core/scoring.py`` transcribes it): its solver tries enabled steps by ascending index.
-HODOKU_INDEX = {
-    "NAKED_SINGLE": 200, "HIDDEN_SINGLE": 300, "LOCKED_PAIR": 1000, "LOCKED_TRIPLE": 1100,
-    "LOCKED_CANDIDATES_1": 1200, "LOCKED_CANDIDATES_2": 1210, "NAKED_PAIR": 1300, "NAKED_TRIPLE": 1400,
-    "HIDDEN_PAIR": 1500, "HIDDEN_TRIPLE": 1600, "NAKED_QUADRUPLE": 2000, "HIDDEN_QUADRUPLE": 2100, "X_WING": 2200,
-    "SWORDFISH": 2300, "JELLYFISH": 2400, "REMOTE_PAIR": 2800, "BUG_PLUS_1": 2900, "SKYSCRAPER": 3000,
-    "TWO_STRING_KITE": 3100, "TURBOT_FISH": 3120, "EMPTY_RECTANGLE": 3170, "W_WING": 3200, "XY_WING": 3300,
-    "XYZ_WING": 3400, "UNIQUENESS_1": 3500, "UNIQUENESS_2": 3600, "UNIQUENESS_3": 3700, "UNIQUENESS_4": 3800,
-    "UNIQUENESS_5": 3900, "UNIQUENESS_6": 4000, "HIDDEN_RECTANGLE": 4010, "AVOIDABLE_RECTANGLE_1": 4020,
-    "AVOIDABLE_RECTANGLE_2": 4030, "FINNED_X_WING": 4100, "SASHIMI_X_WING": 4200, "FINNED_SWORDFISH": 4300,
-    "SASHIMI_SWORDFISH": 4400, "FINNED_JELLYFISH": 4500, "SASHIMI_JELLYFISH": 4600, "SUE_DE_COQ": 5300,
-    "SIMPLE_COLORS": 5330,
-    "MULTI_COLORS": 5360, "X_CHAIN": 5400, "XY_CHAIN": 5500,
-    "DISCONTINUOUS_NICE_LOOP": 5600, "AIC": 5600,  # one step in HoDoKu (NICE_LOOP), one search here
-    "GROUPED_DISCONTINUOUS_NICE_LOOP": 5650, "GROUPED_AIC": 5650,
-    "ALS_XZ": 5700, "ALS_XY_WING": 5800, "ALS_XY_CHAIN": 5900, "DEATH_BLOSSOM": 6000,
-    "FORCING_CHAIN_CONTRADICTION": 8500, "FORCING_NET_CONTRADICTION": 8600, "BRUTE_FORCE": 8900,
-}
+#: HoDoKu's solver index of each step we implement (``Options.DEFAULT_SOLVER_STEPS``, transcribed in
+#: tests/data/hodoku_defaults.json): its solver tries enabled steps by ascending index.
+HODOKU_INDEX = {name: step["index"] for name, step in json.loads(
+    (DATA / "hodoku_defaults.json").read_text(encoding="utf-8"))["steps"].items()}
 
 
 def test_grader_3_tries_the_techniques_in_hodokus_default_order() -> None:
@@ -83,44 +69,8 @@ def test_grader_3_tries_the_techniques_in_hodokus_default_order() -> None:
     assert ORDERS[2] != ORDERS[3]  # version 2 kept its own order
 
 
-@pytest.mark.parametrize(
-    "name,level,weight",
-    [
-        ("naked_single", "easy", 4),
-        ("hidden_single", "easy", 14),
-        ("pointing", "medium", 50),
-        ("claiming", "medium", 50),
-        ("naked_pair", "medium", 60),
-        ("hidden_pair", "medium", 70),
-        ("naked_triple", "medium", 80),
-        ("hidden_triple", "medium", 100),
-        ("naked_quad", "hard", 120),
-        ("hidden_quad", "hard", 150),
-        ("x_wing", "hard", 140),
-        ("swordfish", "hard", 150),
-        ("jellyfish", "hard", 160),
-        ("remote_pair", "hard", 110),
-        ("xy_wing", "hard", 160),
-        ("xyz_wing", "hard", 180),
-        ("w_wing", "hard", 150),
-        ("simple_colors", "hard", 150),
-        ("finned_x_wing", "hard", 130),
-        ("sashimi_x_wing", "hard", 150),
-        ("finned_swordfish", "expert", 200),
-        ("sashimi_swordfish", "expert", 240),
-        ("finned_jellyfish", "expert", 250),
-        ("sashimi_jellyfish", "expert", 260),
-        ("x_chain", "expert", 260),
-        ("xy_chain", "expert", 260),
-        ("trial_and_error", "extreme", 10000),
-    ],
-)
-def test_hodoku_levels_and_weights(name: str, level: str, weight: float) -> None:
-    assert (TECHNIQUES[name].level, TECHNIQUES[name].weight) == (level, weight)
-
-
 def test_level_rule_is_hodokus() -> None:
-    assert {"easy": 800, "medium": 1000, "hard": 1600, "expert": 1800, "extreme": float("inf")} == MAX_SCORE
+    # MAX_SCORE is HoDoKu's (tests/difficulty/test_registry.py, against HoDoKu's own table)
     assert level_of([step("naked_single")] * 50) == "easy"  # 200
     assert level_of([step("hidden_single")] * 57) == "easy"  # 798
     assert level_of([step("hidden_single")] * 58) == "medium"  # 812 > 800

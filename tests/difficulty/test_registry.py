@@ -3,10 +3,12 @@ finder and probe they name exists, and the names other rooms read are derived fr
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from pipeline.difficulty import hodoku, logic_jit
+from pipeline.difficulty import logic_jit
 from pipeline.difficulty.killer import cages
 from pipeline.difficulty.logic import finder_at, finders_of
 from pipeline.difficulty.techniques import (
@@ -14,6 +16,7 @@ from pipeline.difficulty.techniques import (
     GRADER_VERSION,
     HODOKU_LEVELS,
     LEVELS,
+    MAX_SCORE,
     NOT_IN_SOLVER,
     ORDERS,
     RULEBOOKS,
@@ -24,6 +27,11 @@ from pipeline.difficulty.techniques import (
     rulebook,
 )
 from pipeline.studio.steps import JA, title
+from tests.conftest import DATA
+
+#: HoDoKu's own defaults, transcribed from its source (tests/data/README.md): the oracle the registry's
+#: rows are held against. The registry is the one place numplace writes them.
+HODOKU = json.loads((DATA / "hodoku_defaults.json").read_text(encoding="utf-8"))
 
 
 def test_every_entry_is_complete() -> None:
@@ -36,14 +44,23 @@ def test_every_entry_is_complete() -> None:
 
 def test_every_hodoku_row_has_hodokus_step_index_level_and_weight() -> None:
     """Each entry's ``hodoku_index`` is the index of HoDoKu's solver step for its ``hodoku`` name
-    (:data:`pipeline.difficulty.hodoku.STEPS`), and its level and weight are that step's defaults."""
+    (HoDoKu's ``DEFAULT_SOLVER_STEPS``, tests/data/hodoku_defaults.json), and its level and weight are
+    that step's defaults; every step of the transcription is some entry's."""
     for name, t in TECHNIQUES.items():
         if not t.hodoku:
             assert t.hodoku_index is None, name
             continue
-        step = hodoku.STEPS[t.hodoku]
-        assert t.hodoku_index == step.index, name
-        assert HODOKU_LEVELS[LEVELS.index(t.level)] == step.level and t.weight == step.score, name
+        step = HODOKU["steps"][t.hodoku]
+        assert t.hodoku_index == step["index"], name
+        assert HODOKU_LEVELS[LEVELS.index(t.level)] == step["level"] and t.weight == step["score"], name
+    assert set(HODOKU["steps"]) == {t.hodoku for t in TECHNIQUES.values() if t.hodoku}
+
+
+def test_the_score_limits_are_hodokus() -> None:
+    """:data:`MAX_SCORE`, the one place numplace writes the limits, is HoDoKu's ``DifficultyLevel``."""
+    assert {HODOKU_LEVELS[LEVELS.index(lv)]: v for lv, v in MAX_SCORE.items() if lv != "extreme"} \
+        == HODOKU["level_limits"]
+    assert MAX_SCORE["extreme"] == float("inf") and tuple(MAX_SCORE) == LEVELS
 
 
 def test_hodoku_step_indexes_are_unique_but_for_hodokus_one_step_families() -> None:
@@ -58,7 +75,7 @@ def test_hodoku_step_indexes_are_unique_but_for_hodokus_one_step_families() -> N
     assert shared == {5600: {"discontinuous_nice_loop", "continuous_nice_loop", "aic"},
                       5650: {"grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic"}}
     for names in shared.values():
-        assert len({id(hodoku.STEPS[TECHNIQUES[n].hodoku]) for n in names}) == 1  # one HoDoKu step
+        assert len({json.dumps(HODOKU["steps"][TECHNIQUES[n].hodoku]) for n in names}) == 1  # one HoDoKu step
     order = [TECHNIQUES[n].hodoku_index for n in TECHNIQUE_ORDER if TECHNIQUES[n].hodoku_index is not None]
     assert order == sorted(order)
     assert len(by_index) == len({t.hodoku for t in TECHNIQUES.values() if t.hodoku}) - 4  # 6 names, 2 steps
@@ -114,3 +131,13 @@ def test_probe_codes_are_named_rows() -> None:
     assert codes.shape == (3, 4) and codes.dtype == np.int64
     assert tuple(codes[0]) == logic_jit.PROBES["locked_pair"] and codes[1, 0] == -1
     assert tuple(codes[2]) == (logic_jit.FISH, 4, 1, 1)
+
+
+def test_a_rulebook_from_version_3_on_tries_the_rows_of_its_version_and_before() -> None:
+    """A row says the grader version that first has it (``since``): a new row with a new version leaves
+    every held version's order as it was."""
+    for version, rules in RULEBOOKS.items():
+        if version >= 3:
+            assert rules.order == tuple(t for t, x in TECHNIQUES.items() if x.since <= version), version
+    assert all(min(RULEBOOKS) <= t.since <= GRADER_VERSION for t in TECHNIQUES.values())
+    assert set(RULEBOOKS[2].order) == {t for t, x in TECHNIQUES.items() if x.since <= 2}
