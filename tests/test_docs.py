@@ -566,7 +566,7 @@ def default_set(tmp_path_factory: pytest.TempPathFactory, numplace_on_path: dict
     return where
 
 
-@pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=lambda x: x.where if isinstance(x, Block) else "")
+@pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=[b.where for b, _ in SET_TRANSCRIPTS])
 def test_a_set_transcript_prints_what_it_shows(block: Block, trs: list[Transcript], default_set: Path,
                                                numplace_on_path: dict[str, str], tmp_path: Path) -> None:
     (tmp_path / "outputs").symlink_to(default_set / "outputs")
@@ -686,3 +686,15 @@ def test_the_schema_version_the_pages_name_is_the_rows() -> None:
     named = [(p.relative_to(ROOT), int(m.group(1) or m.group(2))) for p in PAGES if p not in HISTORY
              for m in said.finditer(p.read_text(encoding="utf-8"))]
     assert named and all(v == SCHEMA_VERSION for _, v in named), named
+
+
+def test_the_deep_tiers_cost_is_stated_once() -> None:
+    """The deep tier's threshold is stated in tests/costs.py (``DEEP_SECONDS``) alone: the pages, the
+    Makefile and pyproject.toml name it instead of saying its seconds again."""
+    texts = {p.relative_to(ROOT): p.read_text(encoding="utf-8") for p in [*PAGES, ROOT / "Makefile",
+                                                                          ROOT / "pyproject.toml"]
+             if p not in HISTORY}
+    again = re.compile(r"(measured|cost)[^.\n]{0,30}\b\d+(\.\d+)? ?s(econds)? or more", re.I)
+    assert [f"{p}: {m.group(0)}" for p, t in texts.items() for m in again.finditer(t)] == []
+    assert "DEEP_SECONDS = " in (ROOT / "tests" / "costs.py").read_text(encoding="utf-8")
+    assert again.search("The 137 tests measured at about 2.5 s or more")  # the check sees the old wording
