@@ -566,7 +566,18 @@ def default_set(tmp_path_factory: pytest.TempPathFactory, numplace_on_path: dict
     return where
 
 
-@pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=[b.where for b, _ in SET_TRANSCRIPTS])
+def _set_ids() -> list[str]:
+    """Each set block's id: its page and its place among the page's set blocks (``publishing.md#2``), so
+    that tests/deep.txt keeps naming it when lines are added above it."""
+    seen: dict[str, int] = {}
+    out = []
+    for b, _ in SET_TRANSCRIPTS:
+        seen[b.path.name] = seen.get(b.path.name, 0) + 1
+        out.append(f"{b.path.name}#{seen[b.path.name]}")
+    return out
+
+
+@pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=_set_ids())
 def test_a_set_transcript_prints_what_it_shows(block: Block, trs: list[Transcript], default_set: Path,
                                                numplace_on_path: dict[str, str], tmp_path: Path) -> None:
     (tmp_path / "outputs").symlink_to(default_set / "outputs")
