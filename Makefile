@@ -34,7 +34,7 @@ test-system: $(STAMP) browser  ## the system tier, one test at a time (.ci/run r
 	$(BIN)/python -m pytest -m "system and not slow" --durations=0; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-test-fast: $(STAMP)  ## ruff, then the quick tests (under a minute): not heavy, slow or system (see pyproject.toml)
+test-fast: $(STAMP)  ## ruff, then the tests not marked heavy, deep, slow or system (most of make test's: minutes, not seconds; docs/testing.md)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow and not heavy and not deep and not system"; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
