@@ -6,9 +6,9 @@ first, restarting from the singles after every step) and rates the path the way 
 * **score** = sum over the steps of the technique's weight (HoDoKu's default "base score" per
   step, ``Options.DEFAULT_SOLVER_STEPS``);
 * **level** = the level of the hardest technique used, then raised while the score exceeds that
-  level's maximum score (HoDoKu's ``DifficultyLevel`` limits: Easy 800, Medium 1000, Hard 1600,
-  Unfair 1800, Extreme unbounded; for 16x16 and 25x25 these limits are scaled by the cells, 256/81 and
-  625/81, see :func:`max_score`).
+  level's maximum score (HoDoKu's ``DifficultyLevel`` limits, written once in
+  :data:`~pipeline.difficulty.techniques.MAX_SCORE`; Extreme unbounded; for 16x16 and 25x25 these limits
+  are scaled by the cells, 256/81 and 625/81, see :func:`max_score`).
 
 Our level names map to HoDoKu's in order: ``easy`` = Easy, ``medium`` = Medium, ``hard`` = Hard,
 ``expert`` = Unfair, ``extreme`` = Extreme.
