@@ -44,6 +44,24 @@ HARD = (
     "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....",
 )
 
+#: Twelve puzzles of a default 2,000-puzzle set (rot180, orbit-minimal) whose solving paths together
+#: use every technique the set's paths use (47): grading them calls the finders' compiled twins
+#: (chains, loops, ALS, Sue de Coq), which no puzzle of :data:`HARD` reaches.
+COVER = (
+    "79.........3..4....5.9..16.8..5.3.2.....1.....7.2.8..3.12..6.9....4..6.........51",
+    ".7.12.5.......4..9.1.9...2.5.6.9...3.3.....9.4...3.6.2.4...9.5.7..6.......8.73.6.",
+    ".2....9...59..723.8...4..7..1.8...5...8...3...3...1.9..7..6...9.815..42...5....8.",
+    "..51....3.6..3284..9.........28...36.586.342.63...75.........5..2354..8.5....83..",
+    "2..5...4...5...7.64...83..582.3...7.3.......4.5...4.385..21...77.2...3...6...5..2",
+    "..6....3..4..7....13...47.2....1...357..9..418...6....4.27...68....8..1..8....2..",
+    ".....3..79.4.8...1...14.2...5..2...6.4.8.1.5.1...7..2...1.62...6...1.4.24..3.....",
+    "....7..1581...97..53...6..........93.61...85.39..........4...31..32...4915..9....",
+    "76.2.3.4.1..4.......5..6....2.731.68.........81.625.3....5..6.......2..7.7.8.4.13",
+    "..4.....931..942.....3...6...34...82.........87...65...2...9.....123..545.....9..",
+    "........47....3.6..1.9..732.8.7.1..6....4....9..8.5.2.397..2.5..4.3....11........",
+    ".69.7.3..7..3...4..1..2.7.......5....78...61....4.......3.9..2..9...3..6..1.8.49.",
+)
+
 
 def key(numba_dir: str | None = None) -> str:
     """This version's key: numba's and Python's versions, ``numba_dir`` (default ``$NUMBA_CACHE_DIR``),
@@ -63,7 +81,8 @@ def stamp(numba_dir: str | None = None) -> Path:
 def warm() -> None:
     """Call every kernel on every kind of signature the pipeline uses: grids (``weighted-lp``,
     ``weighted-ilp``, uniform) and removal on 4x4 to 16x16, the grader's singles and probes under every
-    grader version on hard puzzles, canonical forms, grid numbers, the independent counts."""
+    grader version on hard puzzles and on :data:`COVER` (every technique), canonical forms, grid
+    numbers, the independent counts."""
     from pipeline.board import board, parse
     from pipeline.difficulty.grade import grade
     from pipeline.difficulty.logic import solve_logically
@@ -86,6 +105,11 @@ def warm() -> None:
     hard = [parse(p) for p in HARD]
     for puzzle in hard:
         grade(puzzle, compiled=True)
+    for puzzle in (parse(p) for p in COVER):
+        solution = solve_logically(puzzle, compiled=True).grid
+        grade(puzzle, solution, compiled=True, unique=True)  # as the generator calls it
+        for version in sorted(ORDERS):
+            solve_logically(puzzle, compiled=True, grader=version)
     for version in sorted(ORDERS):
         solve_logically(hard[0], compiled=True, grader=version)
 
