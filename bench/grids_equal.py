@@ -8,7 +8,7 @@ The reference's ``pipeline`` package is taken out of git (``git archive REF pipe
 folder and run by this interpreter with that folder first on ``PYTHONPATH``, so both sides run on the
 same libraries; each side computes ``generate.puzzle.grid_of`` (9x9, rot180, the method given) for
 seeds ``0..count-1`` in one process and prints one line per seed. A change to how grids are made
-(issue 47 item 2: the ``weighted-lp`` grid's cost) must print ``equal``; else it needs a new generator
+(e.g. a cheaper ``weighted-lp`` grid) must print ``equal``; else it needs a new generator
 version (``pipeline/generate/version.py``). Also prints each side's CPU seconds per grid.
 """
 
