@@ -1,6 +1,8 @@
 # The README's two commands: `make run` and `make test`. Both create .venv/ from the lock file first
 # (--no-compile: Python compiles a module's bytecode when it is first imported, so the 1.5 GB of
-# packages are not all compiled up front; that cut the install's CPU time from 105 s to 42 s).
+# packages are not all compiled up front; that cut the install's CPU time from 105 s to 42 s). Then
+# pipeline.run.kernels compiles every numba kernel once (the workers of a first run load them instead of
+# each compiling them) and the bytecode of the modules the commands import (for PYTHONDONTWRITEBYTECODE=1).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -14,6 +16,8 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --no-deps -e .
+	@echo "make: compiling the numba kernels and the bytecode the commands import, once per machine and version (about a minute)"
+	$(BIN)/python -m pipeline.run.kernels || echo "make: the kernels could not be compiled ahead; they compile on first use" >&2
 	touch $(STAMP)
 
 run: $(STAMP)  ## make the default puzzle set (configs/default.yaml) and check it

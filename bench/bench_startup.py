@@ -16,14 +16,16 @@ Each row gives wall seconds (min, median, max) and CPU seconds (min). ``--only W
 whose task contains WORD (repeatable), e.g. ``--only generate --only rate``.
 
 On a shared machine wall time includes waiting for a core; the CPU column is the steadier figure.
-The children run without ``PYTHONDONTWRITEBYTECODE`` (a user's Python caches bytecode; without
-.pyc files every run compiles the package's sources again, about 0.1 s more).
+The children run without ``PYTHONDONTWRITEBYTECODE`` (a user's Python caches bytecode), or with
+``PYTHONDONTWRITEBYTECODE=1`` under ``--dont-write-bytecode`` (many container images set it: then only the
+``.pyc`` files written at set-up, ``python -m pipeline.run.kernels``, spare the children compiling).
 Peers run side by side when given: ``--peer NAME=COMMAND``, where COMMAND may use ``{puzzle}`` (one
 puzzle: timed like ``solve P``) or ``{file}`` (the top95 file: timed per puzzle), e.g.
 ``--peer "py-sudoku=/tmp/peers/bin/python -c 'from sudoku import Sudoku; ...{puzzle}...'"``.
 ``--root DIR`` times another checkout's ``python -m pipeline`` (e.g. a copy from before a change).
 
     .venv/bin/python bench/bench_startup.py [--runs 7] [--root DIR] [--only WORD ...] [--peer NAME=COMMAND ...]
+                                            [--dont-write-bytecode]
 """
 
 from __future__ import annotations
@@ -49,10 +51,13 @@ def _children_cpu() -> float:
     return u.ru_utime + u.ru_stime
 
 
-def timed(cmd: list[str], cwd: Path, runs: int) -> tuple[list[float], list[float]]:
-    """(wall seconds, CPU seconds) of ``runs`` runs of ``cmd`` after one warm-up; exits on failure
-    (exit codes 0 and 1 are answers: ``solve`` exits 1 for a puzzle without a solution)."""
+def timed(cmd: list[str], cwd: Path, runs: int, no_writes: bool = False) -> tuple[list[float], list[float]]:
+    """(wall seconds, CPU seconds) of ``runs`` runs of ``cmd`` after one warm-up, with
+    ``PYTHONDONTWRITEBYTECODE=1`` when ``no_writes``; exits on failure (exit codes 0 and 1 are answers:
+    ``solve`` exits 1 for a puzzle without a solution)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if no_writes:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     walls: list[float] = []
     cpus: list[float] = []
     for k in range(runs + 1):
@@ -76,6 +81,8 @@ def main() -> None:
                     help="time only the rows whose task contains WORD (repeatable)")
     ap.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND",
                     help="a peer command with {puzzle} or {file} (repeatable)")
+    ap.add_argument("--dont-write-bytecode", action="store_true",
+                    help="run the children with PYTHONDONTWRITEBYTECODE=1")
     args = ap.parse_args()
     puzzles = sum(1 for ln in TOP95.read_text().splitlines() if ln.strip() and not ln.startswith("#"))
     ours = [sys.executable, "-m", "pipeline"]
@@ -101,10 +108,11 @@ def main() -> None:
         rows = [r for r in rows if any(word in r[1] for word in args.only)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# numplace start-up bench: {args.root}, {args.runs} runs after 1 warm-up, Python "
-          f"{platform.python_version()}, {os.cpu_count()} cores, load {load:.1f}, {time.strftime('%Y-%m-%d %H:%M')}")
+          f"{platform.python_version()}, {os.cpu_count()} cores, load {load:.1f}, {time.strftime('%Y-%m-%d %H:%M')}"
+          f"{', PYTHONDONTWRITEBYTECODE=1' if args.dont_write_bytecode else ''}")
     print(f"{'who':<12} {'task':<28} {'wall min':>9} {'wall med':>9} {'wall max':>9} {'cpu min':>8}  unit")
     for who, task, cmd, n in rows:
-        walls, cpus = timed(cmd, args.root, args.runs)
+        walls, cpus = timed(cmd, args.root, args.runs, args.dont_write_bytecode)
         scale, unit = (1000 / n, "ms/puzzle") if n else (1.0, "s")
         print(f"{who:<12} {task:<28} {min(walls) * scale:>9.3f} {statistics.median(walls) * scale:>9.3f} "
               f"{max(walls) * scale:>9.3f} {min(cpus) * scale:>8.3f}  {unit}")

@@ -52,6 +52,7 @@ def pytest_configure(config: pytest.Config) -> None:
         h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     stamp = f".warm-{h.hexdigest()[:16]}"
     targets = [NUMBA_CACHE / f"gw{i}" for i in range(workers)]
+    _kernels_built(targets)
     if all((t / stamp).exists() for t in targets):
         return
     from tests.numba_warm import PARTS
@@ -80,6 +81,21 @@ def pytest_configure(config: pytest.Config) -> None:
             old.unlink()
         (t / stamp).touch()
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def _kernels_built(targets: list[Path]) -> None:
+    """Stamp the workers' numba folders as built (pipeline.run.kernels) in the test table cache, so that a
+    run with worker processes in a test does not build every kernel first: the warm-up above compiles
+    what the tests use, and the rest compiles on first use, as it always did in tests."""
+    from pipeline.run import kernels
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("NUMPLACE_CACHE_DIR", str(TABLE_CACHE / table_cache_key()))
+    for t in targets:
+        done = kernels.stamp(str(t))
+        done.parent.mkdir(parents=True, exist_ok=True)
+        done.touch()
+    mp.undo()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -23,22 +23,23 @@ ALLOWED: dict[str, set[str]] = {
     "atomic": set(),
     "tablecache": {"atomic"},  # checksummed numpy tables in the user cache
     "progress": set(),
+    "compiled": set(),  # compiled kernels or pure Python: the one decision
     # the independent checker and its compiled counter (count_jit); independent on purpose: no ilp, generate or symmetry
-    "verify": {"board"},
+    "verify": {"board", "compiled"},
     "ilp": {"board", "tablecache"},  # tablecache: the IP's matrix, cached
-    "difficulty": {"board"},
-    "identity": {"board", "tablecache"},
-    "generate": {"board", "symmetry", "ilp", "difficulty", "identity"},
+    "difficulty": {"board", "compiled"},
+    "identity": {"board", "tablecache", "compiled"},
+    "generate": {"board", "symmetry", "ilp", "difficulty", "identity", "compiled"},
     # generate: the pure search tier (count) and, lazily, the compiled counter (count_jit); difficulty: trial.settle
     "solve": {"board", "errors", "ilp", "atomic", "generate", "difficulty"},
     "config": {"board", "errors", "symmetry", "difficulty"},
     "run": {"__init__", "board", "errors", "symmetry", "atomic", "verify", "config", "generate", "identity",
-            "difficulty"},
+            "difficulty", "tablecache"},  # tablecache: the kernels' build stamp (run/kernels.py)
     "solver": {"solve"},  # the README's import path, re-exported
     # publish reads sets, writes via atomic, reads YAML via config
     "publish": {"__init__", "board", "errors", "atomic", "config", "run", "difficulty"},
     "cli": {"__init__", "errors", "board", "atomic", "config", "progress", "difficulty", "generate", "identity", "run",
-            "solve", "publish", "studio"},
+            "solve", "publish", "studio", "compiled"},
     # the studio: a web face over the library (every room but the CLI); nothing imports it but the CLI
     # (tablecache: the user cache folder its kept values live in; __init__: the version in their keys)
     "studio": {"__init__", "errors", "board", "symmetry", "atomic", "tablecache", "progress", "verify", "config",

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from pipeline.cli.base import ExitCode, fail, user_errors
+from pipeline.compiled import ONE_SHOT_PUZZLES, one_shot
 from pipeline.generate.version import NEW_SET_METHOD
 
 
@@ -50,7 +51,7 @@ def generate(
     from pipeline import config as cfgmod
     from pipeline.run import runner
     from pipeline.run.work import Made
-    from pipeline.run.workers import parse_workers
+    from pipeline.run.workers import parse_workers, worker_count
 
     if minimal and hints:
         raise fail("choose --minimal or --hints, not both")
@@ -80,6 +81,8 @@ def generate(
     if logic_only:
         data.setdefault("difficulty", {})["logic_only"] = True
     cfg = cfgmod.validate(data)
+    if count <= ONE_SHOT_PUZZLES and worker_count(cfg.workers) == 1:
+        one_shot()  # pure Python: loading numba would cost more than the puzzles (pipeline.compiled)
     failed = 0
     for item in runner.stream(cfg):
         if isinstance(item, Made):
@@ -215,6 +218,7 @@ def solve(
     # the output file's format, folder and name are checked before any solving
     suffix = batch.check_out(out, source.single) if out is not None else None
     if source.single:
+        one_shot()  # one puzzle: pure Python (pipeline.compiled)
         ((_, text),) = source.items
         if suffix == ".json":
             if fmt not in (None, "json"):
@@ -267,6 +271,7 @@ def rate(
 
     rules = _rules(config)
     source = batch.load(puzzle)
+    one_shot(source.single)  # one puzzle: pure Python (pipeline.compiled)
     bad = 0
     for lineno, text in source.items:
         where = "" if source.single else f"line {lineno}: "

@@ -63,6 +63,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
 from pipeline.board import Grid, Variant, size_of_grid
+from pipeline.compiled import use_compiled
 from pipeline.difficulty.candidates import (
     Candidates,
     Contradiction,
@@ -238,22 +239,9 @@ def _next(st: Candidates, finders: Sequence[tuple[str, Finder]]) -> Step | None:
     return None
 
 
-#: With ``compiled=None``, :func:`solve_logically` runs pure Python for this many solves in a process,
-#: then the compiled kernels: loading them (numba and its on-disk cache) costs about as much as 150
-#: pure-Python solves, so a one-off ``numplace rate`` stays light and a batch gets the fast path.
-AUTO_COMPILE_AFTER = 100
-#: Boards of this side and larger take the compiled kernels from the first solve: one pure-Python
-#: solve of a hard 16x16 puzzle costs more than loading them.
-AUTO_COMPILE_SIDE = 16
-_solves = 0
-
-
 def _use_kernels(compiled: bool | None, n: int = 9) -> bool:
-    global _solves
-    if compiled is not None:
-        return compiled
-    _solves += 1
-    return _solves > AUTO_COMPILE_AFTER or n >= AUTO_COMPILE_SIDE
+    """``compiled`` when given, else what :func:`pipeline.compiled.use_compiled` decides."""
+    return use_compiled(n) if compiled is None else compiled
 
 
 def _kernel(n: int, probes: tuple[str | None, ...]) -> Kernel:
@@ -372,13 +360,13 @@ def solve_logically(
 
     ``compiled=True`` places the singles and probes the techniques with the compiled kernels of
     :mod:`pipeline.difficulty.logic_jit`; ``compiled=False`` is the pure-Python reference; ``None``
-    (default) picks by :data:`AUTO_COMPILE_AFTER` and :data:`AUTO_COMPILE_SIDE`. All give the same result, step for step
+    (default) is what :func:`pipeline.compiled.use_compiled` decides. All give the same result, step for step
     (``tests/difficulty/test_logic_jit.py``); only the speed differs.
 
     ``variant`` (None = classic) solves on that variant's board (:func:`pipeline.board.board`): every
     technique uses its units and peers, as described in :mod:`pipeline.difficulty.grade`. A non-classic
     variant always runs the pure-Python solver (the kernels know only the classic geometry), whatever
-    ``compiled`` says, and does not count towards :data:`AUTO_COMPILE_AFTER`. Killer cage sums are used
+    ``compiled`` says. Killer cage sums are used
     by the killer rows (:mod:`.killer.cages`), which are skipped on boards without cages; trial and error's own
     search ignores the sums (a ``solution`` that keeps them is used first).
 

@@ -39,8 +39,8 @@ finder its one successful call per advanced step, at the price of reproducing ev
 search order and wording (finned-fish enumeration, chain tie-breaks) to the step; the failing calls
 are where the time went. Remote pairs stay in Python (cheap, and their path choice is fiddly).
 The first call in a process compiles the kernels (tens of seconds; cached on disk by numba, then
-about half a second to load), which is why :func:`~pipeline.difficulty.logic.solve_logically` only
-switches to them after a number of solves (``AUTO_COMPILE_AFTER``).
+about half a second to load); :mod:`pipeline.compiled` decides where they answer, and ``make`` compiles
+them at set-up (:mod:`pipeline.run.kernels`).
 """
 
 from __future__ import annotations

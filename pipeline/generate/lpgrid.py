@@ -23,11 +23,10 @@ grid (``docs/output.md``).
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from pipeline.board import Grid, Variant
+from pipeline.compiled import use_compiled
 from pipeline.ilp.engine import Engine, Outcome
 from pipeline.ilp.reduced import integral
 
@@ -42,13 +41,9 @@ SOURCES: dict[str, str] = {
 
 #: Search nodes the guided completion gets before the IP takes over.
 GUIDED_NODES = 20_000
-#: Classic grids a process completes with the pure-Python search (:func:`guided_py`) before it loads numba:
-#: a one-shot ``generate`` then loads no numba (about 0.35 s of CPU) for its grid. The same search, the same
-#: grid; a search that needs more than :data:`PURE_NODES` nodes is handed to the kernel from the start.
-PURE_GRIDS = 2
-#: Nodes the pure-Python search may visit before the kernel takes the search over (:data:`PURE_GRIDS`).
+#: Nodes the pure-Python search may visit before the kernel takes the search over (where
+#: :func:`pipeline.compiled.use_compiled` says Python: a one-shot ``generate`` then loads no numba for its grid).
 PURE_NODES = 200
-_grids = 0
 
 
 class _PastNodes(Exception):
@@ -56,13 +51,9 @@ class _PastNodes(Exception):
 
 
 def _pure_first(variant: Variant | None) -> bool:
-    """True for a classic grid while this process has not loaded numba and has completed fewer than
-    :data:`PURE_GRIDS` grids: the pure-Python search answers first (as the removal check does)."""
-    global _grids
-    if variant is not None and not variant.classic:
-        return False
-    _grids += 1
-    return _grids <= PURE_GRIDS and "numba" not in sys.modules
+    """True for a classic grid where :func:`pipeline.compiled.use_compiled` says Python: the
+    pure-Python search answers first (as the removal check does)."""
+    return (variant is None or variant.classic) and not use_compiled()
 
 
 def _guided(cand: np.ndarray, prio: np.ndarray, variant: Variant | None, fewest: bool, pure: bool) -> Grid | None:

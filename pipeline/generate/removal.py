@@ -7,12 +7,12 @@ rest."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from pipeline.board import Grid, Variant
+from pipeline.compiled import use_compiled
 from pipeline.generate import count
 from pipeline.generate.spec import Spec
 from pipeline.ilp.engine import Engine
@@ -27,9 +27,9 @@ def checker(eng: Engine, kind: str, variant: Variant | None = None) -> Check:
 
     ``ilp``: one HiGHS solve against the grid's no-good row. ``hybrid``: the compiled counter of
     :mod:`pipeline.generate.count_jit`, falling back to the ILP only when its node budget runs out; on a
-    classic board up to 9x9 a process that has not loaded numba asks the pure-Python tier
-    (:func:`pipeline.generate.count.search`) first, for its first :data:`PURE_CHECKS` checks
-    (:func:`_pure_first`), and the compiled counter only where that tier's budget runs out. All are
+    classic board up to 9x9 where :func:`pipeline.compiled.use_compiled` says Python (a one-shot
+    command) the pure-Python tier (:func:`pipeline.generate.count.search`) answers first, and the
+    compiled counter only where that tier's budget runs out. All are
     exact, so all give the same answer and the same puzzles. The ILP is asked where the compiled
     counter runs out of its 200,000 nodes, as before; a puzzle the pure tier settles within its
     ~3,000 nodes (singles, then the cell with fewest candidates, as there) is far inside that budget, so ``ilp_solves``
@@ -47,7 +47,7 @@ def checker(eng: Engine, kind: str, variant: Variant | None = None) -> Check:
         return hybrid_variant
 
     def hybrid(puzzle: Grid) -> bool:
-        if len(puzzle) <= 81 and _pure_first():  # 4x4 to 9x9: 16x16 searches are the compiled tier's
+        if len(puzzle) <= 81 and not use_compiled():  # 4x4 to 9x9: 16x16 searches are the compiled tier's
             found = count.search(puzzle, 2)
             if found is not None:
                 return len(found) == 1
@@ -110,22 +110,6 @@ def witnessed(unique: Check, grid: Grid, kind: str, variant: Variant | None = No
         return False
 
     return check
-
-
-#: Removal checks a process answers in pure Python before it loads numba (about two puzzles' worth of
-#: 9x9 removals, a few milliseconds each; loading numba and the kernels costs about 0.35 s of CPU).
-PURE_CHECKS = 100
-_checks = 0
-
-
-def _pure_first() -> bool:
-    """True while this process has not loaded numba and has asked fewer than :data:`PURE_CHECKS`
-    checks: the pure-Python tier answers first. Once numba is loaded (by any module) its cost is paid,
-    and the compiled counter answers."""
-    global _checks
-    _checks += 1
-    return _checks <= PURE_CHECKS and "numba" not in sys.modules
-
 
 
 def _blank(puzzle: Sequence[int], cells: Sequence[int]) -> Grid:

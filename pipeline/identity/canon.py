@@ -33,8 +33,8 @@ merging. Small boards (4x4, 6x6) likewise: a compiled scan over every position m
 
 Public functions and their references give identical results for every input (errors included:
 whatever the compiled path does not handle, from validation messages to odd input types, is passed
-to the reference). A process that has not loaded numba answers its first :data:`PURE_CALLS` forms
-with the references (about a millisecond each, against about 0.35 s of CPU to load numba and the
+to the reference). Where :func:`pipeline.compiled.use_compiled` says Python (a one-shot command) the
+references answer (about a millisecond each, against about 0.35 s of CPU to load numba and the
 kernels), so ``numplace generate --count 1`` loads no compiler.
 """
 
@@ -42,13 +42,13 @@ from __future__ import annotations
 
 import itertools
 import operator
-import sys
 from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
 from pipeline.board import Grid, board, conflict, format_line
+from pipeline.compiled import use_compiled
 from pipeline.identity.canon_tables import COLPERMS as _COLPERMS
 from pipeline.identity.canon_tables import VERSION, reset_tables, tables
 from pipeline.identity.standard import ARRANGEMENTS, BOX1, PERMS3, check_grid
@@ -377,26 +377,13 @@ def _digit_bytes(puzzle: Sequence[int]) -> bytes | None:
     return None
 
 
-#: Canonical forms a process computes with the references before it loads numba (module docstring).
-PURE_CALLS = 2
-_calls = 0
-
-
-def _pure_first() -> bool:
-    """True while this process has not loaded numba and has asked fewer than :data:`PURE_CALLS`
-    forms: the reference answers. Once numba is loaded (by any module) the kernels do."""
-    global _calls
-    _calls += 1
-    return _calls <= PURE_CALLS and "numba" not in sys.modules
-
-
 def _form9(puzzle: Sequence[int], search_complete: bool = False) -> bytes:
     """:func:`canonical_puzzle` of a 9x9 puzzle as 81 digit bytes, by the compiled kernel.
 
     ``ValueError`` exactly as :func:`check_puzzle` (which is asked for the message). A complete grid
     goes to :func:`canonical_grid` unless ``search_complete`` (tests: the kernel on grids).
     """
-    if not search_complete and _pure_first():
+    if not search_complete and not use_compiled():
         return bytes(_canonical_puzzle_py(puzzle))
     buf = _digit_bytes(puzzle)
     if buf is None or len(buf) != 81:
@@ -490,7 +477,7 @@ def _form_small(puzzle: Sequence[int]) -> bytes:
     if n not in (4, 6):
         raise ValueError(f"canonical_small handles 4x4 and 6x6, not {n}x{n}")
     buf = _digit_bytes(puzzle)
-    if buf is None or len(buf) != n * n or max(buf) > n or _pure_first():
+    if buf is None or len(buf) != n * n or max(buf) > n or not use_compiled(n):
         return bytes(_canonical_small_py(puzzle))
     from pipeline.identity import canon_jit  # numba: loaded on the first compiled call, not on import
 

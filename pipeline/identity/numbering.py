@@ -31,7 +31,7 @@ on disk; the only constants are ``N2``/``N0``, which the build checks.
 tables (plus arrays derived from them when they are loaded; the file is unchanged) in
 :mod:`pipeline.identity.numbering_jit`, about 20 times faster than the pure-Python
 :func:`_grid_number_py` (``bench/bench_canon.py``), which stays as the tests' oracle. A process
-that has not loaded numba answers its first :data:`PURE_CALLS` grid numbers with the reference
+where :func:`pipeline.compiled.use_compiled` says Python (a one-shot command) answers with the reference
 instead (a fraction of a millisecond each, against about 0.35 s of CPU to load numba and the
 kernel), so ``numplace generate --count 1`` loads no compiler; the results are the same.
 :func:`grid_from_number` (uniform grids, ``numplace`` queries) is not compiled.
@@ -43,12 +43,12 @@ The counting and table functions are re-exported here, so ``numbering.band_count
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from pipeline.board import Grid
+from pipeline.compiled import use_compiled
 from pipeline.identity import standard
 from pipeline.identity.bandcount import NSPLIT, Transversals, band_completions, band_count, columns_of, count_grids
 from pipeline.identity.bands import Band, standard_bands
@@ -130,7 +130,7 @@ def grid_number(grid: Sequence[int]) -> int:
             buf = bytes(grid)
         except (TypeError, ValueError):
             buf = None
-    if buf is None or len(buf) != 81 or _pure_first():
+    if buf is None or len(buf) != 81 or not use_compiled():
         return _grid_number_py(grid)
     from pipeline.identity import numbering_jit  # numba: loaded on the first compiled call, not on import
 
@@ -140,19 +140,6 @@ def grid_number(grid: Sequence[int]) -> int:
         return _grid_number_py(grid)
     a, b, c, d = out.tolist()
     return a * N1 + (72 * b + c) * N2 + d
-
-
-#: Grid numbers a process computes with the reference before it loads numba (see the module docstring).
-PURE_CALLS = 2
-_calls = 0
-
-
-def _pure_first() -> bool:
-    """True while this process has not loaded numba and has asked fewer than :data:`PURE_CALLS`
-    grid numbers: the reference answers. Once numba is loaded (by any module) the kernel does."""
-    global _calls
-    _calls += 1
-    return _calls <= PURE_CALLS and "numba" not in sys.modules
 
 
 def _grid_number_py(grid: Sequence[int]) -> int:

@@ -42,7 +42,7 @@ from pipeline.generate import version as generator
 from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_grid_problem
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
-from pipeline.run import capacity, history, stock, store
+from pipeline.run import capacity, history, kernels, stock, store
 from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import UNFINISHED, Manifest, restore_success, runs_of
@@ -232,7 +232,10 @@ _WARM_GRID = tuple(int(c) for c in
 def preflight(cfg: Config) -> None:
     """Checks that need the engine, done before any output exists (raises ConfigError); builds or
     loads the 9x9 numbering tables once here, before the workers start, and, when the puzzles are made
-    in other processes, the canonical-grid table and the identity kernels too."""
+    in other processes, the canonical-grid table and the identity kernels too, and every kernel once per
+    machine and version (:func:`pipeline.run.kernels.ensure_built`: the workers then load them)."""
+    if cfg.executor.kind != "local" or worker_count(cfg.workers) > 1:
+        kernels.ensure_built()
     if cfg.board.size == 9:
         numbering.tables()
         if cfg.executor.kind != "local" or worker_count(cfg.workers) > 1:

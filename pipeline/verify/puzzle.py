@@ -6,19 +6,19 @@ has 29 givens``, ``puzzle has more than one solution``); they never raise for ba
 read are the parameters of :func:`verify_puzzle`, named as in the Parquet contract
 (``docs/output.md``). The symmetry tag of the givens is recomputed here from the eight maps'
 definitions (:func:`layout_tag`), and the uniqueness count comes from the compiled counter
-:mod:`pipeline.verify.count_jit`, loaded on the first compiled count; a process that has not loaded
-numba counts its first :data:`PURE_COUNTS` classic puzzles (up to 9x9) with the pure-Python counter
-of :mod:`pipeline.verify.count` instead (same answers, no compiler for a one-shot command).
+:mod:`pipeline.verify.count_jit`, loaded on the first compiled count; where
+:func:`pipeline.compiled.use_compiled` says Python (a one-shot command) classic puzzles up to 9x9 are
+counted by the pure-Python counter of :mod:`pipeline.verify.count` instead (same answers, no compiler).
 """
 
 from __future__ import annotations
 
 import inspect
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from pipeline.board import Board, Grid, PuzzleFormatError, board, parse
+from pipeline.compiled import use_compiled
 from pipeline.verify.rules import Rules, grid_problems, repeated, rules_for
 
 # The eight position maps and ten groups, written again on purpose: the verifier stays independent of symmetry.py.
@@ -114,7 +114,7 @@ def verify_puzzle(size: int, puzzle: str, solution: str, hints: int, symmetry: s
     else:
         problems.append(f"unknown symmetry_requested {symmetry_requested!r}")
     if not problems and rules is not None:
-        if rules.classic and b.n <= 9 and _pure_first():
+        if rules.classic and b.n <= 9 and not use_compiled(b.n):
             from pipeline.verify.count import independent_count
 
             count = independent_count(grid, b, limit=2)
@@ -123,21 +123,6 @@ def verify_puzzle(size: int, puzzle: str, solution: str, hints: int, symmetry: s
         if count != 1:
             problems.append("puzzle has no solution" if count == 0 else "puzzle has more than one solution")
     return problems
-
-
-#: Puzzles a process counts with the pure-Python counter (:mod:`pipeline.verify.count`) before it loads
-#: numba for the compiled one: a millisecond or so each, against about 0.35 s of CPU for the load, so
-#: ``numplace generate --count 1`` loads no compiler. Both count exactly; the answers are the same.
-PURE_COUNTS = 2
-_counts = 0
-
-
-def _pure_first() -> bool:
-    """True while this process has not loaded numba and has counted fewer than :data:`PURE_COUNTS`
-    puzzles. Once numba is loaded (by any module) the compiled counter counts."""
-    global _counts
-    _counts += 1
-    return _counts <= PURE_COUNTS and "numba" not in sys.modules
 
 
 def _count_compiled(grid: Grid, b: Board, rules: Rules) -> int:

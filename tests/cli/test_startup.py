@@ -1,19 +1,21 @@
 """What one-shot commands load, and that the pure-Python first answers change nothing.
 
 ``numplace generate --count 1`` makes, verifies, numbers and canonicalizes its puzzle without
-numba (the pure-Python twins answer a process's first calls) and without polars (nothing is
-written); a process that has loaded numba runs the compiled kernels from its first call. Both
-must print the very same rows. No test here times anything (docs/benchmarks.md has the figures).
+numba (a one-shot command: the pure-Python twins answer, :mod:`pipeline.compiled`) and without polars
+(nothing is written); a larger count runs the compiled kernels from its first call. Both sides must
+print the very same rows. No test here times anything (docs/benchmarks.md has the figures).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 
+from pipeline.compiled import ENV
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.heavy  # the CLI in subprocesses: seconds each
@@ -23,24 +25,26 @@ pytestmark = pytest.mark.heavy  # the CLI in subprocesses: seconds each
 UNUSED = ("numba", "polars", "joblib", "distributed")
 
 
-def _python(probe: str) -> subprocess.CompletedProcess[str]:
-    """Python code ``probe`` run in a fresh interpreter from the repository root; it must exit 0."""
-    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+def _python(probe: str, kernels: str = "") -> subprocess.CompletedProcess[str]:
+    """Python code ``probe`` run in a fresh interpreter from the repository root, with
+    ``NUMPLACE_KERNELS=kernels`` (unset when empty); it must exit 0."""
+    env = {k: v for k, v in os.environ.items() if k != ENV} | ({ENV: kernels} if kernels else {})
+    res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                         env=env)
     assert res.returncode == 0, res.stderr
     return res
 
 
-def _generate(args: list[str], preload: str = "") -> tuple[list[str], list[str]]:
-    """``numplace generate ARGS`` in a fresh interpreter (after ``preload``, Python code run first):
+def _generate(args: list[str], kernels: str = "") -> tuple[list[str], list[str]]:
+    """``numplace generate ARGS`` in a fresh interpreter (``NUMPLACE_KERNELS=kernels`` when given):
     its stdout lines and the modules of :data:`UNUSED` it had loaded when it exited."""
     probe = ("import atexit, sys\n"
              f"atexit.register(lambda: print('LOADED', *[m for m in {UNUSED!r} if m in sys.modules], "
              "file=sys.stderr))\n"
-             f"{preload}\n"
              "from pipeline.cli import main\n"
              f"sys.argv = ['numplace', 'generate', *{args!r}]\n"
              "main()\n")
-    res = _python(probe)
+    res = _python(probe, kernels)
     loaded = next(ln for ln in res.stderr.splitlines() if ln.startswith("LOADED"))
     return res.stdout.splitlines(), loaded.split()[1:]
 
@@ -58,16 +62,25 @@ def test_one_puzzle_loads_neither_numba_nor_polars(grid: str) -> None:
     assert len(lines) == 1 and len(lines[0]) == 81
 
 
-def test_pure_first_answers_make_the_same_rows_as_the_kernels() -> None:
-    """Five puzzles: the first ones by the pure-Python twins, then numba loads (the allowances run
-    out) and the kernels answer; against a process that loads numba before anything (kernels from
-    the first call). Every column but the clock's is the same."""
+def test_pure_python_and_the_kernels_make_the_same_rows() -> None:
+    """Five puzzles by the kernels (past the one-shot count, NUMPLACE_KERNELS unset) and the same five
+    with NUMPLACE_KERNELS=python (no numba at all): every column but the clock's is the same."""
     args = ["--count", "5", "--seed", "3", "--format", "json"]
-    mixed, loaded = _generate(args)
-    assert "numba" in loaded  # five puzzles are past the pure-Python allowances
-    compiled, _ = _generate(args, preload="import numba")
-    assert len(mixed) == 5
-    assert [_comparable(x) for x in mixed] == [_comparable(x) for x in compiled]
+    kernels, loaded = _generate(args)
+    assert "numba" in loaded  # five puzzles are not a one-shot command
+    pure, loaded = _generate(args, kernels="python")
+    assert "numba" not in loaded
+    assert len(kernels) == 5
+    assert [_comparable(x) for x in kernels] == [_comparable(x) for x in pure]
+
+
+def test_compiled_forces_the_kernels_on_one_puzzle() -> None:
+    """NUMPLACE_KERNELS=compiled: even a one-shot command runs the kernels, and prints the same row."""
+    args = ["--count", "1", "--seed", "1", "--format", "json"]
+    forced, loaded = _generate(args, kernels="compiled")
+    assert "numba" in loaded
+    plain, _ = _generate(args)
+    assert [_comparable(x) for x in forced] == [_comparable(x) for x in plain]
 
 
 def test_a_one_puzzle_run_in_this_process_skips_the_kernel_warm_up() -> None:

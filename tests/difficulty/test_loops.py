@@ -302,9 +302,12 @@ def test_compiled_loop_search_agrees_with_python_on_16x16(monkeypatch: pytest.Mo
 
 
 def test_16x16_grades_take_the_kernels_from_the_first_solve(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``compiled=None`` on a 16x16 board uses the kernels at once (a pure-Python solve of a hard 16x16
-    puzzle costs more than loading them); a 9x9 board still waits for AUTO_COMPILE_AFTER solves."""
+    """``compiled=None`` on a 16x16 board uses the kernels even in a one-shot process (a pure-Python solve
+    of a hard 16x16 puzzle costs more than loading them); a 9x9 board there runs pure Python."""
+    from pipeline import compiled
     from pipeline.difficulty import logic
 
-    monkeypatch.setattr(logic, "_solves", 0)
+    monkeypatch.delenv(compiled.ENV, raising=False)
+    monkeypatch.setattr(compiled, "_one_shot", True)
     assert logic._use_kernels(None, 16) and not logic._use_kernels(None, 9)
+    assert logic._use_kernels(True, 9) and not logic._use_kernels(False, 16)
