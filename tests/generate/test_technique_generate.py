@@ -1,5 +1,5 @@
 """``numplace generate --technique`` and ``--max-attempts``: the attempt limit is a flag, and a run that
-runs out of grids for some puzzles says what it made (issue 49, item 5)."""
+runs out of grids for some puzzles says what it made."""
 
 from __future__ import annotations
 
