@@ -86,7 +86,6 @@ depends on it, so the puzzle, its flags and certificate are those of ``grade=Tru
 6. without a pattern (for killer, only with givens): ``rng.permutation(len(orbits))``, the order in
    which orbits are tried;
 7. with a hints rule (never with a pattern): the goal, ``rng.integers(min, max + 1)``;
-6p. generator 6 on, a planted technique target (:mod:`pipeline.generate.plant`): the digit kept open;
 8. with ``spec.steer``, only when the first grade misses the range: the local search's draws
    (:mod:`pipeline.generate.steer`).
 
@@ -110,7 +109,7 @@ from pipeline.board import CLASSIC, Cage, Grid, Variant
 from pipeline.difficulty.grade import Grade, grade
 from pipeline.difficulty.techniques import UNRATED
 from pipeline.generate import cages as cage_maker
-from pipeline.generate import lpgrid, pattern, plant, steer, technique, version
+from pipeline.generate import lpgrid, pattern, steer, technique, version
 from pipeline.generate.grid import prefill, random_transform
 from pipeline.generate.removal import Check, checker, hint_goal, minimality, remove, witnessed
 from pipeline.generate.spec import GenerationFailed, Spec, requested_symmetry
@@ -294,8 +293,6 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
     removing = spec.pattern is None and not no_givens
     order = [job.orbits[int(k)] for k in rng.permutation(len(job.orbits))] if removing else []
     goal = hint_goal(spec, rng) if removing else None
-    # Draw 6p (generator 6 on, a planted technique target): the digit kept open (pipeline.generate.plant).
-    order, digit = plant.plant(spec, grid, order, rng) if removing else (order, None)
     t2 = time.perf_counter()
     try:
         given = _givens(job, grid, order, goal, no_givens)
@@ -331,8 +328,8 @@ def _attempt(job: _Puzzle, attempt: int) -> _Found | None:
                           if capped and spec.techniques is not None else rate)
             # The climb's checks keep the second solutions they find (exact: the same answers, fewer searches).
             climb_unique = witnessed(job.unique, grid, spec.engine, variant)
-            puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded,
-                                         plant.movable(grid, job.orbits, puzzle, digit), job.locked, rng)
+            puzzle, graded = steer.climb(climb_unique, climb_rate, judge, grid, puzzle, graded, job.orbits, job.locked,
+                                         rng)
             if isinstance(graded, (technique.Unfinished, technique.Passed)):
                 graded = rate(puzzle)
             proven = set()  # step 5 checks every orbit of the new puzzle afresh

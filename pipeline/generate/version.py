@@ -27,10 +27,6 @@ Versions, and what each promises:
   whether it passed a state where Simple Colors had a step (:data:`pipeline.generate.technique.PASSED`,
   :func:`pipeline.generate.technique.passed_by`): a set with that target makes other puzzles than under
   version 4. Every other target, and everything else, makes the very puzzles of version 4.
-* 6: a target of :data:`pipeline.generate.plant.PLANTED` (Simple Colors) plants a digit: one more draw
-  (6p), the orbits of that digit blanked first and kept blank by the climb (:mod:`pipeline.generate.plant`);
-  a set with that target makes other puzzles than under version 5. Every other target, and everything
-  else, makes the very puzzles of version 5.
 
 New sets default to ``weighted-lp`` (:data:`NEW_SET_METHOD`, since 2026-11-28): its grids come from the
 same random-weight objective, about four times as fast as ``weighted-ilp``'s, as many distinct grids, and
@@ -49,15 +45,13 @@ from collections.abc import Mapping
 from typing import Any
 
 #: The generator version of this code (the module docstring says what each promises).
-GENERATOR_VERSION = 6
+GENERATOR_VERSION = 5
 #: The first version whose killer certificates are HiGHS's presolve alone.
 PRESOLVE_KILLER_CERTIFICATES = 3
 #: The first version whose technique climb grades candidates only up to the target.
 CAPPED_TECHNIQUE_CLIMB = 4
 #: The first version whose Simple Colors climb ranks how near a path came to the target.
 PASSED_TARGET_CLIMB = 5
-#: The first version whose technique attempts plant a digit (:mod:`pipeline.generate.plant`).
-PLANTED_DIGIT = 6
 #: ``grid.method`` of a new set whose config leaves it unset.
 NEW_SET_METHOD = "weighted-lp"
 #: The record of a set begun before generator records existed.
@@ -66,8 +60,7 @@ BEFORE_RECORDS: dict[str, Any] = {"version": 1, "grid_method": "weighted-ilp"}
 METHODS: dict[int, tuple[str, ...]] = {1: ("weighted-ilp", "uniform"), 2: ("weighted-ilp", "weighted-lp", "uniform"),
                                        3: ("weighted-ilp", "weighted-lp", "uniform"),
                                        4: ("weighted-ilp", "weighted-lp", "uniform"),
-                                       5: ("weighted-ilp", "weighted-lp", "uniform"),
-                                       6: ("weighted-ilp", "weighted-lp", "uniform")}
+                                       5: ("weighted-ilp", "weighted-lp", "uniform")}
 
 
 class NewerGenerator(ValueError):
