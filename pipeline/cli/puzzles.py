@@ -44,6 +44,10 @@ def generate(
                                                              "steering (difficulty.technique; repeat or "
                                                              "comma-separate for one of several), e.g. x_wing.")
                          ] = None,
+    max_attempts: Annotated[int | None, typer.Option(
+        "--max-attempts", min=1, help="Grids tried per puzzle before it counts as failed (difficulty.max_attempts "
+                                      "with --level or --technique, default 200; else removal.max_attempts, "
+                                      "default 20).")] = None,
 ) -> None:
     """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
     import json
@@ -80,18 +84,34 @@ def generate(
         data["difficulty"] = {"technique": names[0] if len(names) == 1 else names}
     if logic_only:
         data.setdefault("difficulty", {})["logic_only"] = True
+    if max_attempts is not None:
+        data.setdefault("difficulty" if "difficulty" in data else "removal", {})["max_attempts"] = max_attempts
     cfg = cfgmod.validate(data)
     if count <= ONE_SHOT_PUZZLES and worker_count(cfg.workers) == 1:
         one_shot()  # pure Python: loading numba would cost more than the puzzles (pipeline.compiled)
-    failed = 0
+    failed: list[tuple[int, str]] = []
     for item in runner.stream(cfg):
         if isinstance(item, Made):
             typer.echo(json.dumps(item.row, default=str) if fmt == "json" else item.row["puzzle"])
         else:
-            failed += 1
+            failed.append((item.index, item.kind))
             typer.echo(f"numplace: puzzle {item.index}: {item.kind} failed: {item.failure}", err=True)
     if failed:
+        typer.echo(_shortfall(count, failed, cfg.difficulty.max_attempts if cfg.difficulty
+                              else cfg.removal.max_attempts), err=True)
         raise typer.Exit(ExitCode.PROBLEMS)
+
+
+def _shortfall(count: int, failed: list[tuple[int, str]], attempts: int) -> str:
+    """The closing line of a ``generate`` that made fewer puzzles than asked: how many were printed,
+    which indices failed, and (when a puzzle ran out of grids) how to try harder."""
+    which = ", ".join(str(i) for i, _ in failed)
+    made = count - len(failed)
+    line = (f"numplace: made {made} of {count} puzzles{' (printed above)' if made else ''}; no puzzle for "
+            f"index {which}")
+    if any(kind == "generation" for _, kind in failed):
+        line += f" within {attempts} grids each: raise --max-attempts to try more"
+    return line
 
 
 #: ``--config`` of solve and rate: the config whose board rules plain puzzle text is played by.
