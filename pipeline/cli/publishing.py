@@ -22,7 +22,8 @@ AllowIncomplete = Annotated[bool, typer.Option("--allow-incomplete", help="Publi
                                                "complete (refused otherwise, naming what is missing).")]
 #: ``--allow-fewer``: a count that finds fewer puzzles takes those (refused otherwise, with both numbers).
 AllowFewer = Annotated[bool, typer.Option("--allow-fewer", help="Take fewer puzzles than --count (or a section's "
-                                          "count) asks for when fewer match (refused otherwise, with the count).")]
+                                          "count, or a workbook chapter) asks for when fewer match (refused "
+                                          "otherwise, with the count).")]
 
 
 @user_errors
@@ -102,9 +103,9 @@ def book(
 
         if cfg.workbook is None:
             cfg = bookmod.validate_config({**cfg.model_dump(exclude_defaults=True), "workbook": {}})
-        pages, n = wbmod.make_workbook(paths, out, cfg, select.read_used(exclude or []),
-                                       allow_incomplete=allow_incomplete)
-        typer.echo(f"wrote {out}: {pages} pages, {n} puzzles; ids in {bookmod.used_path(out)}")
+        pages, chapters = wbmod.make_workbook(paths, out, cfg, select.read_used(exclude or []),
+                                              allow_incomplete=allow_incomplete, allow_fewer=allow_fewer)
+        typer.echo(f"wrote {out}: {pages} pages, {wbmod.summary(chapters, cfg)}; ids in {bookmod.used_path(out)}")
         return
     for made in bookmod.make_books(paths, out, cfg, select.read_used(exclude or []), exclude or [],
                                    allow_incomplete=allow_incomplete, allow_fewer=allow_fewer):

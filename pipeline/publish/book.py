@@ -251,13 +251,18 @@ def book_pages(sections: Sequence[Section], cfg: BookConfig) -> list[Page]:
 
 def _section_rules(sections: Sequence[Section], cfg: BookConfig) -> list[tuple[tuple[str, ...], str]]:
     """For a book sectioned by variant: before each section, a rules page of the variant kinds its
-    puzzles bring that no earlier section brought (each variant explained once), titled by them."""
+    puzzles bring that no earlier section brought (each variant explained once), titled by the
+    variants of its puzzles that bring them (``Rules: X Sudoku and Jigsaw Sudoku`` for a section of X
+    and jigsaw puzzles; ``Rules: Jigsaw X Sudoku`` only for jigsaw-X puzzles)."""
     seen: set[str] = set()
+    rank = {k: i for i, k in enumerate(draw.RULE_KINDS)}
     out = []
     for sec in sections:
         new = tuple(k for k in draw.rule_kinds(list(sec.rows)) if k not in seen)
         seen.update(new)
-        name = cfg.words.variant_name(new)
+        variants = {tuple(sorted(ks, key=lambda k: rank.get(k, 9))) for r in sec.rows
+                    if set(ks := draw.variant_kinds(r)) & set(new)}
+        name = cfg.words.variant_names(sorted(variants, key=lambda v: (len(v), [rank.get(k, 9) for k in v])))
         colon = ": " if cfg.lang == "en" else "\uff1a"  # Japanese: a full-width colon
         out.append((new, f"{cfg.words.rules}{colon}{name}"))
     return out

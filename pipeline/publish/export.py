@@ -46,12 +46,15 @@ Contracts
 * ``--out`` names a folder when it is an existing folder or has no suffix (a missing folder is
   created); a file otherwise. CSV and JSON lines into a folder are written as ``<set name>.csv``
   (``puzzles.csv`` when several sets are mixed).
-* Every file is written whole or not at all (:func:`pipeline.atomic.atomic_write`); a target that
-  cannot be written raises :class:`~pipeline.publish.select.PublishError` naming it.
+* Every file is written whole or not at all (:func:`pipeline.atomic.atomic_write`; the files of a
+  folder export are staged on the folder's own file system, :func:`staged`, so a mounted volume or a
+  symlink to another disk works like any folder); a target that cannot be written raises
+  :class:`~pipeline.publish.select.PublishError` naming it, a read-only one saying it is read-only.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -212,12 +215,21 @@ def _is_folder(out: Path) -> bool:
     return out.is_dir() or out.suffix == ""
 
 
+def cannot_write(target: Path, exc: OSError) -> PublishError:
+    """The one line for an OS error writing ``target``: a read-only file system is named as such."""
+    if exc.errno == errno.EROFS:
+        return PublishError(f"--out {target}: is on a read-only file system")
+    return PublishError(f"--out {target}: cannot write ({exc.strerror or exc.__class__.__name__})")
+
+
 def _ensure_folder(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise PublishError(f"--out {folder}: is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        if exc.errno == errno.EROFS:
+            raise cannot_write(folder, exc) from None
         raise PublishError(f"--out {folder}: cannot create the folder ({exc.strerror or exc.__class__.__name__})"
                            ) from None
 
@@ -232,35 +244,41 @@ def write_file(path: Path, write: Callable[[Path], object]) -> None:
     except DiskFull:
         raise  # exit 4, as a run's full disk
     except OSError as exc:
-        raise PublishError(f"--out {path}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+        raise cannot_write(path, exc) from None
 
 
 @contextmanager
 def staged(folder: Path, target: Path | None = None) -> Iterator[Path]:
-    """An empty hidden folder beside ``folder`` (``.<name>.XXXX.tmp``, on the same file system) for
-    an export to write its files into; when the block ends without an error they land in ``folder``
-    together: a new ``folder`` is the staging folder renamed, an existing one gets each file moved in
-    (renames: no new space is needed). On any error the staging folder is removed, so nothing of the
-    export appears; a full disk raises :class:`~pipeline.atomic.DiskFull` naming ``target`` (default
-    ``folder``), another OS error a :class:`PublishError`. ``folder``'s parent is created if missing."""
+    """An empty hidden folder (``.<name>.XXXX.tmp``) on the file system ``folder`` is on, for an export
+    to write its files into; when the block ends without an error they land in ``folder`` together,
+    by renames (no new space is needed, and a rename never crosses file systems): an existing
+    ``folder`` (a mount point, or a symlink to another disk, included) is staged *inside* itself and
+    gets each file moved in; a new ``folder`` is staged beside it, in its parent, and is the staging
+    folder renamed. On any error the staging folder is removed, so nothing of the export appears; a
+    full disk raises :class:`~pipeline.atomic.DiskFull` naming ``target`` (default ``folder``), a
+    read-only file system a :class:`PublishError` saying so, another OS error a :class:`PublishError`.
+    ``folder``'s parent is created if missing."""
     target = target or folder
     if folder.exists() and not folder.is_dir():
         raise PublishError(f"--out {folder}: is a file, not a folder")
     if folder.parent.exists() and not folder.parent.is_dir():
         raise PublishError(f"--out {folder}: cannot create the folder (Not a directory)")
-    _ensure_folder(folder.parent)
+    existing = folder.is_dir()
+    if not existing:
+        _ensure_folder(folder.parent)
+    home = folder if existing else folder.parent
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=home))
     except OSError as exc:
-        if is_disk_full(exc, folder.parent):
+        if is_disk_full(exc, home):
             raise DiskFull(target) from None
-        raise PublishError(f"--out {target}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+        raise cannot_write(target, exc) from None
     try:
         yield tmp
         for f in tmp.iterdir():
             with open(f, "rb") as fh:
                 os.fsync(fh.fileno())
-        if folder.is_dir():
+        if existing:
             for f in sorted(tmp.iterdir()):
                 if (folder / f.name).is_dir():
                     raise PublishError(f"--out {folder / f.name}: is a folder")
@@ -271,12 +289,12 @@ def staged(folder: Path, target: Path | None = None) -> Iterator[Path]:
             os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp made it 0700
             os.rename(tmp, folder)
     except BaseException as exc:
-        full = is_disk_full(exc, folder.parent)
+        full = is_disk_full(exc, home)
         shutil.rmtree(tmp, ignore_errors=True)
         if full and not isinstance(exc, DiskFull):
             raise DiskFull(target) from None
         if isinstance(exc, OSError) and not isinstance(exc, DiskFull):
-            raise PublishError(f"--out {target}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+            raise cannot_write(target, exc) from None
         raise
 
 

@@ -101,6 +101,16 @@ class Words:
             return "".join(names.get(k, k) for k in order) + "ナンプレ"
         return " ".join(names.get(k, k) for k in order) + " Sudoku"
 
+    def variant_names(self, variants: list[tuple[str, ...]]) -> str:
+        """Several variants named together, each by :meth:`variant_name`: ``X Sudoku and Jigsaw
+        Sudoku`` (``A, B and C``) / ``対角線ナンプレとジグソーナンプレ`` (``A、BとC``)."""
+        names = [self.variant_name(v) for v in variants if v]
+        if len(names) < 2:
+            return names[0] if names else ""
+        if self.lang == "ja":
+            return f"{'、'.join(names[:-1])}と{names[-1]}"
+        return f"{', '.join(names[:-1])} and {names[-1]}"
+
     def rule(self, kind: str) -> str:
         """The rule paragraph of a variant kind (``x``, ``hyper``, ``jigsaw``, ``killer``) or of
         ``classic``."""

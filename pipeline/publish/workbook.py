@@ -26,6 +26,7 @@ Contracts
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,25 +35,27 @@ from typing import Any
 import polars as pl
 
 from pipeline import __version__
-from pipeline.board import parse
 from pipeline.config import technique
-from pipeline.difficulty.candidates import Step
-from pipeline.difficulty.grade import cell_name, explain_step, grade
 from pipeline.publish import render
 from pipeline.publish import workbook_text as text
 from pipeline.publish.book_config import BookConfig
 from pipeline.publish.export import write_file
+from pipeline.publish.keystep import MIN_KEY_SIDE, MIN_TEXT, KeyStep, draw_step, effect_words, key_line, key_step
+from pipeline.publish.keystep import step_words as step_words
 from pipeline.publish.layout import Geometry
+from pipeline.publish.layout import Page as BookPage
 from pipeline.publish.pages import (
     SYMBOL,
     SYMBOL_BOLD,
     TEXT,
     begin_page,
+    blank_page,
     fill,
     open_canvas,
     page_number,
     register_fonts,
     shorten,
+    stars,
     stroke,
     wrap,
 )
@@ -63,23 +66,12 @@ from pipeline.run.sets import require_complete
 N = 9
 #: Practice puzzles a page -> (columns, rows).
 _PRACTICE = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}
-SHADE_PATTERN = 0.82  # grey of a pattern cell (0 black .. 1 white)
-SHADE_TARGET = 0.93  # grey of a cell that loses a candidate
-GREY_PLACED = 0.36  # digits placed on the way (not given)
-GREY_OTHER = 0.55  # candidates the step does not use
-GREY_GONE = 0.3  # a candidate the step removes (struck out)
-
-
-@dataclass(frozen=True)
-class KeyStep:
-    """A puzzle's key step: its index on the path, the step, and the state before it (``values``:
-    givens and digits placed, 0 for open; ``cands``: each open cell's candidates)."""
-
-    index: int
-    step: Step
-    values: tuple[int, ...]
-    cands: tuple[frozenset[int], ...]
-    given: tuple[bool, ...]
+#: An answer item: the solution grid's side as a fraction of the key-step grid's, the gap between them,
+#: the caption under them (two lines) and the gap between two items side by side.
+_ANSWER_RATIO, _ANSWER_GAP, _ANSWER_CAPTION, _ITEM_GAP = 0.62, 8.0, 26.0, 14.0
+#: The note at the head of each answers page (lines of 7 pt) and the least practice puzzles a shorter
+#: chapter (``--allow-fewer``) keeps.
+_NOTE_SIZE, FEWEST_PRACTICE = 7.0, 1
 
 
 @dataclass(frozen=True)
@@ -95,57 +87,16 @@ class Chapter:
     steps: tuple[KeyStep, ...]
 
 
-def _peers() -> list[frozenset[int]]:
-    out = []
-    for i in range(N * N):
-        r, c = divmod(i, N)
-        br, bc = r - r % 3, c - c % 3
-        ps = {r * N + k for k in range(N)} | {k * N + c for k in range(N)}
-        ps |= {(br + a) * N + bc + b for a in range(3) for b in range(3)}
-        ps.discard(i)
-        out.append(frozenset(ps))
-    return out
-
-
-_PEERS = _peers()
-
-
-def key_step(row: dict[str, Any], name: str) -> KeyStep:
-    """The key step of technique ``name`` in the row's path and the state before it; raises
-    :class:`PublishError` when the path has no such step (the row was not made for ``name``)."""
-    puzzle, solution = parse(row["puzzle"], N), parse(row["solution"], N)
-    g = grade(puzzle, solution, unique=True)
-    k = next((j for j, s in enumerate(g.steps) if s.technique == name), None)
-    if k is None:
-        raise PublishError(f"{row['puzzle_id']}: its path has no {name} step (numplace check re-proves the "
-                           "technique column)")
-    values = list(puzzle)
-    cands = [set() if v else set(range(1, N + 1)) for v in values]
-    for i, v in enumerate(values):
-        if v:
-            for p in _PEERS[i]:
-                cands[p].discard(v)
-    for s in g.steps[:k]:
-        for i, d in s.placements:
-            values[i] = d
-            cands[i] = set()
-            for p in _PEERS[i]:
-                cands[p].discard(d)
-        for i, d in s.eliminations:
-            cands[i].discard(d)
-    step = g.steps[k]
-    if any(d not in cands[i] for i, d in step.eliminations):  # the replay must be the solver's state
-        raise PublishError(f"{row['puzzle_id']}: the replayed candidates disagree with the path's key step")
-    return KeyStep(k, step, tuple(values), tuple(frozenset(c) for c in cands), tuple(bool(v) for v in puzzle))
-
-
 # ---------------------------------------------------------------------------------------------
 # Choosing the puzzles
 # ---------------------------------------------------------------------------------------------
 
 
-def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None) -> list[Chapter]:
-    """The chapters of the workbook from the sets at ``paths`` minus ``exclude`` (module contracts)."""
+def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None, *,
+         allow_fewer: bool = False) -> list[Chapter]:
+    """The chapters of the workbook from the sets at ``paths`` minus ``exclude`` (module contracts);
+    ``allow_fewer`` lets a chapter with fewer rows than it needs (but a worked example and at least one
+    practice puzzle) take what there is."""
     wb = cfg.workbook if cfg.workbook is not None else WorkbookCfg()
     pool = read_sets(paths).frame
     if "technique" not in pool.columns or pool["technique"].null_count() == pool.height:
@@ -159,9 +110,10 @@ def plan(paths: Sequence[Path], cfg: BookConfig, exclude: set[str] | None = None
     chapters, number = [], 1
     for name in names:
         part = pool.filter(pl.col("technique") == name).with_row_index("_order").sort("difficulty_score", "_order")
-        if part.height < need:
+        if part.height < need and not (allow_fewer and part.height > FEWEST_PRACTICE):
+            hint = "; pass --allow-fewer for a shorter chapter" if part.height > FEWEST_PRACTICE else ""
             raise PublishError(f"workbook.techniques: {name} has {part.height} puzzles made for it left, a chapter "
-                               f"needs {need} (a worked example and workbook.per_technique {wb.per_technique})")
+                               f"needs {need} (a worked example and workbook.per_technique {wb.per_technique}){hint}")
         rows = part.drop("_order").head(need).to_dicts()
         for r in rows:
             if r.get("variant") or int(r["size"]) != N:
@@ -191,70 +143,6 @@ def geometry(cfg: BookConfig, pages: int = WIDEST) -> Geometry:
     return Geometry.of(cfg.page, cfg.preset, pages if cfg.preset != "none" else 0, cfg.binding)
 
 
-def draw_step(canv: Any, cfg: BookConfig, ks: KeyStep, x: float, y_top: float, side: float, cap: float,
-              small: bool = False) -> None:
-    """The grid of ``ks`` (the state before the key step) with its pattern: shaded pattern cells, bold
-    candidates of the pattern, crossed-out eliminations; ``small`` leaves out the candidates the step
-    does not use."""
-    cell = side / N
-    step = ks.step
-    pattern = set(step.cells)
-    gone = set(step.eliminations)
-    targets = {i for i, _ in step.eliminations}
-    digits = set(step.digits)
-    canv.saveState()
-    for i in range(N * N):
-        shade = SHADE_PATTERN if i in pattern else SHADE_TARGET if i in targets else None
-        if shade is not None:
-            r, c = divmod(i, N)
-            fill(canv, cfg, shade)
-            canv.rect(x + c * cell, y_top - (r + 1) * cell, cell, cell, stroke=0, fill=1)
-    stroke(canv, cfg, 0.0)
-    thin, thick = max(0.3, side / 600), max(0.9, side / 200)
-    for k in range(N + 1):
-        canv.setLineWidth(thick if k % 3 == 0 else thin)
-        canv.line(x + k * cell, y_top, x + k * cell, y_top - side)
-        canv.line(x, y_top - k * cell, x + side, y_top - k * cell)
-    big = cell * 0.62
-    for i, v in enumerate(ks.values):
-        if not v:
-            continue
-        r, c = divmod(i, N)
-        canv.setFont(SYMBOL_BOLD if ks.given[i] else SYMBOL, big)
-        fill(canv, cfg, 0.0 if ks.given[i] else GREY_PLACED)
-        canv.drawCentredString(x + (c + 0.5) * cell, y_top - (r + 0.5) * cell - cap * big / 2, str(v))
-    tiny = cell * 0.27
-    for i, cs in enumerate(ks.cands):
-        r, c = divmod(i, N)
-        for d in sorted(cs):
-            used = i in pattern and (d in digits or not digits)
-            struck = (i, d) in gone
-            if small and not (used or struck):
-                continue
-            cx = x + (c + 0.2 + 0.3 * ((d - 1) % 3)) * cell
-            cy = y_top - (r + 0.2 + 0.3 * ((d - 1) // 3)) * cell
-            canv.setFont(SYMBOL_BOLD if used else SYMBOL, tiny)
-            fill(canv, cfg, 0.0 if used else GREY_GONE if struck else GREY_OTHER)
-            canv.drawCentredString(cx, cy - cap * tiny / 2, str(d))
-            if struck:  # a cross over the candidate
-                stroke(canv, cfg, 0.0)
-                canv.setLineWidth(max(0.35, cell / 45))
-                h = cell * 0.12
-                canv.line(cx - h, cy - h, cx + h, cy + h)
-                canv.line(cx - h, cy + h, cx + h, cy - h)
-    canv.restoreState()
-
-
-def step_words(ks: KeyStep, lang: str) -> str:
-    """The key step in words: English, the grader's own line; Japanese, its title and effect."""
-    if lang == "en":
-        return explain_step(ks.step, N, ks.index + 1)
-    title, _ = text.lesson(ks.step.technique, "ja")
-    effect = text.removes("ja", [(cell_name(i, N), d) for i, d in ks.step.eliminations],
-                          [(cell_name(i, N), d) for i, d in ks.step.placements])
-    return f"{ks.index + 1}手目：{title}　{effect}"  # noqa: RUF001
-
-
 def _lines(text_: str, size: float, room: float, lang: str) -> list[str]:
     """``text_`` broken into lines of ``room`` points: English at spaces (the book's wrap); Japanese
     between any two characters (its spaces around Latin letters are no break points), never before
@@ -266,8 +154,9 @@ def _lines(text_: str, size: float, room: float, lang: str) -> list[str]:
     out, line = [], ""
     for ch in text_:
         if line and width(line + ch, size) > room and ch not in "、。）」』，．・：；？！":  # noqa: RUF001
-            out.append(line.rstrip())
-            line = ch.lstrip()
+            keep = len(line) - len(line.rstrip("「『（"))  # noqa: RUF001  (an opening bracket goes down with its word)
+            out.append(line[:len(line) - keep].rstrip())
+            line = line[len(line) - keep:] + ch.lstrip()
         else:
             line += ch
     return [*out, line] if line else out
@@ -293,16 +182,48 @@ class _Page:
     count: int = 0
 
 
-def _answer_rows(geo: Geometry) -> tuple[int, float]:
-    """Answer items a column holds on a page, and the grid side of an item (two grids side by side)."""
+@dataclass(frozen=True)
+class AnswerLayout:
+    """How answers sit on a page: ``cols`` items side by side, ``rows`` down; an item is the solution
+    grid (side ``solution``) and the key-step grid (side ``key``, never under
+    :data:`~pipeline.publish.keystep.MIN_KEY_SIDE`, so no candidate is under 5 pt), with two caption
+    lines under them; ``note`` lines of the note at the head of the page."""
+
+    cols: int
+    rows: int
+    key: float
+    solution: float
+    note: int
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+
+def answer_layout(cfg: BookConfig, geo: Geometry) -> AnswerLayout:
+    """The answers' layout on the content area of ``geo``: two items a row where the key-step grid
+    still gets :data:`MIN_KEY_SIDE` that way, else one (its grid no larger than 1.3 times that)."""
     _, _, w, h = geo.content(1)
-    side = (w / 2 - 14) / 2
-    per = max(1, int((h - 24) // (side + 30)))
-    return per, side
+    note = len(_lines(text.PHRASES[cfg.lang]["answers_note"], _NOTE_SIZE, w, cfg.lang))
+    cols, key = 2, (w - _ITEM_GAP) / 2
+    if (key - _ANSWER_GAP) / (1 + _ANSWER_RATIO) < MIN_KEY_SIDE:
+        cols, key = 1, w
+    key = min((key - _ANSWER_GAP) / (1 + _ANSWER_RATIO), 1.3 * MIN_KEY_SIDE)
+    solution = key * _ANSWER_RATIO
+    if key < MIN_KEY_SIDE:  # a very narrow page: the key-step grid keeps its size, the solution gives way
+        key, solution = MIN_KEY_SIDE, w - _ANSWER_GAP - MIN_KEY_SIDE
+    room = h - 24 - note * _NOTE_SIZE * 1.4 - 6
+    rows = max(1, int(room // (min(key, MIN_KEY_SIDE) + _ANSWER_CAPTION)))  # as many as fit at the least size
+    if key > MIN_KEY_SIDE and rows * (key + _ANSWER_CAPTION) > room:  # then as large as that many allow
+        key = max(MIN_KEY_SIDE, room / rows - _ANSWER_CAPTION)
+        solution = key * _ANSWER_RATIO
+    return AnswerLayout(cols, rows, key, solution, note)
 
 
 def pages_of(chapters: Sequence[Chapter], cfg: BookConfig, geo: Geometry) -> list[_Page]:
-    """Every page of the workbook, padded to an even count."""
+    """Every page of the workbook, padded with blank pages (each saying so) to an even count (a
+    multiple of 4 with ``signatures``) and to the preset's least page count (24 for print-on-demand);
+    raises :class:`PublishError` when it has more pages than the preset or ``max_pages`` allows."""
     out = [_Page("title"), _Page("contents")]
     per = cfg.per_page
     for k, ch in enumerate(chapters):
@@ -310,12 +231,17 @@ def pages_of(chapters: Sequence[Chapter], cfg: BookConfig, geo: Geometry) -> lis
         for first in range(0, len(ch.rows), per):
             out.append(_Page("practice", k, first, min(per, len(ch.rows) - first)))
     if cfg.answers.include:
-        rows, _ = _answer_rows(geo)
+        each = answer_layout(cfg, geo).per_page
         total = sum(len(ch.rows) for ch in chapters)
-        for first in range(0, total, 2 * rows):
-            out.append(_Page("answers", -1, first, min(2 * rows, total - first)))
-    if len(out) % 2:
-        out.append(_Page("blank"))
+        for first in range(0, total, each):
+            out.append(_Page("answers", -1, first, min(each, total - first)))
+    fewest, most = cfg.page_limit()
+    step = 4 if cfg.signatures else 2
+    out += [_Page("blank")] * (math.ceil(max(len(out), fewest) / step) * step - len(out))
+    if most is not None and len(out) > most:
+        where = "the print-on-demand preset allows" if cfg.preset != "none" else "max_pages allows"
+        raise PublishError(f"the workbook would have {len(out)} pages and {where} at most {most}: choose fewer "
+                           "techniques or a smaller workbook.per_technique")
     return out
 
 
@@ -398,7 +324,7 @@ def _lesson_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, k: int,
     words = step_words(ch.example_step, lang)
     caption = _lines(words, 9, w, lang) + _lines(phr["legend"], 8, w, lang)
     room = top - y - 12 * len(caption) - 10
-    side = min(w * 0.85, room)
+    side = max(MIN_KEY_SIDE, min(w * 0.85, room))  # candidates never under MIN_TEXT
     draw_step(canv, cfg, ch.example_step, x + (w - side) / 2, top, side, cap)
     top -= side + 14
     fill(canv, cfg, 0.0)
@@ -436,7 +362,9 @@ def _practice_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, k: in
         num = ch.numbers[page.first + j]
         canv.drawString(gx, gy - side - 13, f"{cfg.prefix}{num}")
         canv.setFont(TEXT, 8)
-        right = f"{cfg.level_name(row.get('difficulty'))}  {cfg.counted(int(row['hints']), 'hint')}"
+        level = row.get("difficulty")
+        grade = f"{stars(level) if cfg.stars else ''} {cfg.level_name(level)}".strip()
+        right = f"{grade}  {cfg.counted(int(row['hints']), 'hint')}"
         canv.drawRightString(gx + side, gy - side - 13, right)
         if cfg.show_ids:
             fill(canv, cfg, 0.4)
@@ -447,28 +375,34 @@ def _practice_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, k: in
 def _answers_page(canv: Any, cfg: BookConfig, geo: Geometry, number: int, chapters: Sequence[Chapter], page: _Page,
                   cap: float) -> None:
     lang = _lang(cfg)
-    phr = text.PHRASES[lang]
     top = _head(canv, cfg, geo, number, cfg.words.answers)
     x, _, w, _ = geo.content(number)
-    _, side = _answer_rows(geometry(cfg))  # the planned size (the page count's gutter only narrows)
+    lay = answer_layout(cfg, geometry(cfg))  # the planned sizes (the page count's gutter only narrows)
+    fill(canv, cfg, 0.3)
+    for ln in _lines(text.PHRASES[lang]["answers_note"], _NOTE_SIZE, w, lang):
+        canv.setFont(TEXT, _NOTE_SIZE)
+        canv.drawString(x, top, ln)
+        top -= _NOTE_SIZE * 1.4
+    top -= 6
+    item_w = lay.solution + _ANSWER_GAP + lay.key
+    col_w = (w - (lay.cols - 1) * _ITEM_GAP) / lay.cols
     items = [(ch, j) for ch in chapters for j in range(len(ch.rows))][page.first:page.first + page.count]
     for n, (ch, j) in enumerate(items):
-        r, col = divmod(n, 2)
-        ix = x + col * (w / 2 + 4)
-        iy = top - r * (side + 30)
+        r, col = divmod(n, lay.cols)
+        ix = x + col * (col_w + _ITEM_GAP) + (col_w - item_w) / 2
+        iy = top - r * (lay.key + _ANSWER_CAPTION)
         row, ks = ch.rows[j], ch.steps[j]
-        render.draw_pdf(canv, render.art_of(row, True), ix, iy, side, bold=SYMBOL_BOLD, regular=SYMBOL,
+        render.draw_pdf(canv, render.art_of(row, True), ix, iy, lay.solution, bold=SYMBOL_BOLD, regular=SYMBOL,
                         cap_height=cap, gray=cfg.colour == "gray")
-        draw_step(canv, cfg, ks, ix + side + 8, iy, side, cap, small=True)
+        draw_step(canv, cfg, ks, ix + lay.solution + _ANSWER_GAP, iy, lay.key, cap, small=True)
         fill(canv, cfg, 0.0)
         canv.setFont(TEXT, 8)
         title, _ = text.lesson(ch.technique, lang)
-        canv.drawString(ix, iy - side - 10, shorten(f"{cfg.prefix}{ch.numbers[j]}   {phr['key']}: {title}, "
-                                                     f"{ks.index + 1}", 8, 2 * side + 8))
-        canv.setFont(TEXT, 6.5)
-        effect = text.removes(lang, [(cell_name(i, N), d) for i, d in ks.step.eliminations],
-                              [(cell_name(i, N), d) for i, d in ks.step.placements])
-        canv.drawString(ix, iy - side - 19, shorten(effect, 6.5, 2 * side + 8))
+        sep = "　" if lang == "ja" else "   "
+        canv.drawString(ix, iy - lay.key - 10, shorten(f"{cfg.prefix}{ch.numbers[j]}{sep}{key_line(ks, lang, title)}",
+                                                       8, item_w))
+        canv.setFont(TEXT, MIN_TEXT + 2)
+        canv.drawString(ix, iy - lay.key - 19, shorten(effect_words(ks, lang), MIN_TEXT + 2, item_w))
 
 
 def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sources: Sequence[Path] = ()) -> int:
@@ -505,6 +439,8 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
                 _practice_page(canv, cfg, geo, number, p.chapter, chapters[p.chapter], p, cap)
             elif p.kind == "answers":
                 _answers_page(canv, cfg, geo, number, chapters, p, cap)
+            elif p.kind == "blank":
+                blank_page(canv, cfg, geo, BookPage("blank", number))
             if p.kind not in ("title", "blank"):
                 page_number(canv, cfg, geo, number)
             canv.showPage()
@@ -524,14 +460,27 @@ def write_workbook(chapters: Sequence[Chapter], cfg: BookConfig, out: Path, sour
 
 
 def make_workbook(paths: Sequence[Path], out: Path, cfg: BookConfig, exclude: set[str] | None = None, *,
-                  allow_incomplete: bool = False) -> tuple[int, int]:
-    """Plan and write a workbook; returns ``(pages, practice puzzles)``."""
+                  allow_incomplete: bool = False, allow_fewer: bool = False) -> tuple[int, list[Chapter]]:
+    """Plan and write a workbook; returns ``(pages, chapters)``."""
     if out.suffix.lower() != ".pdf":
         raise PublishError(f"--out {out}: a book is a .pdf file")
     require_complete(tuple(paths), allow_incomplete)
-    chapters = plan(paths, cfg, exclude)
+    chapters = plan(paths, cfg, exclude, allow_fewer=allow_fewer)
     pages = write_workbook(chapters, cfg, out, paths)
-    return pages, sum(len(ch.rows) for ch in chapters)
+    return pages, chapters
+
+
+def summary(chapters: Sequence[Chapter], cfg: BookConfig) -> str:
+    """What a workbook holds, for the command's line: ``2 chapters, 12 practice puzzles and 2 worked
+    examples``, and the chapters ``--allow-fewer`` made shorter than ``workbook.per_technique``."""
+    wb = cfg.workbook if cfg.workbook is not None else WorkbookCfg()
+    practice = sum(len(ch.rows) for ch in chapters)
+    k, s = len(chapters), "s" if len(chapters) != 1 else ""
+    line = f"{k} chapter{s}, {practice} practice puzzle{'s' if practice != 1 else ''} and {k} worked example{s}"
+    short = [f"{ch.technique} {len(ch.rows)}" for ch in chapters if len(ch.rows) < wb.per_technique]
+    if short:
+        line += f" (shorter than workbook.per_technique {wb.per_technique}: {', '.join(short)})"
+    return line
 
 
 def page_count(chapters: Sequence[Chapter], cfg: BookConfig) -> int:

@@ -165,13 +165,19 @@ LESSONS: dict[str, dict[str, str]] = {
 PHRASES: dict[str, dict[str, str]] = {
     "en": {"chapter": "Chapter {k}", "example": "Worked example", "practice": "Practice",
            "subtitle": "A technique workbook: {t} techniques, {p} puzzles",
-           "legend": "Shaded: the pattern. Bold: the candidates it uses. Crossed out: what it removes.",
+           "legend": "Shaded: the pattern. Bold: the candidates it uses. Struck through: what it removes. "
+                     "r3c5 is the cell in row 3, column 5.",
+           "answers_note": "Beside each solution, its key step: the grid just before that step of the solving "
+                           "path (singles first), the pattern shaded, what it removes struck through. rNcM is the "
+                           "cell in row N, column M.",
            "key": "Key step", "intro": "Solve with singles and easier techniques until they stop; then look "
                                        "for the {title}. Each puzzle of this chapter needs it, and nothing "
                                        "harder."},
     "ja": {"chapter": "第{k}章", "example": "例題", "practice": "練習問題",
            "subtitle": "テクニック別ナンプレ {t}テクニック {p}問",
-           "legend": "網かけ：パターンのマス　太字：使う候補　×：消せる候補",
+           "legend": "網かけ：パターンのマス　太字：使う候補　斜線：消せる候補　r3c5 は3行目5列目のマス",
+           "answers_note": "解答の右は鍵の一手：解く手順でその手の直前の盤面です。網かけはパターン、斜線は消せる候補。"
+                           "rNcM はN行目M列目のマスです。",
            "key": "鍵の一手", "intro": "シングルとやさしいテクニックで進め、行き詰まったら「{title}」を探しましょう。"
                                     "この章の問題はどれもこのテクニックが必要で、それより難しいものは要りません。"},
 }
@@ -202,6 +208,12 @@ def removes(lang: str, elims: list[tuple[str, int]], places: list[tuple[str, int
         parts = [f"{'、'.join(cells)} から {d} を消せます" for d, cells in sorted(by_digit.items())]
         parts += [f"{cell} に {d} が入ります" for cell, d in places]
         return "。".join(parts) + "。"
-    parts = [f"{d} leaves {', '.join(cells)}" for d, cells in sorted(by_digit.items())]
-    parts += [f"{cell} = {d}" for cell, d in places]
-    return "; ".join(parts) + "."
+    parts = [f"removes {d} from {_and(cells)}" for d, cells in sorted(by_digit.items())]
+    parts += [f"puts {d} in {cell}" for cell, d in places]
+    sentence = "; ".join(parts)
+    return sentence[:1].upper() + sentence[1:] + "."
+
+
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

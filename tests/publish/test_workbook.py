@@ -161,4 +161,5 @@ def test_the_cli_writes_the_pdf_and_the_used_list(tmp_path: Path, lang: str) -> 
     used = json.loads((tmp_path / "wb.used.json").read_text(encoding="utf-8"))
     chapters = len({r["technique"] for r in rows})
     assert len(used["puzzle_ids"]) == chapters * (per + 1) and used["puzzles"] == chapters * per
-    assert res.stdout.startswith(f"wrote {out}: ") and f"{chapters * per} puzzles" in res.stdout
+    assert res.stdout.startswith(f"wrote {out}: ")
+    assert f"{chapters} chapters, {chapters * per} practice puzzles and {chapters} worked examples; " in res.stdout
