@@ -227,7 +227,7 @@ def puzzle_input(key: str) -> PuzzleQuery:
     with edit:
         side = round(len(st.session_state[f"{key}.base"]) ** 0.5)
         st.columns(4)[0].selectbox(t("size"), SIDES, index=SIDES.index(side), key=f"{key}.size",
-                                   on_change=_new_size, args=(key,))
+                                   placeholder=t("choose"), on_change=_new_size, args=(key,))
         _editor(key)
     with paste:
         st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),
