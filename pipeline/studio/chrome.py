@@ -47,6 +47,8 @@ JA: dict[str, str] = {
     "Show chart": "グラフを表示",
     "Running...": "実行中...",
     "Stop": "停止",
+    "Copy to clipboard": "クリップボードにコピー",
+    "Copied to clipboard": "コピーしました",
 }
 #: Texts with a part that varies (JavaScript regular expressions -> replacements).
 JA_PATTERNS: list[tuple[str, str]] = [

@@ -45,7 +45,9 @@ def _table_editor(key: str, rows: list[list[Any]], checkbox: bool = False) -> li
     names = [str(c) for c in range(1, n + 1)]
     frame = pd.DataFrame(rows, columns=names, index=names)
     column = st.column_config.CheckboxColumn if checkbox else st.column_config.TextColumn
-    config = {c: column(c, width=widgets.CELL) for c in names}
+    config: dict[str, Any] = {c: column(" ", width=widgets.CELL) for c in names}
+    config["_index"] = st.column_config.TextColumn(" ", width=widgets.CELL)
+    widgets.column_numbers(n)
     edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config, width="content")
     return [list(r) for r in edited.itertuples(index=False)]
 

@@ -356,7 +356,7 @@ def _refusals(variants: list[str], made_for: list[str], used: list[str]) -> list
         ss["sets.variant"] = ""
     if ss["sets.technique"] and ss["sets.technique"] not in made_for:
         out.append(f"technique: {ss['sets.technique']!r} is not a technique a puzzle of this set was made for "
-                   + (f"({', '.join(made_for)})" if made_for else "(no puzzle of it was made for a technique)"))
+                   + (f"({', '.join(made_for)})" if made_for else "(none of its puzzles was made for a technique)"))
         ss["sets.technique"] = ""
     unknown = [x for x in ss["sets.uses"] if x not in used]
     if unknown:
