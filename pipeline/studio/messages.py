@@ -44,7 +44,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         (r"^count: (\d+) is over the page's cap of (\d+) a request .*$",
          "個数: {1} は1回の上限 {2} を超えています(セットは numplace run で作ります)。何も作りませんでした"),
         (r"^(\S+): not a key of the generate page .*$",
-         "{1}: 作る画面のパラメータではありません(設定のキーか、短いキーを使います)。何も作りませんでした"),
+         "パラメータ '{1}': 作る画面のパラメータではありません(設定のキーか、短いキーを使います)。"
+         "何も作りませんでした"),
         (r"^seed: '(.*)' is not a whole number.*$", "シード: '{1}' は 0 以上の整数ではありません"),
         (r"^(\S+): '(.*)' is not N or A-B$", "{1}: '{2}' は N か A-B の形ではありません"),
         (r"^(\S+): '(.*)' is not N, A-B, A- or -B$", "{1}: '{2}' は N、A-B、A-、-B のどれかの形ではありません"),
