@@ -34,6 +34,7 @@ from pipeline.generate.version import NEW_SET_METHOD
 from pipeline.studio import books, draw, forms, puzzle_io, widgets
 from pipeline.studio.puzzle_io import KINDS, SIDES
 from pipeline.studio.widgets import say, t
+from pipeline.studio.words import Lang
 from pipeline.symmetry import TAGS
 
 
@@ -385,12 +386,11 @@ def _csv(made: list[dict[str, Any]]) -> str:
     return export.text_frame(frame, lists=False).write_csv()
 
 
-def _pdf(made: list[dict[str, Any]]) -> bytes:
+def _pdf(made: list[dict[str, Any]], title: str, section: str, lang: Lang) -> bytes:
     """The puzzles in the book's layout (title page, puzzle pages, answers), as ``numplace book`` draws
-    them, every printed word in the page's language."""
-    from pipeline.studio import books
-
-    return books.puzzles_pdf(made, t("app"), t("book_section"), widgets.settings().lang)
+    them, every printed word in ``lang`` (the page's: bound when the button is drawn, since the file is
+    made when it is clicked, outside the page's run)."""
+    return books.puzzles_pdf(made, title, section, lang)
 
 
 def _caption(slot: Any, seed: int, row: dict[str, Any]) -> None:
@@ -436,8 +436,8 @@ def _downloads(made: list[dict[str, Any]], text: str) -> None:
     if made:
         a.download_button("CSV", partial(_csv, made), "puzzles.csv", "text/csv", on_click="ignore",
                           key="generate.csv")
-        b.download_button("PDF", partial(_pdf, made), f"{books.file_stem(t('app'))}.pdf", "application/pdf",
-                          on_click="ignore",
+        pdf = partial(_pdf, made, t("app"), t("book_section"), widgets.settings().lang)
+        b.download_button("PDF", pdf, f"{books.file_stem(t('app'))}.pdf", "application/pdf", on_click="ignore",
                           key="generate.pdf")
     c.download_button("YAML", text, "studio.yaml", "application/yaml", on_click="ignore", key="generate.yaml")
     st.markdown(f"**{t('config')}**")
