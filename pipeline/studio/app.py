@@ -8,11 +8,13 @@ first shown, so the home page does not wait for the solver, polars or the publis
 
 from __future__ import annotations
 
+import functools
 import importlib
+from typing import Any
 
 import streamlit as st
 
-from pipeline.studio import warm, widgets
+from pipeline.studio import chrome, warm, widgets
 
 
 def _page(name: str) -> None:
@@ -50,10 +52,26 @@ PAGES = ((home, None, "app", ":material/home:"), (solve, "solve", "solve", ":mat
          (sets, "sets", "sets", ":material/folder_open:"))
 
 
+@functools.cache
+def icon() -> Any:
+    """The tab's icon: a 3x3 grid drawn here and served by the studio itself (a ``:material/...:`` or
+    emoji icon would be fetched from fonts.gstatic.com)."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGBA", (48, 48), (255, 255, 255, 0))
+    pen = ImageDraw.Draw(im)
+    pen.rectangle((2, 2, 45, 45), fill=(255, 255, 255, 255), outline=(38, 70, 120, 255), width=4)
+    for k in (16, 31):
+        pen.line((k, 3, k, 44), fill=(38, 70, 120, 255), width=2)
+        pen.line((3, k, 44, k), fill=(38, 70, 120, 255), width=2)
+    return im
+
+
 def main() -> None:
     """Set up the page and run the one the URL names (the server's first view starts its warm-up)."""
     warm.start()
-    st.set_page_config(page_title=widgets.t("app"), page_icon=":material/grid_on:", layout="wide")
+    st.set_page_config(page_title=widgets.t("app"), page_icon=icon(), layout="wide")
+    chrome.install(widgets.settings().lang)  # Streamlit's own words in the page's language
     pages = [st.Page(fn, title=widgets.t(label), icon=icon, url_path=path, default=path is None)
              for fn, path, label, icon in PAGES]
     st.navigation(pages, position="top").run()

@@ -183,9 +183,14 @@ def _text_block(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text_block)
 
 
-def yaml_text(data: Mapping[str, Any]) -> str:
+#: The YAML's first line, a comment saying where it came from, per language.
+COMMENT = {"en": "# made by numplace studio's Generate page; run it with: numplace run <this file>",
+           "ja": "# ナンプレ スタジオの「作る」画面で作成。実行するには: numplace run <このファイル>"}
+
+
+def yaml_text(data: Mapping[str, Any], lang: str = "en") -> str:
     """The config as a YAML file that ``numplace run`` takes as it is (block style, keys in the
-    order they were set, a text of several lines as a ``|`` block, a comment saying where it came
-    from)."""
+    order they were set, a text of several lines as a ``|`` block, a comment in ``lang`` saying where
+    it came from)."""
     body = yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False)
-    return "# made by numplace studio's Generate page; run it with: numplace run <this file>\n" + body
+    return COMMENT.get(lang, COMMENT["en"]) + "\n" + body

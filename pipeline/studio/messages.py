@@ -30,13 +30,13 @@ def _clash(m: re.Match[str]) -> str:
 PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(p), j) for p, j in (
         (r"^unknown symbol '(.+)' at row (\d+), column (\d+) \(a (\d+)x\d+ puzzle uses (\S+) and \. or 0 for blank\)$",
-         "{2}行{3}列の記号 '{1}' は使えません({4}\u00d7{4} の問題は {5} と、空白に . か 0)"),
+         "r{2}c{3} の記号 '{1}' は使えません({4}\u00d7{4} の問題は {5} と、空白に . か 0)"),
         (r"^puzzle has (\d+) cells; expected .*$",
          "マスが {1} 個あります。4\u00d74 は 16、6\u00d76 は 36、9\u00d79 は 81、16\u00d716 は 256 マスです"),
         (r"^puzzle has (\d+) cells; a (\d+)x\d+ puzzle needs (\d+)$",
          "マスが {1} 個あります。{2}\u00d7{2} の問題は {3} マスです"),
         (r"^row (\d+), column (\d+): '(.*)' is not a symbol of a (\d+)x\d+ puzzle \((\S+), or empty\)$",
-         "{1}行{2}列: '{3}' は {4}\u00d7{4} の問題の記号ではありません({5} か空白)"),
+         "r{1}c{2}: '{3}' は {4}\u00d7{4} の問題の記号ではありません({5} か空白)"),
         (r"^cages: not JSON: .* at character (\d+)$", "ケージ: JSON として読めません({1} 文字目)"),
         (r"^puzzle: empty; .*$", "問題が空です。盤面に数字を入力するか、1行を貼り付けてください"),
         (r"^not a puzzle: (.*)$", "問題として読めません: 9\u00d79 なら数字 81 個の1行(空白は . か 0)、"
@@ -44,7 +44,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         (r"^count: (\d+) is over the page's cap of (\d+) a request .*$",
          "個数: {1} は1回の上限 {2} を超えています(セットは numplace run で作ります)。何も作りませんでした"),
         (r"^(\S+): not a key of the generate page .*$",
-         "{1}: 作る画面のパラメータではありません(設定のキーか、短いキーを使います)。何も作りませんでした"),
+         "パラメータ '{1}': 作る画面のパラメータではありません(設定のキーか、短いキーを使います)。"
+         "何も作りませんでした"),
         (r"^seed: '(.*)' is not a whole number.*$", "シード: '{1}' は 0 以上の整数ではありません"),
         (r"^(\S+): '(.*)' is not N or A-B$", "{1}: '{2}' は N か A-B の形ではありません"),
         (r"^(\S+): '(.*)' is not N, A-B, A- or -B$", "{1}: '{2}' は N、A-B、A-、-B のどれかの形ではありません"),
@@ -79,22 +80,38 @@ PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         (r"^board.regions names (\d+) regions .*; a (\d+)x\d+ board needs (\d+)$",
          "ジグソー領域: 領域が {1} 個あります。{3} 個必要です"),
         (r"^board.regions region '(.*)' has (\d+) cells \(first at row (\d+), column (\d+)\); each needs (\d+)$",
-         "ジグソー領域: 領域 '{1}' は {2} マスです({3}行{4}列から)。{5} マス必要です"),
+         "ジグソー領域: 領域 '{1}' は {2} マスです(r{3}c{4} から)。{5} マス必要です"),
         (r"^board.regions region '(.*)' is not connected \(row (\d+), column (\d+) is cut off from the rest\)$",
-         "ジグソー領域: 領域 '{1}' がつながっていません({2}行{3}列が離れています)"),
+         "ジグソー領域: 領域 '{1}' がつながっていません(r{2}c{3} が離れています)"),
         (r"^hyper is defined for 9x9 only.*$", "ハイパーは 9\u00d79 だけで使えます"),
         (r"^cages are given but the variant is not killer$", "ケージがありますが、バリアントがキラーではありません"),
         (r"^cage (\d+) sums to (\d+); .*$", "ケージ {1} の合計 {2} はありえません"),
         (r"^unknown variant '(.*)' .*$", "バリアント '{1}' はありません"),
+        (r"^workbook: no puzzle of the sets was made for a technique .*$",
+         "練習帳: 狙いのテクニックで作った問題がありません(「作る」の「テクニックを狙う」で作ります)"),
+        (r"^workbook\.techniques: (\S+) has (\d+) puzzles made for it left, a chapter needs (\d+) .*$",
+         "練習帳: '{1}' を狙った問題は {2} 問です。1章には {3} 問(解き方の例と練習問題)必要です"),
+        (r"^workbook: (\S+) is not a classic 9x9 puzzle .*$",
+         "練習帳: {1} は標準の 9\u00d79 ではありません(練習帳は標準の 9\u00d79 だけ)"),
         (r"^no repair with (\d+) changes? gives a unique puzzle$", "{1} か所の変更で唯一解になる修正はありません"),
         (r"^no repair with (\d+) changes? found that gives a unique puzzle.*$",
          "{1} か所の変更で唯一解になる修正は見つかりませんでした(すべては試していません)"),
     ))
 
 
-#: Field names a message starts with (``score: ...``), in Japanese.
+#: Field names a message starts with (``score: ...``, a config key's path), in Japanese.
 FIELDS = {"score": "スコア", "hints": "ヒント", "count": "個数", "seed": "シード", "level": "レベル",
-          "levels": "レベル", "variant": "バリアント", "size": "サイズ", "symmetry": "対称性", "cages": "ケージ"}
+          "levels": "レベル", "variant": "バリアント", "size": "サイズ", "symmetry": "対称性", "cages": "ケージ",
+          "uses": "解き筋で使う手筋", "technique": "狙いのテクニック",
+          "board": "盤面", "board.size": "サイズ", "board.variant": "バリアント", "board.regions": "ジグソー領域",
+          "board.cages": "ケージ", "grid": "解答", "grid.fixed": "解答の固定マス", "grid.method": "盤面の作り方",
+          "grid.keep_fixed": "固定マスをヒントに残す", "grid.areas": "エリア",
+          "grid.solution_symmetry": "解答の対称性",
+          "removal": "ヒントの取り除き方", "removal.symmetry": "対称性", "removal.hints": "ヒント",
+          "removal.pattern": "ヒントの配置", "removal.minimal": "極小", "difficulty": "難易度",
+          "difficulty.levels": "レベル", "difficulty.steer": "レベルに寄せる", "difficulty.technique": "テクニック",
+          "difficulty.score": "スコア", "difficulty.logic_only": "論理だけで解ける", "name": "名前",
+          "engine": "エンジン"}
 
 
 def _field(line: str) -> str:
@@ -102,16 +119,27 @@ def _field(line: str) -> str:
     return f"{FIELDS[head]}{sep}{rest}" if sep and head in FIELDS else line
 
 
+def _translated(line: str) -> str | None:
+    """``line`` in Japanese by :data:`PATTERNS`, or None when no pattern knows it."""
+    for pattern, ja in PATTERNS:
+        m = pattern.match(line)
+        if m is None:
+            continue
+        return _field(ja(m) if callable(ja) else ja.format(m.group(0), *m.groups()))
+    return None
+
+
 def say(text: str, lang: Lang) -> str:
     """``text`` (one message line of the library) in ``lang`` (see the module contract)."""
     if lang != "ja":
         return text
     line = text.strip()
-    for pattern, ja in PATTERNS:
-        m = pattern.match(line)
-        if m is None:
-            continue
-        if callable(ja):
-            return _field(ja(m))
-        return _field(ja.format(m.group(0), *m.groups()))
+    said = _translated(line)
+    if said is not None:
+        return said
+    head, sep, rest = line.partition(": ")  # a config key's path, then a line a pattern may know
+    if sep and head in FIELDS:
+        said = _translated(rest)
+        if said is not None:
+            return f"{FIELDS[head]}: {said}"
     return f"入力エラー: {line}"

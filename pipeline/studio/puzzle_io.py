@@ -103,12 +103,29 @@ def parse(query: PuzzleQuery) -> tuple[Grid, Variant]:
         return parse_with_rules(query.json_line())
     except PuzzleFormatError as exc:
         text = query.puzzle.strip()
+        _as_typed(exc, text)
         if not text.startswith("{") and str(exc).startswith("puzzle has ") and \
                 any(ch.isalpha() and ch.upper() not in SYMBOLS[:16] for ch in text):
             raise PuzzleFormatError(
                 "not a puzzle: expected one line of 81 symbols for 9x9 (1-9, and . or 0 for blank; 16, 36 or "
                 "256 for 4x4, 6x6, 16x16), a drawn grid as numplace show prints it, or a JSON puzzle line") from None
         raise
+
+
+_UNKNOWN = re.compile(r"^unknown symbol '(.)' at row (\d+), column (\d+) ")
+
+
+def _as_typed(exc: PuzzleFormatError, text: str) -> None:
+    """Raise ``exc`` again naming the symbol as ``text`` (a one-line puzzle) has it (the reader names
+    it upper-cased: a typed ``a`` is told as ``'a'``, not ``'A'``); return when that cannot be told."""
+    m = _UNKNOWN.match(str(exc))
+    line = "".join(text.split())
+    n = round(len(line) ** 0.5)
+    if m is None or n * n != len(line) or text.startswith("{"):
+        return
+    typed = line[(int(m.group(2)) - 1) * n + int(m.group(3)) - 1]
+    if typed != m.group(1) and typed.upper() == m.group(1):
+        raise PuzzleFormatError(f"unknown symbol {typed!r}" + str(exc)[m.end(1) + 1:]) from None
 
 
 def empty(n: int) -> str:
@@ -130,13 +147,14 @@ def from_table(rows: Sequence[Sequence[object]]) -> str:
     out = []
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
-            text = "" if value is None else str(value).strip().upper()
+            typed = "" if value is None else str(value).strip()
+            text = typed.upper()
             if text in ("", ".", "0"):
                 out.append(".")
             elif text in alphabet and len(text) == 1:
                 out.append(text)
-            else:
-                raise PuzzleFormatError(f"row {r + 1}, column {c + 1}: {text!r} is not a symbol of a {n}x{n} puzzle "
+            else:  # what was typed, as it was typed
+                raise PuzzleFormatError(f"row {r + 1}, column {c + 1}: {typed!r} is not a symbol of a {n}x{n} puzzle "
                                         f"({alphabet[0]}-{alphabet[-1]}, or empty)")
     return "".join(out)
 

@@ -17,6 +17,7 @@ import os
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -193,9 +194,22 @@ def _editor(key: str) -> None:
     n = round(len(base) ** 0.5)
     frame = pd.DataFrame(puzzle_io.table(base, n), columns=[str(c) for c in range(1, n + 1)],
                          index=[str(r) for r in range(1, n + 1)])
-    columns = {str(c): st.column_config.TextColumn(str(c), max_chars=1, width=CELL) for c in range(1, n + 1)}
+    columns: dict[str, Any] = {str(c): st.column_config.TextColumn(" ", max_chars=1, width=CELL)
+                               for c in range(1, n + 1)}
+    columns["_index"] = st.column_config.TextColumn(" ", width=CELL)
+    column_numbers(n)
     st.data_editor(frame, key=f"{key}.ed{st.session_state[f'{key}.ver']}", num_rows="fixed",
                    column_config=columns, on_change=_from_editor, args=(key,), width="content")
+
+
+def column_numbers(n: int) -> None:
+    """The column numbers 1..n of a grid editor, drawn above it in line with its columns (the editor
+    draws an edit icon over a narrow column's own header, hiding its number): the editor's row-number
+    column and each of its columns are :data:`CELL` pixels wide, so the numbers need no measuring."""
+    cells = "".join(f'<span style="display:inline-block;width:{CELL}px;text-align:center">{c}</span>'
+                    for c in range(1, n + 1))
+    st.markdown(f'<div class="np-cols" style="padding-left:{CELL}px;font-size:13px;color:#6b6f7b;'
+                f'white-space:nowrap;line-height:1;margin-bottom:-0.6rem">{cells}</div>', unsafe_allow_html=True)
 
 
 def _upload(key: str) -> None:
@@ -227,7 +241,7 @@ def puzzle_input(key: str) -> PuzzleQuery:
     with edit:
         side = round(len(st.session_state[f"{key}.base"]) ** 0.5)
         st.columns(4)[0].selectbox(t("size"), SIDES, index=SIDES.index(side), key=f"{key}.size",
-                                   on_change=_new_size, args=(key,))
+                                   placeholder=t("choose"), on_change=_new_size, args=(key,))
         _editor(key)
     with paste:
         st.text_area(t("paste"), key=f"{key}.text", height=120, on_change=_rebase, args=(key,),

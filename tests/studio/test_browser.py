@@ -214,4 +214,4 @@ def test_open_a_set_and_make_a_book(studio: str, tab: Any, tmp_path: Path) -> No
         button.click()
     pdf = Path(got.value.path()).read_bytes()
     assert pdf.startswith(b"%PDF")
-    _shot(tab, "sets-book", tmp_path)
+    _shot(tab, "sets", tmp_path)  # docs/img/studio-sets.png

@@ -90,14 +90,20 @@ def test_bad_input_is_one_inline_line(params: dict[str, str], message: str) -> N
 
 
 def test_the_files_are_made_when_asked_and_are_what_the_commands_write() -> None:
+    import io
+
     from pipeline.studio.views import generate
 
     cfg = cfgmod.validate({**forms.config_from_params({"count": "2", "seed": "4"}), "workers": 1})
     made = [dict(item.row) for item in runner.stream(cfg) if isinstance(item, Made)]
-    assert generate._pdf(made).startswith(b"%PDF")
+    assert generate._pdf(made, "numplace studio", "Puzzles", "en").startswith(b"%PDF")
+    from pypdf import PdfReader
+
+    ja = generate._pdf(made, "ナンプレ スタジオ", "問題", "ja")  # the page's language: a Japanese book
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(ja)).pages)
+    assert "ナンプレ スタジオ" in text and "解答" in text and "Answers" not in text and "Contents" not in text
     csv = generate._csv(made).splitlines()
     assert len(csv) == 3 and "puzzle" in csv[0].split(",") and made[1]["puzzle"] in csv[2]
-    import io
 
     from PIL import Image
 

@@ -254,6 +254,31 @@ def test_a_bad_filter_value_is_a_message_naming_the_field(monkeypatch: pytest.Mo
                                                           params: dict[str, str], message: str) -> None:
     at = page(monkeypatch, mix_root, set="mix", **params)
     assert not at.exception and texts(at, "error")[1:] == [message]  # [0]: the synthetic set fails its check
+    _matches_nothing(at)
+
+
+def _matches_nothing(at: AppTest) -> None:
+    """A refused filter matches nothing: no table, no drawn puzzle, no book form (never the whole set)."""
+    assert texts(at, "info")[-1] == word("refused_filter", "en")
+    assert not [d for d in at.dataframe if d.key and d.key.startswith("sets.table.")] and not drawn_ids(at)
+    assert not [b for b in at.button if b.label == "Make a book"]
+
+
+@pytest.mark.parametrize("params", [{"technique": "swordfish"}, {"level": "hardest"}, {"variant": "killer"}])
+def test_a_refused_link_stays_refused_until_the_filter_is_changed(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
+                                                                 params: dict[str, str]) -> None:
+    """The issue's links: refused on the first view, on the next run (the report opened), and gone only
+    when the editor changes the filter; the technique line names what the set has, never "(-)" (a set
+    with no technique target: tests/studio/test_browser.py)."""
+    at = page(monkeypatch, mix_root, set="mix", **params)
+    _matches_nothing(at)
+    assert not any(e.endswith("(-)") for e in texts(at, "error"))
+    at.session_state["sets.plots"] = True
+    at.run()
+    _matches_nothing(at)
+    assert dict(at.query_params)["set"] == "mix" and set(params) <= set(at.query_params)  # the link as it was
+    at.text_input[0].input("0-").run()  # the editor changes the filter: the refused value is gone
+    assert len(table_ids(at)) == len(MIX) and not texts(at, "error")[1:]
 
 
 def test_the_technique_filters_come_from_the_url(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
@@ -297,7 +322,7 @@ def test_a_technique_the_set_lacks_is_a_message(monkeypatch: pytest.MonkeyPatch,
                                                 params: dict[str, str], message: str) -> None:
     at = page(monkeypatch, mix_root, set="mix", **params)
     assert not at.exception and texts(at, "error")[1:] == [message]  # [0]: the synthetic set fails its check
-    assert len(table_ids(at)) == len(MIX)  # the value is dropped: the filter is the rest
+    _matches_nothing(at)
 
 
 def test_a_filter_that_matches_nothing_says_so(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
@@ -324,7 +349,7 @@ def _book(at: AppTest) -> tuple[bytes, dict[str, Any]]:
     (submit,) = [b for b in at.button if b.label == "Make a book"]
     submit.click().run()
     assert not at.exception and not at.error, texts(at, "error")
-    _name, pdf, used, _pages = at.session_state["sets.book"]
+    _name, _stem, pdf, used, _pages = at.session_state["sets.book"]
     assert [b.label for b in at.get("download_button")] == ["Download PDF", "Download Used list"]
     return pdf, json.loads(used)
 
@@ -391,3 +416,55 @@ def test_browsing_never_writes_into_the_root(monkeypatch: pytest.MonkeyPatch, ru
     pdf, _ = _book(at)  # a book
     assert pdf.startswith(b"%PDF")
     assert snapshot(run_root) == before
+
+
+@pytest.fixture(scope="module")
+def workbook_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A root with the set ``wb``: the real puzzles made for a technique of tests/data/workbook_rows.jsonl."""
+    from tests.publish.test_workbook import _rows
+
+    root = tmp_path_factory.mktemp("wb-root")
+    run_dir = root / "wb" / "20261128T000000Z-00000000"
+    run_dir.mkdir(parents=True)
+    rows = _rows()
+    pl.DataFrame(rows, schema=SCHEMA).write_parquet(run_dir / "part-00000.parquet")
+    manifest = {"config": {"name": "wb", "output": {"shard_size": len(rows)}}, "status": "complete",
+                "count": len(rows), "start": 0, "created_at": "2026-11-28T00:00:00+00:00",
+                "shards": {"0": {"rows": len(rows), "levels": dict(Counter(r["difficulty"] for r in rows)),
+                                 "attempts": len(rows), "timeouts": 0, "ilp_solves": len(rows), "gen_ms": 1.0,
+                                 "failures": []}},
+                "totals": {"requested": len(rows), "puzzles": len(rows)}}
+    (run_dir / "_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return root
+
+
+def test_a_workbook_from_the_book_form(monkeypatch: pytest.MonkeyPatch, workbook_root: Path) -> None:
+    """The form's workbook box makes ``numplace book --workbook``'s workbook of the chosen puzzles (a
+    chapter per technique they were made for), in the page's language, named after its title."""
+    import io
+
+    from pypdf import PdfReader
+
+    from pipeline.studio import steps
+
+    monkeypatch.setenv("NUMPLACE_STUDIO_LANG", "ja")  # the server's language (the harness formats options by it)
+    at = page(monkeypatch, workbook_root, set="wb")
+    ids = table_ids(at)
+    at.number_input(key="sets.book.n").set_value(len(ids))
+    at.text_input(key="sets.book.title").input("手筋の練習帳")
+    at.checkbox(key="sets.book.workbook").check()
+    (submit,) = [b for b in at.button if b.label == "本を作る"]
+    submit.click().run()
+    assert not at.exception and texts(at, "error")[1:] == []
+    _name, stem, pdf, used, pages = at.session_state["sets.book"]
+    assert stem == "手筋の練習帳" and json.loads(used)["pdf"] == "手筋の練習帳.pdf"
+    chapters = {r["technique"] for r in _rows_of(workbook_root)}
+    reader = PdfReader(io.BytesIO(pdf))
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    assert len(reader.pages) == pages
+    for name in chapters:  # a chapter per technique, each under its Japanese name
+        assert steps.title(name, "ja") in text, name
+
+
+def _rows_of(root: Path) -> list[dict[str, Any]]:
+    return pl.read_parquet(next(root.rglob("*.parquet"))).to_dicts()

@@ -110,7 +110,7 @@ def test_no_solution_says_why_and_links_the_repair_page() -> None:
 def test_bad_input_is_one_inline_line_naming_the_cell() -> None:
     at = page("solve", {"puzzle": EASY[:40] + "x" + EASY[41:]})
     assert not at.exception
-    assert [e.value for e in at.error] == ["unknown symbol 'X' at row 5, column 5 (a 9x9 puzzle uses 1-9 and . or 0 "
+    assert [e.value for e in at.error] == ["unknown symbol 'x' at row 5, column 5 (a 9x9 puzzle uses 1-9 and . or 0 "
                                            "for blank)"]
     at = page("solve", {"puzzle": EASY[:80]})
     assert [e.value for e in at.error] == ["puzzle has 80 cells; expected 16 for 4x4, 36 for 6x6, 81 for 9x9, "
@@ -118,7 +118,7 @@ def test_bad_input_is_one_inline_line_naming_the_cell() -> None:
     at = page("solve", {"puzzle": "hello world"})  # what was expected, not "10 cells"
     assert at.error[0].value.startswith("not a puzzle: expected one line of 81 symbols for 9x9")
     at = page("solve", {"puzzle": EASY[:40] + "x" + EASY[41:], "lang": "ja"})
-    assert [e.value for e in at.error] == ["5行5列の記号 'X' は使えません(9\u00d79 の問題は 1-9 と、空白に . か 0)"]
+    assert [e.value for e in at.error] == ["r5c5 の記号 'x' は使えません(9\u00d79 の問題は 1-9 と、空白に . か 0)"]
     assert not at.subheader  # no status of another puzzle
 
 

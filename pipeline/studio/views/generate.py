@@ -18,10 +18,8 @@ a second look does not make them again.
 from __future__ import annotations
 
 import io
-import tempfile
 from collections.abc import Callable, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -33,9 +31,10 @@ from pipeline.config.technique import OFFERED, names_of
 from pipeline.difficulty.techniques import LEVELS, TECHNIQUES
 from pipeline.errors import UserError
 from pipeline.generate.version import NEW_SET_METHOD
-from pipeline.studio import draw, forms, puzzle_io, widgets
+from pipeline.studio import books, draw, forms, puzzle_io, widgets
 from pipeline.studio.puzzle_io import KINDS, SIDES
 from pipeline.studio.widgets import say, t
+from pipeline.studio.words import Lang
 from pipeline.symmetry import TAGS
 
 
@@ -47,7 +46,9 @@ def _table_editor(key: str, rows: list[list[Any]], checkbox: bool = False) -> li
     names = [str(c) for c in range(1, n + 1)]
     frame = pd.DataFrame(rows, columns=names, index=names)
     column = st.column_config.CheckboxColumn if checkbox else st.column_config.TextColumn
-    config = {c: column(c, width=widgets.CELL) for c in names}
+    config: dict[str, Any] = {c: column(" ", width=widgets.CELL) for c in names}
+    config["_index"] = st.column_config.TextColumn(" ", width=widgets.CELL)
+    widgets.column_numbers(n)
     edited = st.data_editor(frame, key=key, num_rows="fixed", column_config=config, width="content")
     return [list(r) for r in edited.itertuples(index=False)]
 
@@ -61,11 +62,12 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
     n = int(board.get("size", 9)) if board.get("size") in SIDES else 9
     with st.form("generate.form"):
         a, b, c, d = st.columns(4)
-        size = a.selectbox(t("size"), SIDES, index=SIDES.index(n))
+        size = a.selectbox(t("size"), SIDES, index=SIDES.index(n), placeholder=t("choose"))
         count = b.number_input(t("count"), 1, forms.COUNT_CAP, int(data.get("count", 2)))
         seed = c.text_input(t("seed"), str(data.get("seed", 0)))
         tags = (*TAGS, "random")
-        symmetry = d.selectbox(t("symmetry"), tags, index=tags.index(removal.get("symmetry", "rot180"))
+        symmetry = d.selectbox(t("symmetry"), tags, placeholder=t("choose"),
+                               index=tags.index(removal.get("symmetry", "rot180"))
                                if removal.get("symmetry", "rot180") in tags else 1, format_func=_sym)
         a, b, c, d = st.columns(4)
         kinds = board.get("variant", "classic")
@@ -84,11 +86,13 @@ def _form(data: dict[str, Any]) -> dict[str, Any] | None:
         a, b, c = st.columns(3)
         methods = ("weighted-lp", "weighted-ilp", "uniform")
         named = grid.get("method")  # None: the set's own method (a new set: NEW_SET_METHOD)
-        method = a.selectbox(t("method"), methods, index=methods.index(named if named in methods else NEW_SET_METHOD),
+        method = a.selectbox(t("method"), methods, placeholder=t("choose"),
+                             index=methods.index(named if named in methods else NEW_SET_METHOD),
                              format_func=lambda m: t(f"method.{m}"))
         maps = ("", *IMAGE_MAPS)
         current = (grid.get("solution_symmetry") or {}).get("map", "")
-        image = b.selectbox(t("solution_symmetry"), maps, index=maps.index(current) if current in maps else 0,
+        image = b.selectbox(t("solution_symmetry"), maps, placeholder=t("choose"),
+                            index=maps.index(current) if current in maps else 0,
                             format_func=_sym)
         keep = c.checkbox(t("keep_fixed"), bool(grid.get("keep_fixed")))
         with st.expander(t("fixed"), expanded=bool(grid.get("fixed"))):
@@ -359,7 +363,7 @@ def render() -> None:
     with warnings:
         for line in failed:
             st.warning(say(line))
-    _downloads(made, text)
+    _downloads(made, forms.yaml_text(data, widgets.settings().lang))
 
 
 def _png(row: dict[str, Any]) -> bytes:
@@ -382,15 +386,11 @@ def _csv(made: list[dict[str, Any]]) -> str:
     return export.text_frame(frame, lists=False).write_csv()
 
 
-def _pdf(made: list[dict[str, Any]]) -> bytes:
-    """The puzzles in the book's layout (title page, puzzle pages, answers), as ``numplace book`` draws them."""
-    from pipeline.publish import book
-
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "puzzles.pdf"
-        cfg = book.load_config(None, {"title": "numplace studio", "per_page": 4 if len(made) > 2 else 2})
-        book.write_book([book.Section("studio", tuple(made), tuple(range(1, len(made) + 1)))], cfg, out)
-        return out.read_bytes()
+def _pdf(made: list[dict[str, Any]], title: str, section: str, lang: Lang) -> bytes:
+    """The puzzles in the book's layout (title page, puzzle pages, answers), as ``numplace book`` draws
+    them, every printed word in ``lang`` (the page's: bound when the button is drawn, since the file is
+    made when it is clicked, outside the page's run)."""
+    return books.puzzles_pdf(made, title, section, lang)
 
 
 def _caption(slot: Any, seed: int, row: dict[str, Any]) -> None:
@@ -416,8 +416,9 @@ def _one(cols: Sequence[Any], seed: int, k: int, row: dict[str, Any]) -> Any:
         grid = parse(row["puzzle"])
         widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=300)
         st.code(row["puzzle"], language=None, wrap_lines=True)
-        if variant.cages:
-            st.code("\n".join(describe_variant(variant, int(row["size"]))[1:]), language=None, wrap_lines=True)
+        if variant.cages:  # the cages as numplace show lists them, under this view's word for them
+            lines = [ln for ln in describe_variant(variant, int(row["size"]))[1:] if not ln.startswith("cages (")]
+            st.code("\n".join([f"{t('cages_list')} ({len(variant.cages)}):", *lines]), language=None, wrap_lines=True)
         caption = partial(_caption, st.empty(), seed)
         caption(row)
         a, b = st.columns(2)
@@ -435,7 +436,8 @@ def _downloads(made: list[dict[str, Any]], text: str) -> None:
     if made:
         a.download_button("CSV", partial(_csv, made), "puzzles.csv", "text/csv", on_click="ignore",
                           key="generate.csv")
-        b.download_button("PDF", partial(_pdf, made), "puzzles.pdf", "application/pdf", on_click="ignore",
+        pdf = partial(_pdf, made, t("app"), t("book_section"), widgets.settings().lang)
+        b.download_button("PDF", pdf, f"{books.file_stem(t('app'))}.pdf", "application/pdf", on_click="ignore",
                           key="generate.pdf")
     c.download_button("YAML", text, "studio.yaml", "application/yaml", on_click="ignore", key="generate.yaml")
     st.markdown(f"**{t('config')}**")

@@ -10,8 +10,9 @@ are ``numplace check``'s; the quick check runs in a child process started from t
 drawn, a line says so meanwhile, and its lines are kept in the user cache for the set's files);
 the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
-solutions a page at a time; and a book PDF (:func:`pipeline.publish.book.make_book`, as ``numplace
-book``) of the puzzles picked in the table or of the filter's first N, offered with its used list.
+solutions a page at a time; and a book PDF in the view's language (``numplace book --lang``, or a
+technique workbook as ``numplace book --workbook``: :mod:`pipeline.studio.books`) of the puzzles picked
+in the table or of the filter's first N, offered under its title's name with its used list.
 
 Query parameters (a contract, like the CLI's flags): ``set`` (a set folder's name under the root),
 ``level`` (levels, comma-separated or repeated), ``score`` and ``hints`` (``N``, ``A-B``, ``A-``,
@@ -19,8 +20,8 @@ Query parameters (a contract, like the CLI's flags): ``set`` (a set folder's nam
 puzzle was made for: its ``technique`` column), ``uses`` (techniques, comma-separated: the puzzle's
 solving path uses every one of them: its ``techniques`` column), ``page`` (the page of drawn puzzles,
 from 1), and the studio's ``lang``. The filter's widgets write them back, so the address reproduces
-the view. A bad value is an inline line naming the field; a name that is not a set under the root
-is an inline line naming it.
+the view. A bad value is an inline line naming the field, and the filter then matches nothing (no
+table, no book) until it is fixed; a name that is not a set under the root is an inline line naming it.
 
 Browsing never writes into a set: the set is only read (the check and the report read too), and the
 book is made in a :func:`tempfile.TemporaryDirectory` whose bytes are kept in the session.
@@ -29,7 +30,6 @@ book is made in a :func:`tempfile.TemporaryDirectory` whose bytes are kept in th
 from __future__ import annotations
 
 import json
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ PER_PAGE = 6
 #: Puzzles a book page can hold (``per_page`` of the book config).
 BOOK_PER_PAGE = (1, 2, 4, 6)
 #: Grids drawn in a column shrink to its width (the publisher's SVG has a fixed size).
-GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}</style>"
+GRID_CSS = "<style>.np-grid svg{width:100%;height:auto;display:block}.np-grid{margin-bottom:1rem}</style>"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,9 +239,10 @@ def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order:
     values = [{"x": a, "y": b} for a, b in zip(data[x].to_list(), data[y].to_list(), strict=True)]
     cat: dict[str, Any] = {"field": "x", "type": "nominal", "title": x_title, "sort": order or None}
     num = {"field": "y", "type": "quantitative", "title": y_title}
-    if not horizontal:
-        cat["axis"] = {"labelAngle": -30}
-    return {"data": {"values": values}, "mark": {"type": "bar", "color": "#4c78a8"}, "height": 220,
+    # every bar labelled, no name cut: a horizontal chart grows a row per bar (names as long as they are)
+    cat["axis"] = {"labelLimit": 0, "labelOverlap": False} if horizontal else {"labelAngle": -30}
+    height: Any = {"step": 22} if horizontal else 220
+    return {"data": {"values": values}, "mark": {"type": "bar", "color": "#4c78a8"}, "height": height,
             "encoding": {("y" if horizontal else "x"): cat, ("x" if horizontal else "y"): num,
                          "tooltip": [{"field": "x", "type": "nominal", "title": x_title},
                                      {"field": "y", "type": "quantitative", "title": y_title}]}}
@@ -324,6 +325,7 @@ def _from_url(name: str) -> None:
     st.session_state["sets.uses"] = [x.strip() for x in url["uses"].split(",") if x.strip()]
     st.session_state["sets.page"] = int(url["page"]) if url["page"].isdigit() and int(url["page"]) > 0 else 1
     st.session_state["sets.url"] = (name, url)
+    st.session_state["sets.refused"] = None  # a new address: its values are checked once (:func:`_refusals`)
 
 
 def _to_url(name: str) -> None:
@@ -337,6 +339,30 @@ def _to_url(name: str) -> None:
 
 def _new_filter() -> None:
     st.session_state["sets.page"] = 1
+    st.session_state["sets.refused"] = []  # the editor chose anew: what the address held is gone
+
+
+def _refusals(variants: list[str], made_for: list[str], used: list[str]) -> list[str]:
+    """The lines refusing the address's values no widget can hold (a level, variant, technique or used
+    technique the set does not have), each naming its field; those values are taken out of the widgets."""
+    ss = st.session_state
+    out = []
+    bad = [lv for lv in ss["sets.level"] if lv not in select.LEVELS]
+    if bad:
+        ss["sets.level"] = [lv for lv in ss["sets.level"] if lv in select.LEVELS]
+        out.append(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}")
+    if ss["sets.variant"] and ss["sets.variant"] not in variants:
+        out.append(f"variant: {ss['sets.variant']!r} is not a variant of this set ({', '.join(variants)})")
+        ss["sets.variant"] = ""
+    if ss["sets.technique"] and ss["sets.technique"] not in made_for:
+        out.append(f"technique: {ss['sets.technique']!r} is not a technique a puzzle of this set was made for "
+                   + (f"({', '.join(made_for)})" if made_for else "(none of its puzzles was made for a technique)"))
+        ss["sets.technique"] = ""
+    unknown = [x for x in ss["sets.uses"] if x not in used]
+    if unknown:
+        out.append(f"uses: {unknown[0]!r} is not a technique a path of this set uses")
+        ss["sets.uses"] = [x for x in ss["sets.uses"] if x in used]
+    return out
 
 
 def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
@@ -345,47 +371,33 @@ def _filtered(name: str, rows: pl.DataFrame) -> pl.DataFrame | None:
     ss = st.session_state
     st.subheader(t("filter"))
     variants = sorted(set(rows["variant_name"].to_list()))
-    bad = [lv for lv in ss["sets.level"] if lv not in select.LEVELS]
-    levels_ok = [lv for lv in ss["sets.level"] if lv in select.LEVELS]
-    if bad:
-        ss["sets.level"] = levels_ok
-    unknown_variant = ss["sets.variant"] if ss["sets.variant"] and ss["sets.variant"] not in variants else ""
-    if unknown_variant:
-        ss["sets.variant"] = ""
     made_for, used = _techniques(rows)
-    unknown_target = ss["sets.technique"] if ss["sets.technique"] and ss["sets.technique"] not in made_for else ""
-    if unknown_target:
-        ss["sets.technique"] = ""
-    unknown_uses = [x for x in ss["sets.uses"] if x not in used]
-    if unknown_uses:
-        ss["sets.uses"] = [x for x in ss["sets.uses"] if x in used]
+    if ss.get("sets.refused") is None:
+        ss["sets.refused"] = _refusals(variants, made_for, used)
     a, b, c, d = st.columns(4)
     a.multiselect(t("levels"), select.LEVELS, key="sets.level", format_func=t, on_change=_new_filter,
                   placeholder=t("any"))
     b.text_input(t("score"), key="sets.score", placeholder="900-1500", on_change=_new_filter)
     c.text_input(t("hints"), key="sets.hints", placeholder="24-28", on_change=_new_filter)
-    d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter,
+    d.selectbox(t("variant"), ("", *variants), key="sets.variant", on_change=_new_filter, placeholder=t("choose"),
                 format_func=lambda v: _variant(v) if v else t("any"))
     a, b = st.columns(2)
-    a.selectbox(t("made_for"), ("", *made_for), key="sets.technique", on_change=_new_filter,
+    a.selectbox(t("made_for"), ("", *made_for), key="sets.technique", on_change=_new_filter, placeholder=t("choose"),
                 format_func=lambda v: _title(v) if v else t("any"))
     b.multiselect(t("uses"), used, key="sets.uses", format_func=_title, on_change=_new_filter,
                   placeholder=t("any"))
-    _to_url(name)
-    if bad:
-        st.error(widgets.say(f"level: {', '.join(map(repr, bad))} is not one of {', '.join(select.LEVELS)}"))
-    if unknown_variant:
-        st.error(widgets.say(f"variant: {unknown_variant!r} is not a variant of this set ({', '.join(variants)})"))
-    if unknown_target:
-        st.error(widgets.say(f"technique: {unknown_target!r} is not a technique a puzzle of this set was made for "
-                             f"({', '.join(made_for) or '-'})"))
-    if unknown_uses:
-        st.error(widgets.say(f"uses: {unknown_uses[0]!r} is not a technique a path of this set uses"))
+    refused = list(ss["sets.refused"])
+    if not refused:  # a refused address stays in the address bar until the editor changes the filter
+        _to_url(name)
     try:
         flt = select.filter_from_flags(ss["sets.level"], ss["sets.score"].strip() or None,
                                        ss["sets.hints"].strip() or None)
     except select.PublishError as exc:
-        st.error(widgets.say(str(exc).removeprefix("--")))
+        refused.append(str(exc).removeprefix("--"))
+    if refused:  # a refused filter matches nothing until it is fixed: never the whole set
+        for line in refused:
+            st.error(widgets.say(line))
+        st.info(t("refused_filter"))
         return None
     frame = select.apply(rows, flt)
     if ss["sets.variant"]:
@@ -462,10 +474,12 @@ def _puzzle(row: dict[str, Any]) -> None:
     scored = f" · {t('score')} {widgets.number(score)}" if score is not None else ""
     st.markdown(f"**{row['puzzle_id']}** · {t(str(row.get('difficulty') or 'unrated'))}{scored}"
                 f" · {t('hints')} {row['hints']} · {_variant(row['variant_name'])}")
-    a, b = st.columns(2)
+    a, b = st.columns(2)  # each grid under its own label: stacked on a phone, two grids never read as one
     with a:
+        st.caption(t("puzzle"))
         widgets.grid(draw.svg(grid, variant, title=row["puzzle_id"]), width=260)
     with b:
+        st.caption(t("solution"))
         widgets.grid(draw.svg(grid, variant, solution, title=row["puzzle_id"]), width=260)
 
 
@@ -475,7 +489,10 @@ def _puzzle(row: dict[str, Any]) -> None:
 
 
 def _book(name: str, set_dir: Path, rows: pl.DataFrame, frame: pl.DataFrame, picked: list[str]) -> None:
-    """Make a book PDF of the picked puzzles (or the filter's first N) in a temporary folder."""
+    """Make a book PDF (or a technique workbook) of the picked puzzles (or the filter's first N) in
+    this view's language, in a temporary folder (:mod:`pipeline.studio.books`)."""
+    from pipeline.studio import books
+
     st.subheader(t("book"))
     modes = ("picked", "first_n")
     with st.form(f"sets.book.{name}"):
@@ -484,7 +501,9 @@ def _book(name: str, set_dir: Path, rows: pl.DataFrame, frame: pl.DataFrame, pic
                        format_func=lambda m: f"{t('picked')} ({len(picked)})" if m == "picked" else t("first_n"))
         first = b.number_input(t("how_many"), 1, frame.height, min(12, frame.height), key="sets.book.n")
         title = c.text_input(t("title"), name, key="sets.book.title")
-        per_page = d.selectbox(t("per_page"), BOOK_PER_PAGE, index=BOOK_PER_PAGE.index(4), key="sets.book.per_page")
+        per_page = d.selectbox(t("per_page"), BOOK_PER_PAGE, index=BOOK_PER_PAGE.index(4), key="sets.book.per_page",
+                              placeholder=t("choose"))
+        workbook = st.checkbox(t("workbook"), key="sets.book.workbook", help=t("workbook_help"))
         go = st.form_submit_button(t("make_book"), type="primary")
     if go:
         chosen = picked if mode == "picked" else frame["puzzle_id"].head(int(first)).to_list()
@@ -493,17 +512,18 @@ def _book(name: str, set_dir: Path, rows: pl.DataFrame, frame: pl.DataFrame, pic
         else:
             try:
                 with st.spinner(t("working")):
-                    st.session_state["sets.book"] = (name, *make_book(set_dir, rows, chosen, title, int(per_page)))
+                    made = books.set_book(set_dir, rows, chosen, title, int(per_page), widgets.settings().lang,
+                                          workbook=workbook)
+                st.session_state["sets.book"] = (name, books.file_stem(title, name), *made)
             except UserError as exc:
-                st.error(str(exc))
+                st.error(widgets.say(str(exc)))
                 st.session_state.pop("sets.book", None)
-    made = st.session_state.get("sets.book")
-    if made is None or made[0] != name:
+    made_now = st.session_state.get("sets.book")
+    if made_now is None or made_now[0] != name:
         return
-    _, pdf, used, n_pages = made
+    _, stem, pdf, used, n_pages = made_now
     ids = json.loads(used)["puzzle_ids"]
-    st.success(f"{t('book_made')}: {n_pages} {t('pages')}, {len(ids)} {t('puzzles')}")
-    stem = _stem(name)
+    st.success(f"{t('book_made')}: {n_pages} {t('pages')}, {len(ids)} {t('puzzles')} · {stem}.pdf")
     a, b = st.columns(2)
     a.download_button(f"{t('download')} PDF", pdf, f"{stem}.pdf", "application/pdf", on_click="ignore",
                       key="sets.book.pdf", type="primary")
@@ -548,23 +568,3 @@ def _describe(flt: select.Filter, variant: str, target: str = "", uses: list[str
     if uses:
         parts.append(f"{t('uses')} " + ", ".join(_title(u) for u in uses))
     return "; ".join(parts) or t("any_puzzle")
-
-
-def _stem(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name) or "book"
-
-
-def make_book(set_dir: Path, rows: pl.DataFrame, chosen: list[str], title: str, per_page: int
-              ) -> tuple[bytes, bytes, int]:
-    """The book of the puzzles ``chosen`` (ids) of ``set_dir``, as ``numplace book`` makes it (every
-    other id of ``rows`` excluded), built in a temporary folder: ``(pdf bytes, used list bytes,
-    pages)``. Raises :class:`~pipeline.publish.select.PublishError` (a bad title, an empty book)."""
-    from pipeline.publish import book
-
-    cfg = book.load_config(None, {"title": title.strip() or None, "per_page": per_page})
-    keep = set(chosen)
-    exclude = {i for i in rows["puzzle_id"].to_list() if i not in keep}
-    with tempfile.TemporaryDirectory(prefix="numplace-studio-") as tmp:
-        out = Path(tmp) / f"{_stem(set_dir.name)}.pdf"
-        pages = book.make_book([set_dir], out, cfg, exclude)
-        return out.read_bytes(), book.used_path(out).read_bytes(), len(pages)
