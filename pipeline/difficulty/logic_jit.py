@@ -174,7 +174,7 @@ def _walk(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nda
 @nb.njit(cache=True, nogil=True)
 def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray, scan: np.ndarray,
              hidden: bool, out: np.ndarray) -> int:  # pragma: no cover - compiled
-    """Singles in place, each recorded as a row ``(cell, digit, unit)`` of ``out``; returns their number."""
+    """Singles in place, each recorded in ``out`` as one key (:func:`single_of`); returns their number."""
     ncells = values.shape[0]
     n = units.shape[1]
     unsolved = 0
@@ -219,9 +219,7 @@ def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.
         cand[cell] = 0
         for q in range(peers.shape[1]):
             cand[peers[cell, q]] &= ~bit
-        out[nsteps, 0] = cell
-        out[nsteps, 1] = d
-        out[nsteps, 2] = unit
+        out[nsteps] = ((unit + 1) * ncells + cell) * n + d - 1  # single_of decodes it
         nsteps += 1
         unsolved -= 1
     return nsteps
@@ -261,9 +259,18 @@ def _tables(n: int) -> tuple[tuple[np.ndarray, ...], int]:
     return arrays, max(b.box_rows, b.box_cols)
 
 
+def single_of(n: int, key: int) -> tuple[int, int, int]:
+    """The ``(cell, digit, unit)`` of a single's key (:meth:`Kernel.advance`; ``unit = -1``: a naked single)."""
+    rest, d = divmod(key, n)
+    unit, cell = divmod(rest, n * n)
+    return cell, d + 1, unit - 1
+
+
+@cache
 def codes_for(names: tuple[str | None, ...]) -> np.ndarray:
     """One row per probe name: its kernel and arguments (:data:`PROBES`); ``(-1, 0, 0, 0)`` for None (not
-    probed: Python must try that technique). Raises ValueError for a name :data:`PROBES` does not hold."""
+    probed: Python must try that technique). Raises ValueError for a name :data:`PROBES` does not hold.
+    Built once per tuple of names: do not write to it."""
     unknown = [t for t in names if t is not None and t not in PROBES]
     if unknown:
         raise ValueError(f"no compiled probe named {', '.join(map(repr, unknown))} (one of {', '.join(PROBES)})")
@@ -283,35 +290,36 @@ def probe(name: str, n: int, cand: list[int]) -> bool:
 class Kernel:
     """The compiled side of one solve: the state as arrays, synced from and to the Python lists.
 
-    ``codes`` (from :func:`codes_for`, one row per technique after the singles, in the solver's order) say
-    which probe asks each.
+    ``walked``: ``(technique, probe name or None)`` of every technique after the singles, in the solver's
+    order; the walk's positions are positions of ``walked``, so a technique and its probe are paired by
+    name. ``hidden``: whether the singles include the hidden single.
     """
 
-    __slots__ = ("cand", "codes", "n", "tables", "width")
+    __slots__ = ("cand", "codes", "hidden", "n", "tables", "walked", "width")
 
-    def __init__(self, n: int, codes: np.ndarray) -> None:
+    def __init__(self, n: int, walked: tuple[tuple[str, str | None], ...], hidden: bool = True) -> None:
         self.n = n
         self.tables, self.width = _tables(n)
-        self.codes = codes
+        self.walked = walked
+        self.hidden = hidden
+        self.codes = codes_for(tuple(p for _, p in walked))
         self.cand = np.zeros(n * n, dtype=np.int64)
 
-    def advance(self, values: list[int], cand: list[int],
-                hidden: bool) -> tuple[list[int], list[int], list[tuple[int, int, int]], int]:
+    def advance(self, values: list[int], cand: list[int]) -> tuple[list[int], list[int], list[int], int]:
         """Singles, then the walk from position 0 (see the module contracts) on a copy of the state.
 
-        Returns the new ``values`` and ``cand``, the singles placed as ``(cell, digit, unit)``
-        (``unit = -1``: naked), and the first position of ``codes`` that Python must try (not
-        probed, or probed and applies); ``len(codes)`` when none is left or the board is full.
+        Returns the new ``values`` and ``cand``, the singles placed, in order, as keys (:func:`single_of`),
+        and the first position of ``walked`` that Python must try (not probed, or probed and applies);
+        ``len(walked)`` when none is left or the board is full.
         """
         peers, units, scan, row_of, col_of, box_of, is_peer, row_band, col_band = self.tables
         v = np.array(values, dtype=np.int64)
         c = np.array(cand, dtype=np.int64)
-        out = np.empty((self.n * self.n, 3), dtype=np.int64)
+        out = np.empty(self.n * self.n, dtype=np.int64)
         nsteps, pos = _advance(v, c, peers, units, scan, row_of, col_of, box_of, is_peer, row_band, col_band,
-                               self.width, hidden, self.codes, out)
+                               self.width, self.hidden, self.codes, out)
         self.cand = c
-        placed = [(a, d, u) for a, d, u in out[:nsteps].tolist()]
-        return v.tolist(), c.tolist(), placed, int(pos)
+        return v.tolist(), c.tolist(), out[:nsteps].tolist(), int(pos)
 
     def walk(self, start: int) -> int:
         """The walk from position ``start`` on the state of the last :meth:`advance` (unchanged since)."""
