@@ -54,8 +54,8 @@ from pipeline.board import board
 from pipeline.difficulty.basic.intersections_jit import _claiming, _pointing
 from pipeline.difficulty.basic.subsets_jit import _hidden_subset, _naked_subset
 from pipeline.difficulty.candidates_jit import _bitlen
-from pipeline.difficulty.chains.simple_jit import _simple_colors, _x_chain, _xy_chain
-from pipeline.difficulty.fish.search_jit import _fish
+from pipeline.difficulty.chains.simple_jit import _multi_colors, _simple_colors, _x_chain, _xy_chain
+from pipeline.difficulty.fish.search_jit import FINNED, SASHIMI, _fish, _fish_kinds
 from pipeline.difficulty.patterns.single_digit_jit import _empty_rectangle, _turbot
 from pipeline.difficulty.patterns.wings_jit import _w_wing, _xy_wing, _xyz_wing
 
@@ -74,6 +74,7 @@ XYZ_WING = 9
 SIMPLE_COLORS = 10
 X_CHAIN = 11
 XY_CHAIN = 12
+MULTI_COLORS = 13
 
 #: probe name -> (kernel, three arguments): every compiled probe, named as the registry
 #: (:data:`pipeline.difficulty.techniques.TECHNIQUES`, ``probe``) and the rulebooks name them. A probe kept
@@ -108,6 +109,7 @@ PROBES: dict[str, tuple[int, int, int, int]] = {
     "sashimi_jellyfish": (FISH, 4, 1, 1),
     "x_chain": (X_CHAIN, 0, 0, 0),
     "xy_chain": (XY_CHAIN, 0, 0, 0),
+    "multi_colors": (MULTI_COLORS, 0, 0, 0),
     "locked_pair_until_4": (NAKED_SUBSET, 2, 1, 0),
     "locked_triple_until_4": (NAKED_SUBSET, 3, 1, 0),
     "naked_pair_until_4": (NAKED_SUBSET, 2, 0, 0),
@@ -116,13 +118,17 @@ PROBES: dict[str, tuple[int, int, int, int]] = {
 #: The probe names (the keys of :data:`PROBES`).
 PROBED: tuple[str, ...] = tuple(PROBES)
 _NOT_PROBED = (-1, 0, 0, 0)
+#: The length of a probe memo (:func:`_probe`): one entry per fish size.
+MEMO = 8
 
 
 @nb.njit(cache=True, nogil=True)
 def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
            box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
-           n: int, spec: np.ndarray) -> bool:  # pragma: no cover - compiled
-    """Does the probe of ``spec`` (a row of :func:`codes_for`: kernel and arguments) make progress?"""
+           n: int, spec: np.ndarray, memo: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Does the probe of ``spec`` (a row of :func:`codes_for`: kernel and arguments) make progress?
+    ``memo[size]``: the kinds of finned fish of that size in this state (:func:`_fish_kinds`), -1 until
+    searched: the finned and the sashimi probe of a size share one search."""
     kind = spec[0]
     a = spec[1]
     b = spec[2]
@@ -136,7 +142,11 @@ def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nd
     if kind == CLAIMING:
         return _claiming(cand, units, row_of, col_of, box_of, n)
     if kind == FISH:
-        return _fish(cand, row_band, col_band, width, n, a, b == 1, c == 1)
+        if b != 1:
+            return _fish(cand, row_band, col_band, width, n, a, False, False)
+        if memo[a] < 0:
+            memo[a] = _fish_kinds(cand, row_band, col_band, width, n, a, True)
+        return memo[a] & (SASHIMI if c == 1 else FINNED) != 0
     if kind == TURBOT:
         return _turbot(cand, units, is_peer, row_of, col_of, box_of, n, a)
     if kind == EMPTY_RECTANGLE:
@@ -153,20 +163,22 @@ def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nd
         return _x_chain(cand, units, is_peer, n)
     if kind == XY_CHAIN:
         return _xy_chain(cand, is_peer, n)
+    if kind == MULTI_COLORS:
+        return _multi_colors(cand, units, is_peer, n)
     raise ValueError("unknown probe kernel")
 
 
 @nb.njit(cache=True, nogil=True)
 def _walk(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
           box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
-          codes: np.ndarray, start: int) -> int:  # pragma: no cover - compiled
+          codes: np.ndarray, start: int, memo: np.ndarray) -> int:  # pragma: no cover - compiled
     """First position ``p >= start`` of ``codes`` that is not probed (``codes[p, 0] < 0``: Python must
-    try it) or whose technique applies; ``len(codes)`` if none."""
+    try it) or whose technique applies; ``len(codes)`` if none. ``memo`` as for :func:`_probe` (this state's)."""
     n = units.shape[1]
     for p in range(start, codes.shape[0]):
         spec = codes[p]
         if spec[0] < 0 or _probe(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width, n,
-                                 spec):
+                                 spec, memo):
             return p
     return codes.shape[0]
 
@@ -229,13 +241,15 @@ def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.
 def _advance(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray, scan: np.ndarray,
              row_of: np.ndarray, col_of: np.ndarray, box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray,
              col_band: np.ndarray, width: int, hidden: bool, codes: np.ndarray,
-             out: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
-    """:func:`_singles`, then (board not full) :func:`_walk` from 0; (singles placed, walk position)."""
+             out: np.ndarray, memo: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
+    """:func:`_singles`, then (board not full) :func:`_walk` from 0; (singles placed, walk position).
+    ``memo`` (:func:`_probe`) is cleared: a new state."""
+    memo[:] = -1
     nsteps = _singles(values, cand, peers, units, scan, hidden, out)
     for i in range(values.shape[0]):
         if values[i] == 0:
             return nsteps, _walk(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width,
-                                 codes, 0)
+                                 codes, 0, memo)
     return nsteps, codes.shape[0]
 
 
@@ -284,7 +298,7 @@ def probe(name: str, n: int, cand: list[int]) -> bool:
     width = _tables(n)[1]
     spec = codes_for((name,))[0]
     return bool(_probe(np.array(cand, dtype=np.int64), peers, units, row_of, col_of, box_of, is_peer, row_band,
-                       col_band, width, n, spec))
+                       col_band, width, n, spec, np.full(MEMO, -1, dtype=np.int64)))
 
 
 class Kernel:
@@ -295,7 +309,7 @@ class Kernel:
     name. ``hidden``: whether the singles include the hidden single.
     """
 
-    __slots__ = ("cand", "codes", "hidden", "n", "tables", "walked", "width")
+    __slots__ = ("cand", "codes", "hidden", "memo", "n", "tables", "walked", "width")
 
     def __init__(self, n: int, walked: tuple[tuple[str, str | None], ...], hidden: bool = True) -> None:
         self.n = n
@@ -304,6 +318,7 @@ class Kernel:
         self.hidden = hidden
         self.codes = codes_for(tuple(p for _, p in walked))
         self.cand = np.zeros(n * n, dtype=np.int64)
+        self.memo = np.full(MEMO, -1, dtype=np.int64)
 
     def advance(self, values: list[int], cand: list[int]) -> tuple[list[int], list[int], list[int], int]:
         """Singles, then the walk from position 0 (see the module contracts) on a copy of the state.
@@ -317,7 +332,7 @@ class Kernel:
         c = np.array(cand, dtype=np.int64)
         out = np.empty(self.n * self.n, dtype=np.int64)
         nsteps, pos = _advance(v, c, peers, units, scan, row_of, col_of, box_of, is_peer, row_band, col_band,
-                               self.width, self.hidden, self.codes, out)
+                               self.width, self.hidden, self.codes, out, self.memo)
         self.cand = c
         return v.tolist(), c.tolist(), out[:nsteps].tolist(), int(pos)
 
@@ -325,4 +340,4 @@ class Kernel:
         """The walk from position ``start`` on the state of the last :meth:`advance` (unchanged since)."""
         peers, units, _, row_of, col_of, box_of, is_peer, row_band, col_band = self.tables
         return int(_walk(self.cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, self.width,
-                         self.codes, start))
+                         self.codes, start, self.memo))
