@@ -369,6 +369,20 @@ def _compiled_next(st: Candidates, finders: dict[str, Finder], steps: list[Step]
     return None
 
 
+def _start(puzzle: Grid, eliminated: Iterable[tuple[int, int]], variant: Variant | None,
+           kernel: Kernel | None) -> Candidates:
+    """The starting state of ``puzzle`` (:meth:`Candidates.from_grid`); a classic puzzle without
+    eliminations that the kernels solve gets its candidates from them (the same masks). Raises
+    :class:`Contradiction` when givens clash."""
+    if kernel is not None and eliminated == ():
+        got = kernel.start(puzzle)
+        if got is not None:
+            values, cand, given = got
+            return Candidates(kernel.n, values, cand, given=given)
+    return Candidates.from_grid(puzzle, eliminated) if variant is None else Candidates.from_grid(puzzle, eliminated,
+                                                                                                 variant)
+
+
 def solve_logically(
     puzzle: Grid,
     max_technique: str | None = None,
@@ -416,16 +430,17 @@ def solve_logically(
     """
     allowed = _allowed(max_technique, variant is not None and bool(variant.cages), grader)
     classic = variant is None or variant.classic
+    n = size_of_grid(puzzle)
+    walked = _walked(grader, tuple(allowed)) if classic and _use_kernels(compiled, n) else None
+    kernel = _kernel(n, walked, "hidden_single" in allowed) if walked is not None else None
     try:
-        st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)
+        st = _start(puzzle, eliminated, variant if not classic else None, kernel)
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
     guess = _Guesser(solution, st.n, st.geo)
     finders = _finder_list(allowed, guess, _unique_for(st, unique), grader)
     steps: list[Step] = []
     loose = rulebook(grader).loose
-    walked = _walked(grader, tuple(allowed)) if classic and _use_kernels(compiled, st.n) else None
-    kernel = _kernel(st.n, walked, "hidden_single" in allowed) if walked is not None else None
     by_name = dict(finders)
     cancelled = getattr(_cancel, "check", None)
     while not st.is_solved():

@@ -45,6 +45,7 @@ switches to them after a number of solves (``AUTO_COMPILE_AFTER``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numba as nb
@@ -238,6 +239,29 @@ def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.
 
 
 @nb.njit(cache=True, nogil=True)
+def _start(values: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray, box_of: np.ndarray,
+           cand: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """The candidates of ``values`` into ``cand`` (a blank: the digits none of its row, column and box
+    holds; 0 on a given), as ``candidates._unit_candidates`` makes them; False when a unit holds a digit twice."""
+    n = units.shape[1]
+    used = np.zeros(units.shape[0], dtype=np.int64)
+    for u in range(units.shape[0]):
+        m = 0
+        for p in range(n):
+            v = values[units[u, p]]
+            if v:
+                bit = 1 << (v - 1)
+                if m & bit:
+                    return False
+                m |= bit
+        used[u] = m
+    full = (1 << n) - 1
+    for i in range(values.shape[0]):
+        cand[i] = 0 if values[i] else full & ~(used[row_of[i]] | used[n + col_of[i]] | used[2 * n + box_of[i]])
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
 def _advance(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray, scan: np.ndarray,
              row_of: np.ndarray, col_of: np.ndarray, box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray,
              col_band: np.ndarray, width: int, hidden: bool, codes: np.ndarray,
@@ -291,6 +315,12 @@ def codes_for(names: tuple[str | None, ...]) -> np.ndarray:
     return np.array([_NOT_PROBED if t is None else PROBES[t] for t in names], dtype=np.int64).reshape(-1, 4)
 
 
+@cache
+def _codes_of(walked: tuple[tuple[str, str | None], ...]) -> np.ndarray:
+    """:func:`codes_for` the probes of ``walked`` (:class:`Kernel`), once per tuple."""
+    return codes_for(tuple(p for _, p in walked))
+
+
 def probe(name: str, n: int, cand: list[int]) -> bool:
     """Does the compiled probe ``name`` say its technique applies to the candidates ``cand`` of an
     ``n`` x ``n`` classic board? (The twin tests compare it with its Python finder.)"""
@@ -316,9 +346,21 @@ class Kernel:
         self.tables, self.width = _tables(n)
         self.walked = walked
         self.hidden = hidden
-        self.codes = codes_for(tuple(p for _, p in walked))
+        self.codes = _codes_of(walked)
         self.cand = np.zeros(n * n, dtype=np.int64)
         self.memo = np.full(MEMO, -1, dtype=np.int64)
+
+    def start(self, grid: Sequence[int]) -> tuple[list[int], list[int], int] | None:
+        """The starting state of the classic ``grid``: its values, candidates (as
+        :meth:`~pipeline.difficulty.candidates.Candidates.from_grid` makes them) and givens (as bits); None
+        when givens clash (the caller words the clash)."""
+        _, units, _, row_of, col_of, box_of, _, _, _ = self.tables
+        v = np.array(grid, dtype=np.int64)
+        c = np.empty(len(grid), dtype=np.int64)
+        if not _start(v, units, row_of, col_of, box_of, c):
+            return None
+        given = int.from_bytes(np.packbits(v != 0, bitorder="little").tobytes(), "little")
+        return list(grid), c.tolist(), given
 
     def advance(self, values: list[int], cand: list[int]) -> tuple[list[int], list[int], list[int], int]:
         """Singles, then the walk from position 0 (see the module contracts) on a copy of the state.
