@@ -3,13 +3,14 @@
 
 Grades every puzzle of a JSON-lines file (fields ``puzzle`` and ``solution``, e.g. the rows of a
 ``numplace run configs/default.yaml --count 1200`` set) through the public API,
-``grade(p, solution=s, unique=True, compiled=True)``, once untimed (compiles or loads every kernel a
-path reaches) and then ``--repeats`` times timed with ``time.process_time``; the best pass is kept,
-since the machine may be shared (say its load, ``uptime``, beside the figures). ``--base-dir`` runs a
-second checkout (a ``git worktree add --detach`` or a ``git archive`` of the base commit) in its own
-process on the same puzzles; the sides alternate. Both sides' grades are compared path by path (every
-step's technique, cells, digits, eliminations and wording), and the script exits 1 if any differs.
-``--digest`` prints one sha256 over every path of this checkout, for comparing checkouts by hand.
+``grade(p, solution=s, unique=True, compiled=True)``, in a process of its own: once untimed (compiles
+or loads every kernel a path reaches), then once timed, each puzzle with ``time.process_time``. This is
+done ``--repeats`` times and each puzzle's best time is kept, since the machine may be shared (say its
+load, ``uptime``, beside the figures). ``--base-dir`` runs a second checkout (a ``git worktree add
+--detach`` or a ``git archive`` of the base commit) the same way on the same puzzles, the sides
+alternating. Both sides' grades are compared path by path (every step's technique, cells, digits,
+eliminations and wording), and the script exits 1 if any differs. ``--digest`` prints one sha256 over
+every path of each side, for comparing checkouts by hand.
 
     python bench/bench_grade_api.py /tmp/set.jsonl [--base-dir /tmp/numplace-base] [--repeats 3]
 """
@@ -67,11 +68,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("puzzles", type=Path, help="JSON lines with puzzle and solution")
     ap.add_argument("--base-dir", type=Path, help="a checkout of the base commit, run as 'before'")
-    ap.add_argument("--repeats", type=int, default=3, help="timed passes; each puzzle's best is kept")
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="rounds (a process per side each); each puzzle's best time is kept")
     ap.add_argument("--digest", action="store_true", help="print the sha256 of every path")
     args = ap.parse_args()
     sides = {"this": ROOT} | ({"base": args.base_dir} if args.base_dir else {})
-    results = {name: run_side(path, args.puzzles.resolve(), args.repeats) for name, path in sides.items()}
+    results: dict[str, dict] = {}
+    for _ in range(args.repeats):  # the sides alternate, one timed pass each per round
+        for name, path in sides.items():
+            got = run_side(path, args.puzzles.resolve(), 1)
+            if name in results:
+                got["cpu"] = [min(a, b) for a, b in zip(results[name]["cpu"], got["cpu"], strict=True)]
+            results[name] = got
     print("| checkout | level | puzzles | CPU ms/puzzle | share |")
     print("|---|---|---|---|---|")
     for name, side in results.items():
