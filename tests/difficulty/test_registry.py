@@ -114,3 +114,43 @@ def test_probe_codes_are_named_rows() -> None:
     assert codes.shape == (3, 4) and codes.dtype == np.int64
     assert tuple(codes[0]) == logic_jit.PROBES["locked_pair"] and codes[1, 0] == -1
     assert tuple(codes[2]) == (logic_jit.FISH, 4, 1, 1)
+
+
+def test_current_code_calls_no_retired_helper() -> None:
+    """Issue 48: the rulebook of GRADER_VERSION names no ``_until_<N>`` finder or probe, and no module of
+    the grader calls one (they exist only to be named by older rulebooks, so retiring a version deletes
+    them and nothing else)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import pipeline.difficulty as pkg
+
+    current = rulebook(GRADER_VERSION)
+    for t in current.order:
+        assert "_until_" not in (current.finder(t) or "") and "_until_" not in (current.probe(t) or ""), t
+    helper = re.compile(r"_until_\d+$")
+    calls = []
+    for path in Path(pkg.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                if helper.search(name):
+                    calls.append(f"{path.name}: {name}")
+    assert calls == []
+
+
+def test_the_walk_pairs_probes_with_finders_by_name() -> None:
+    """Issue 48: the compiled walk holds (technique, probe) by name, after the singles the kernels place."""
+    from pipeline.difficulty.logic import KERNEL_SINGLES, _allowed, _walked
+
+    for version, rules in RULEBOOKS.items():
+        allowed = tuple(_allowed(None, grader=version))
+        walked = _walked(version, allowed)
+        assert walked is not None and allowed[: len(KERNEL_SINGLES)] == KERNEL_SINGLES
+        assert [t for t, _ in walked] == list(allowed[len(KERNEL_SINGLES):])
+        assert all(p == rules.probe(t) for t, p in walked)
+        kernel = logic_jit.Kernel(9, walked)
+        assert [tuple(row) for row in kernel.codes] == [logic_jit.PROBES[p] if p else (-1, 0, 0, 0) for _, p in walked]
+    assert _walked(GRADER_VERSION, ("hidden_single", "naked_single")) is None  # not the kernels' order
+    assert _walked(GRADER_VERSION, ("naked_single",)) == ()
