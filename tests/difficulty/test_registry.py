@@ -117,7 +117,7 @@ def test_probe_codes_are_named_rows() -> None:
 
 
 def test_current_code_calls_no_retired_helper() -> None:
-    """Issue 48: the rulebook of GRADER_VERSION names no ``_until_<N>`` finder or probe, and no module of
+    """The rulebook of GRADER_VERSION names no ``_until_<N>`` finder or probe, and no module of
     the grader calls one (they exist only to be named by older rulebooks, so retiring a version deletes
     them and nothing else)."""
     import ast
@@ -141,7 +141,7 @@ def test_current_code_calls_no_retired_helper() -> None:
 
 
 def test_the_walk_pairs_probes_with_finders_by_name() -> None:
-    """Issue 48: the compiled walk holds (technique, probe) by name, after the singles the kernels place."""
+    """The compiled walk holds (technique, probe) by name, after the singles the kernels place."""
     from pipeline.difficulty.logic import KERNEL_SINGLES, _allowed, _walked
 
     for version, rules in RULEBOOKS.items():
