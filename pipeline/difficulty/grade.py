@@ -137,9 +137,13 @@ class Grade:
         return HODOKU_LEVELS[LEVELS.index(self.level)] if self.rated else "Unrated"
 
 
+#: technique -> weight (:data:`TECHNIQUES`), read once per step of every graded path.
+_WEIGHT: dict[str, float] = {name: t.weight for name, t in TECHNIQUES.items()}
+
+
 def score_steps(steps: Sequence[Step]) -> float:
-    """Sum of the weights of ``steps``."""
-    return float(sum(TECHNIQUES[s.technique].weight for s in steps))
+    """Sum of the weights of ``steps`` (in path order)."""
+    return float(sum([_WEIGHT[s.technique] for s in steps]))
 
 
 #: Killer score limits are HoDoKu's times this: a killer path starts from no givens and takes cage
@@ -156,7 +160,7 @@ def max_score(level: str, n: int = 9, scale: float = 1.0) -> float:
 
 def level_of(steps: Sequence[Step], score: float | None = None, n: int = 9, scale: float = 1.0) -> str:
     """HoDoKu's rule: the hardest technique's level, raised while the score exceeds its maximum."""
-    k = max((LEVELS.index(TECHNIQUES[s.technique].level) for s in steps), default=0)
+    k = max((LEVELS.index(TECHNIQUES[t].level) for t in {s.technique for s in steps}), default=0)
     total = score_steps(steps) if score is None else score
     while total > max_score(LEVELS[k], n, scale):
         k += 1

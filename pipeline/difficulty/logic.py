@@ -244,12 +244,29 @@ def _use_kernels(compiled: bool | None, n: int = 9) -> bool:
     return use_compiled(n) if compiled is None else compiled
 
 
-def _kernel(n: int, probes: tuple[str | None, ...]) -> Kernel:
-    """The compiled kernels of one solve; ``probes``: the probe name (None: not probed) of each technique
-    after the singles, in the solver's order."""
+#: The singles the compiled kernels place themselves (:meth:`~.logic_jit.Kernel.advance`), by name, in the
+#: order a rulebook must begin with for the kernels to run it.
+KERNEL_SINGLES: tuple[str, ...] = ("naked_single", "hidden_single")
+
+
+@cache
+def _walked(grader: int, allowed: tuple[str, ...]) -> tuple[tuple[str, str | None], ...] | None:
+    """``(technique, probe name or None)`` of every allowed technique after the singles the kernels place,
+    in grader ``grader``'s order: what :meth:`~.logic_jit.Kernel.walk` walks; None when ``allowed`` does not
+    begin with :data:`KERNEL_SINGLES` (or a prefix of it), so the kernels cannot run that order."""
+    head = allowed[: len(KERNEL_SINGLES)]
+    if not head or head != KERNEL_SINGLES[: len(head)]:
+        return None
+    rules = rulebook(grader)
+    return tuple((t, rules.probe(t)) for t in allowed[len(KERNEL_SINGLES):])
+
+
+def _kernel(n: int, walked: tuple[tuple[str, str | None], ...], hidden: bool) -> Kernel:
+    """The compiled kernels of one solve: the singles (hidden ones with ``hidden``), then the probes of
+    ``walked`` (:func:`_walked`), each technique paired with its probe by name."""
     from pipeline.difficulty import logic_jit  # lazy: numba is loaded only when the kernels are used
 
-    return logic_jit.Kernel(n, logic_jit.codes_for(probes))
+    return logic_jit.Kernel(n, walked, hidden)
 
 
 #: The environment variable that makes twin drift fail: with ``NUMPLACE_STRICT_TWINS=1`` (the test session
@@ -284,57 +301,74 @@ def cancel_when(check: Callable[[], bool]) -> Iterator[None]:
         _cancel.check = before
 
 
-_SINGLES: dict[tuple[int, int, int, int], Step] = {}
+_SINGLES: dict[int, dict[int, Step]] = {}
 
 
-def _single(n: int, cell: int, d: int, unit: int) -> Step:
-    """The step placing ``d`` in ``cell`` by a naked single (``unit = -1``) or a hidden single in ``unit``,
-    exactly as :func:`_naked_single` / :func:`_hidden_single` word it (steps are immutable: shared)."""
-    key = (n, cell, d, unit)
-    step = _SINGLES.get(key)
-    if step is None:
-        if unit < 0:
-            step = Step("naked_single", (cell,), placements=((cell, d),), digits=(d,),
-                        detail=f"in {cell_name(cell, n)}")
-        else:
-            step = Step("hidden_single", (cell,), placements=((cell, d),), digits=(d,), units=(unit,),
-                        detail=f"for {digit_name(d)} in {unit_name(unit, n)}")
-        _SINGLES[key] = step
+def _single(n: int, key: int) -> Step:
+    """The step of the single ``key`` (:meth:`~.logic_jit.Kernel.advance`: cell, digit and unit, ``unit = -1``
+    for a naked single) on an ``n`` x ``n`` board, exactly as :func:`_naked_single` / :func:`_hidden_single`
+    word it (steps are immutable: shared)."""
+    from pipeline.difficulty.logic_jit import single_of  # lazy, as in _kernel
+
+    cell, d, unit = single_of(n, key)
+    if unit < 0:
+        step = Step("naked_single", (cell,), placements=((cell, d),), digits=(d,), detail=f"in {cell_name(cell, n)}")
+    else:
+        step = Step("hidden_single", (cell,), placements=((cell, d),), digits=(d,), units=(unit,),
+                    detail=f"for {digit_name(d)} in {unit_name(unit, n)}")
+    _SINGLES.setdefault(n, {})[key] = step
     return step
 
 
-def _compiled_next(st: Candidates, finders: Sequence[tuple[str, Finder]], steps: list[Step],
-                   kernel: Kernel, loose: frozenset[str] = frozenset()) -> Step | None:
+def _compiled_next(st: Candidates, finders: dict[str, Finder], steps: list[Step], kernel: Kernel,
+                   loose: frozenset[str] = frozenset()) -> Step | None:
     """One round of the compiled driver: place every single (appended to ``steps`` and applied to
     ``st``), then return the next step exactly as :func:`_next` would find it, or None (the board is
     full, or nothing applies).
 
-    ``finders`` is the allowed prefix of :data:`TECHNIQUE_ORDER` (the singles first); ``kernel``
-    probes the techniques after the singles in that order and stops at the first one that applies
-    (or that it cannot probe); that technique's Python finder then gives the step. A probe that says yes
+    ``finders``: technique -> finder, every allowed technique; ``kernel`` probes the techniques it names
+    (``kernel.walked``, those after the singles, in the solver's order) and stops at the first one that
+    applies (or that it cannot probe); the finder of that name then gives the step. A probe that says yes
     where its finder finds nothing raises :class:`TwinDrift` under tests (:data:`STRICT_TWINS_ENV`), unless
     the rulebook calls it ``loose``.
     """
-    values, cand, placed, pos = kernel.advance(st.values, st.cand, len(finders) >= 2)
+    values, cand, placed, pos = kernel.advance(st.values, st.cand)
     st.values, st.cand = values, cand
-    n = st.n
-    steps.extend([_single(n, c, d, u) for c, d, u in placed])
+    if placed:
+        n = st.n
+        known = _SINGLES.get(n, {})
+        steps.extend([known.get(k) or _single(n, k) for k in placed])
     if st.is_solved():
         return None
-    rest = finders[2:]
+    walked = kernel.walked
     ctx = _Ctx(st)
     ctx.cache["jit"] = True  # the finders with a compiled twin (the loops) may use it
-    while pos < len(rest):
-        step = rest[pos][1](st, ctx)
+    while pos < len(walked):
+        name, probe = walked[pos]
+        step = finders[name](st, ctx)
         if step is not None:
             return step
-        if kernel.codes[pos, 0] >= 0:  # the probe said yes, the finder no: a kernel bug
-            if os.environ.get(STRICT_TWINS_ENV) == "1" and rest[pos][0] not in loose:
-                raise TwinDrift(f"the compiled probe of {rest[pos][0]} found a step its finder does not, in "
+        if probe is not None:  # the probe said yes, the finder no: a kernel bug
+            if os.environ.get(STRICT_TWINS_ENV) == "1" and name not in loose:
+                raise TwinDrift(f"the compiled probe of {name} found a step its finder does not, in "
                                 f"{st.grid()} (candidates {st.cand})")
-            return _next(st, rest)  # outside tests: trust the Python search
+            return _next(st, [(t, finders[t]) for t, _ in walked])  # outside tests: trust the Python search
         pos = kernel.walk(pos + 1)
     return None
+
+
+def _start(puzzle: Grid, eliminated: Iterable[tuple[int, int]], variant: Variant | None,
+           kernel: Kernel | None) -> Candidates:
+    """The starting state of ``puzzle`` (:meth:`Candidates.from_grid`); a classic puzzle without
+    eliminations that the kernels solve gets its candidates from them (the same masks). Raises
+    :class:`Contradiction` when givens clash."""
+    if kernel is not None and eliminated == ():
+        got = kernel.start(puzzle)
+        if got is not None:
+            values, cand, given = got
+            return Candidates(kernel.n, values, cand, given=given)
+    return Candidates.from_grid(puzzle, eliminated) if variant is None else Candidates.from_grid(puzzle, eliminated,
+                                                                                                 variant)
 
 
 def solve_logically(
@@ -384,21 +418,23 @@ def solve_logically(
     """
     allowed = _allowed(max_technique, variant is not None and bool(variant.cages), grader)
     classic = variant is None or variant.classic
+    n = size_of_grid(puzzle)
+    walked = _walked(grader, tuple(allowed)) if classic and _use_kernels(compiled, n) else None
+    kernel = _kernel(n, walked, "hidden_single" in allowed) if walked is not None else None
     try:
-        st = Candidates.from_grid(puzzle, eliminated) if classic else Candidates.from_grid(puzzle, eliminated, variant)
+        st = _start(puzzle, eliminated, variant if not classic else None, kernel)
     except Contradiction:
         return LogicResult(solved=False, grid=tuple(puzzle), stuck=True, contradiction=True)
     guess = _Guesser(solution, st.n, st.geo)
     finders = _finder_list(allowed, guess, _unique_for(st, unique), grader)
     steps: list[Step] = []
-    rules = rulebook(grader)
-    probes = tuple(rules.probe(t) for t in allowed[2:])
-    kernel = _kernel(st.n, probes) if classic and _use_kernels(compiled, st.n) else None
+    loose = rulebook(grader).loose
+    by_name = dict(finders)
     cancelled = getattr(_cancel, "check", None)
     while not st.is_solved():
         if cancelled is not None and cancelled():
             raise Cancelled
-        step = _compiled_next(st, finders, steps, kernel, rules.loose) if kernel is not None else _next(st, finders)
+        step = _compiled_next(st, by_name, steps, kernel, loose) if kernel is not None else _next(st, finders)
         if st.is_solved():
             break  # the compiled singles finished the board
         if step is None:

@@ -45,6 +45,7 @@ them at set-up (:mod:`pipeline.run.kernels`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numba as nb
@@ -54,8 +55,8 @@ from pipeline.board import board
 from pipeline.difficulty.basic.intersections_jit import _claiming, _pointing
 from pipeline.difficulty.basic.subsets_jit import _hidden_subset, _naked_subset
 from pipeline.difficulty.candidates_jit import _bitlen
-from pipeline.difficulty.chains.simple_jit import _simple_colors, _x_chain, _xy_chain
-from pipeline.difficulty.fish.search_jit import _fish
+from pipeline.difficulty.chains.simple_jit import _multi_colors, _simple_colors, _x_chain, _xy_chain
+from pipeline.difficulty.fish.search_jit import FINNED, SASHIMI, _fish, _fish_kinds
 from pipeline.difficulty.patterns.single_digit_jit import _empty_rectangle, _turbot
 from pipeline.difficulty.patterns.wings_jit import _w_wing, _xy_wing, _xyz_wing
 
@@ -74,6 +75,7 @@ XYZ_WING = 9
 SIMPLE_COLORS = 10
 X_CHAIN = 11
 XY_CHAIN = 12
+MULTI_COLORS = 13
 
 #: probe name -> (kernel, three arguments): every compiled probe, named as the registry
 #: (:data:`pipeline.difficulty.techniques.TECHNIQUES`, ``probe``) and the rulebooks name them. A probe kept
@@ -108,6 +110,7 @@ PROBES: dict[str, tuple[int, int, int, int]] = {
     "sashimi_jellyfish": (FISH, 4, 1, 1),
     "x_chain": (X_CHAIN, 0, 0, 0),
     "xy_chain": (XY_CHAIN, 0, 0, 0),
+    "multi_colors": (MULTI_COLORS, 0, 0, 0),
     "locked_pair_until_4": (NAKED_SUBSET, 2, 1, 0),
     "locked_triple_until_4": (NAKED_SUBSET, 3, 1, 0),
     "naked_pair_until_4": (NAKED_SUBSET, 2, 0, 0),
@@ -116,13 +119,17 @@ PROBES: dict[str, tuple[int, int, int, int]] = {
 #: The probe names (the keys of :data:`PROBES`).
 PROBED: tuple[str, ...] = tuple(PROBES)
 _NOT_PROBED = (-1, 0, 0, 0)
+#: The length of a probe memo (:func:`_probe`): one entry per fish size.
+MEMO = 8
 
 
 @nb.njit(cache=True, nogil=True)
 def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
            box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
-           n: int, spec: np.ndarray) -> bool:  # pragma: no cover - compiled
-    """Does the probe of ``spec`` (a row of :func:`codes_for`: kernel and arguments) make progress?"""
+           n: int, spec: np.ndarray, memo: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Does the probe of ``spec`` (a row of :func:`codes_for`: kernel and arguments) make progress?
+    ``memo[size]``: the kinds of finned fish of that size in this state (:func:`_fish_kinds`), -1 until
+    searched: the finned and the sashimi probe of a size share one search."""
     kind = spec[0]
     a = spec[1]
     b = spec[2]
@@ -136,7 +143,11 @@ def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nd
     if kind == CLAIMING:
         return _claiming(cand, units, row_of, col_of, box_of, n)
     if kind == FISH:
-        return _fish(cand, row_band, col_band, width, n, a, b == 1, c == 1)
+        if b != 1:
+            return _fish(cand, row_band, col_band, width, n, a, False, False)
+        if memo[a] < 0:
+            memo[a] = _fish_kinds(cand, row_band, col_band, width, n, a, True)
+        return memo[a] & (SASHIMI if c == 1 else FINNED) != 0
     if kind == TURBOT:
         return _turbot(cand, units, is_peer, row_of, col_of, box_of, n, a)
     if kind == EMPTY_RECTANGLE:
@@ -153,20 +164,22 @@ def _probe(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nd
         return _x_chain(cand, units, is_peer, n)
     if kind == XY_CHAIN:
         return _xy_chain(cand, is_peer, n)
+    if kind == MULTI_COLORS:
+        return _multi_colors(cand, units, is_peer, n)
     raise ValueError("unknown probe kernel")
 
 
 @nb.njit(cache=True, nogil=True)
 def _walk(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray,
           box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int,
-          codes: np.ndarray, start: int) -> int:  # pragma: no cover - compiled
+          codes: np.ndarray, start: int, memo: np.ndarray) -> int:  # pragma: no cover - compiled
     """First position ``p >= start`` of ``codes`` that is not probed (``codes[p, 0] < 0``: Python must
-    try it) or whose technique applies; ``len(codes)`` if none."""
+    try it) or whose technique applies; ``len(codes)`` if none. ``memo`` as for :func:`_probe` (this state's)."""
     n = units.shape[1]
     for p in range(start, codes.shape[0]):
         spec = codes[p]
         if spec[0] < 0 or _probe(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width, n,
-                                 spec):
+                                 spec, memo):
             return p
     return codes.shape[0]
 
@@ -174,7 +187,7 @@ def _walk(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, row_of: np.nda
 @nb.njit(cache=True, nogil=True)
 def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray, scan: np.ndarray,
              hidden: bool, out: np.ndarray) -> int:  # pragma: no cover - compiled
-    """Singles in place, each recorded as a row ``(cell, digit, unit)`` of ``out``; returns their number."""
+    """Singles in place, each recorded in ``out`` as one key (:func:`single_of`); returns their number."""
     ncells = values.shape[0]
     n = units.shape[1]
     unsolved = 0
@@ -219,25 +232,48 @@ def _singles(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.
         cand[cell] = 0
         for q in range(peers.shape[1]):
             cand[peers[cell, q]] &= ~bit
-        out[nsteps, 0] = cell
-        out[nsteps, 1] = d
-        out[nsteps, 2] = unit
+        out[nsteps] = ((unit + 1) * ncells + cell) * n + d - 1  # single_of decodes it
         nsteps += 1
         unsolved -= 1
     return nsteps
 
 
 @nb.njit(cache=True, nogil=True)
+def _start(values: np.ndarray, units: np.ndarray, row_of: np.ndarray, col_of: np.ndarray, box_of: np.ndarray,
+           cand: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """The candidates of ``values`` into ``cand`` (a blank: the digits none of its row, column and box
+    holds; 0 on a given), as ``candidates._unit_candidates`` makes them; False when a unit holds a digit twice."""
+    n = units.shape[1]
+    used = np.zeros(units.shape[0], dtype=np.int64)
+    for u in range(units.shape[0]):
+        m = 0
+        for p in range(n):
+            v = values[units[u, p]]
+            if v:
+                bit = 1 << (v - 1)
+                if m & bit:
+                    return False
+                m |= bit
+        used[u] = m
+    full = (1 << n) - 1
+    for i in range(values.shape[0]):
+        cand[i] = 0 if values[i] else full & ~(used[row_of[i]] | used[n + col_of[i]] | used[2 * n + box_of[i]])
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
 def _advance(values: np.ndarray, cand: np.ndarray, peers: np.ndarray, units: np.ndarray, scan: np.ndarray,
              row_of: np.ndarray, col_of: np.ndarray, box_of: np.ndarray, is_peer: np.ndarray, row_band: np.ndarray,
              col_band: np.ndarray, width: int, hidden: bool, codes: np.ndarray,
-             out: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
-    """:func:`_singles`, then (board not full) :func:`_walk` from 0; (singles placed, walk position)."""
+             out: np.ndarray, memo: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
+    """:func:`_singles`, then (board not full) :func:`_walk` from 0; (singles placed, walk position).
+    ``memo`` (:func:`_probe`) is cleared: a new state."""
+    memo[:] = -1
     nsteps = _singles(values, cand, peers, units, scan, hidden, out)
     for i in range(values.shape[0]):
         if values[i] == 0:
             return nsteps, _walk(cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, width,
-                                 codes, 0)
+                                 codes, 0, memo)
     return nsteps, codes.shape[0]
 
 
@@ -261,13 +297,28 @@ def _tables(n: int) -> tuple[tuple[np.ndarray, ...], int]:
     return arrays, max(b.box_rows, b.box_cols)
 
 
+def single_of(n: int, key: int) -> tuple[int, int, int]:
+    """The ``(cell, digit, unit)`` of a single's key (:meth:`Kernel.advance`; ``unit = -1``: a naked single)."""
+    rest, d = divmod(key, n)
+    unit, cell = divmod(rest, n * n)
+    return cell, d + 1, unit - 1
+
+
+@cache
 def codes_for(names: tuple[str | None, ...]) -> np.ndarray:
     """One row per probe name: its kernel and arguments (:data:`PROBES`); ``(-1, 0, 0, 0)`` for None (not
-    probed: Python must try that technique). Raises ValueError for a name :data:`PROBES` does not hold."""
+    probed: Python must try that technique). Raises ValueError for a name :data:`PROBES` does not hold.
+    Built once per tuple of names: do not write to it."""
     unknown = [t for t in names if t is not None and t not in PROBES]
     if unknown:
         raise ValueError(f"no compiled probe named {', '.join(map(repr, unknown))} (one of {', '.join(PROBES)})")
     return np.array([_NOT_PROBED if t is None else PROBES[t] for t in names], dtype=np.int64).reshape(-1, 4)
+
+
+@cache
+def _codes_of(walked: tuple[tuple[str, str | None], ...]) -> np.ndarray:
+    """:func:`codes_for` the probes of ``walked`` (:class:`Kernel`), once per tuple."""
+    return codes_for(tuple(p for _, p in walked))
 
 
 def probe(name: str, n: int, cand: list[int]) -> bool:
@@ -277,44 +328,58 @@ def probe(name: str, n: int, cand: list[int]) -> bool:
     width = _tables(n)[1]
     spec = codes_for((name,))[0]
     return bool(_probe(np.array(cand, dtype=np.int64), peers, units, row_of, col_of, box_of, is_peer, row_band,
-                       col_band, width, n, spec))
+                       col_band, width, n, spec, np.full(MEMO, -1, dtype=np.int64)))
 
 
 class Kernel:
     """The compiled side of one solve: the state as arrays, synced from and to the Python lists.
 
-    ``codes`` (from :func:`codes_for`, one row per technique after the singles, in the solver's order) say
-    which probe asks each.
+    ``walked``: ``(technique, probe name or None)`` of every technique after the singles, in the solver's
+    order; the walk's positions are positions of ``walked``, so a technique and its probe are paired by
+    name. ``hidden``: whether the singles include the hidden single.
     """
 
-    __slots__ = ("cand", "codes", "n", "tables", "width")
+    __slots__ = ("cand", "codes", "hidden", "memo", "n", "tables", "walked", "width")
 
-    def __init__(self, n: int, codes: np.ndarray) -> None:
+    def __init__(self, n: int, walked: tuple[tuple[str, str | None], ...], hidden: bool = True) -> None:
         self.n = n
         self.tables, self.width = _tables(n)
-        self.codes = codes
+        self.walked = walked
+        self.hidden = hidden
+        self.codes = _codes_of(walked)
         self.cand = np.zeros(n * n, dtype=np.int64)
+        self.memo = np.full(MEMO, -1, dtype=np.int64)
 
-    def advance(self, values: list[int], cand: list[int],
-                hidden: bool) -> tuple[list[int], list[int], list[tuple[int, int, int]], int]:
+    def start(self, grid: Sequence[int]) -> tuple[list[int], list[int], int] | None:
+        """The starting state of the classic ``grid``: its values, candidates (as
+        :meth:`~pipeline.difficulty.candidates.Candidates.from_grid` makes them) and givens (as bits); None
+        when givens clash (the caller words the clash)."""
+        _, units, _, row_of, col_of, box_of, _, _, _ = self.tables
+        v = np.array(grid, dtype=np.int64)
+        c = np.empty(len(grid), dtype=np.int64)
+        if not _start(v, units, row_of, col_of, box_of, c):
+            return None
+        given = int.from_bytes(np.packbits(v != 0, bitorder="little").tobytes(), "little")
+        return list(grid), c.tolist(), given
+
+    def advance(self, values: list[int], cand: list[int]) -> tuple[list[int], list[int], list[int], int]:
         """Singles, then the walk from position 0 (see the module contracts) on a copy of the state.
 
-        Returns the new ``values`` and ``cand``, the singles placed as ``(cell, digit, unit)``
-        (``unit = -1``: naked), and the first position of ``codes`` that Python must try (not
-        probed, or probed and applies); ``len(codes)`` when none is left or the board is full.
+        Returns the new ``values`` and ``cand``, the singles placed, in order, as keys (:func:`single_of`),
+        and the first position of ``walked`` that Python must try (not probed, or probed and applies);
+        ``len(walked)`` when none is left or the board is full.
         """
         peers, units, scan, row_of, col_of, box_of, is_peer, row_band, col_band = self.tables
         v = np.array(values, dtype=np.int64)
         c = np.array(cand, dtype=np.int64)
-        out = np.empty((self.n * self.n, 3), dtype=np.int64)
+        out = np.empty(self.n * self.n, dtype=np.int64)
         nsteps, pos = _advance(v, c, peers, units, scan, row_of, col_of, box_of, is_peer, row_band, col_band,
-                               self.width, hidden, self.codes, out)
+                               self.width, self.hidden, self.codes, out, self.memo)
         self.cand = c
-        placed = [(a, d, u) for a, d, u in out[:nsteps].tolist()]
-        return v.tolist(), c.tolist(), placed, int(pos)
+        return v.tolist(), c.tolist(), out[:nsteps].tolist(), int(pos)
 
     def walk(self, start: int) -> int:
         """The walk from position ``start`` on the state of the last :meth:`advance` (unchanged since)."""
         peers, units, _, row_of, col_of, box_of, is_peer, row_band, col_band = self.tables
         return int(_walk(self.cand, peers, units, row_of, col_of, box_of, is_peer, row_band, col_band, self.width,
-                         self.codes, start))
+                         self.codes, start, self.memo))

@@ -211,7 +211,7 @@ TECHNIQUES: dict[str, Technique] = {
         _t("simple_colors", "Simple Colors", "シンプルカラー", "hard", 150, "SIMPLE_COLORS", 5330,
            "chains.simple:simple_colors", "simple_colors"),
         _t("multi_colors", "Multi-Colors", "マルチカラー", "hard", 200, "MULTI_COLORS", 5360,
-           "chains.simple:multi_colors", since=3),
+           "chains.simple:multi_colors", "multi_colors", since=3),
         _t("x_chain", "X-Chain", "Xチェーン", "expert", 260, "X_CHAIN", 5400, "chains.simple:x_chain", "x_chain"),
         _t("xy_chain", "XY-Chain", "XYチェーン", "expert", 260, "XY_CHAIN", 5500, "chains.simple:xy_chain", "xy_chain"),
         _t("discontinuous_nice_loop", "Discontinuous Nice Loop", "不連続ナイスループ",

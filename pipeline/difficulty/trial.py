@@ -183,10 +183,15 @@ class _Guesser:
     def __init__(self, solution: Sequence[int] | None = None, n: int = 0, geo: _Geo | None = None) -> None:
         self.solution: list[int] | None = None
         self.no_solution = False  # set when the search proved the state has no solution
-        if solution is not None and _complete(solution, n, geo):
-            self.solution = list(solution)
+        # checked on the first call (most paths never guess): the same answer, without the cost
+        self._handed = (solution, n, geo) if solution is not None else None
 
     def __call__(self, st: Candidates, ctx: _Ctx) -> Step | None:
+        if self._handed is not None:
+            solution, n, geo = self._handed
+            self._handed = None
+            if _complete(solution, n, geo):
+                self.solution = list(solution)
         n, cand = st.n, st.cand
         if self.solution is None or any(v and v != self.solution[i] for i, v in enumerate(st.values)) or any(
             not v and not cand[i] >> (self.solution[i] - 1) & 1 for i, v in enumerate(st.values)

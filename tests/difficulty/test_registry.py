@@ -141,3 +141,43 @@ def test_a_rulebook_from_version_3_on_tries_the_rows_of_its_version_and_before()
             assert rules.order == tuple(t for t, x in TECHNIQUES.items() if x.since <= version), version
     assert all(min(RULEBOOKS) <= t.since <= GRADER_VERSION for t in TECHNIQUES.values())
     assert set(RULEBOOKS[2].order) == {t for t, x in TECHNIQUES.items() if x.since <= 2}
+
+
+def test_current_code_calls_no_retired_helper() -> None:
+    """The rulebook of GRADER_VERSION names no ``_until_<N>`` finder or probe, and no module of
+    the grader calls one (they exist only to be named by older rulebooks, so retiring a version deletes
+    them and nothing else)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import pipeline.difficulty as pkg
+
+    current = rulebook(GRADER_VERSION)
+    for t in current.order:
+        assert "_until_" not in (current.finder(t) or "") and "_until_" not in (current.probe(t) or ""), t
+    helper = re.compile(r"_until_\d+$")
+    calls = []
+    for path in Path(pkg.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                if helper.search(name):
+                    calls.append(f"{path.name}: {name}")
+    assert calls == []
+
+
+def test_the_walk_pairs_probes_with_finders_by_name() -> None:
+    """The compiled walk holds (technique, probe) by name, after the singles the kernels place."""
+    from pipeline.difficulty.logic import KERNEL_SINGLES, _allowed, _walked
+
+    for version, rules in RULEBOOKS.items():
+        allowed = tuple(_allowed(None, grader=version))
+        walked = _walked(version, allowed)
+        assert walked is not None and allowed[: len(KERNEL_SINGLES)] == KERNEL_SINGLES
+        assert [t for t, _ in walked] == list(allowed[len(KERNEL_SINGLES):])
+        assert all(p == rules.probe(t) for t, p in walked)
+        kernel = logic_jit.Kernel(9, walked)
+        assert [tuple(row) for row in kernel.codes] == [logic_jit.PROBES[p] if p else (-1, 0, 0, 0) for _, p in walked]
+    assert _walked(GRADER_VERSION, ("hidden_single", "naked_single")) is None  # not the kernels' order
+    assert _walked(GRADER_VERSION, ("naked_single",)) == ()

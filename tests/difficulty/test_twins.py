@@ -9,7 +9,6 @@ import json
 from functools import cache
 from typing import cast
 
-import numpy as np
 import pytest
 
 from pipeline.board import parse
@@ -98,9 +97,9 @@ def test_probe_agrees_with_its_finder(probe: str, technique: str, finder: Finder
 class _SaysYes:
     """A kernel whose probe says the first technique after the singles applies, whatever the state."""
 
-    codes = np.array([[logic_jit.FISH, 2, 0, 0], [-1, 0, 0, 0]], dtype=np.int64)
+    walked = (("x_wing", "x_wing"), ("trial_and_error", None))
 
-    def advance(self, values: list[int], cand: list[int], hidden: bool) -> tuple[list[int], list[int], list, int]:
+    def advance(self, values: list[int], cand: list[int]) -> tuple[list[int], list[int], list, int]:
         return values, cand, [], 0
 
     def walk(self, start: int) -> int:
@@ -113,7 +112,7 @@ def test_a_drifting_probe_fails_under_tests(monkeypatch: pytest.MonkeyPatch) -> 
     driver asks the Python search, as the pure solver would."""
     st = Candidates.from_grid(parse(_lines("top95.txt")[0]))
     none: Finder = lambda st, ctx: None  # noqa: E731
-    finders = [("naked_single", none), ("hidden_single", none), ("x_wing", none), ("trial_and_error", none)]
+    finders = {"naked_single": none, "hidden_single": none, "x_wing": none, "trial_and_error": none}
     kernel = cast(Kernel, _SaysYes())
     with pytest.raises(TwinDrift, match="x_wing"):
         _compiled_next(st, finders, [], kernel)

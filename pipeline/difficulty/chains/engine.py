@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
 from pipeline.difficulty.chains.graph import Graph, chain_text, graph_of, node_name
-from pipeline.difficulty.chains.loops import aic_until_3, nice_loop_until_3
+from pipeline.difficulty.chains.loops import shortest_aic, shortest_nice_loop
 from pipeline.difficulty.hodoku import index_sum
 
 __all__ = ["MAX_N", "Chain", "Links", "aic", "aic_until_4", "choose_tables", "loop_step", "nice_loop",
@@ -322,7 +322,7 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
-    if nice_loop_until_3(st, ctx) is None and aic_until_3(st, ctx) is None:
+    if shortest_nice_loop(st, ctx) is None and shortest_aic(st, ctx) is None:
         ctx.cache[key] = None
         return None
     gr = graph_of(st, ctx)
@@ -353,22 +353,22 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
 
 def nice_loop_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``discontinuous_nice_loop`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
-    return _hodoku_loop(st, ctx) if st.n <= MAX_N else nice_loop_until_3(st, ctx)
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else shortest_nice_loop(st, ctx)
 
 
 def aic_until_4(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 4's ``aic`` row: :func:`_hodoku_loop` up to :data:`MAX_N`, grader 3's beyond."""
-    return _hodoku_loop(st, ctx) if st.n <= MAX_N else aic_until_3(st, ctx)
+    return _hodoku_loop(st, ctx) if st.n <= MAX_N else shortest_aic(st, ctx)
 
 
 def nice_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``discontinuous_nice_loop`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
-    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else nice_loop_until_3(st, ctx)
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else shortest_nice_loop(st, ctx)
 
 
 def aic(st: Candidates, ctx: _Ctx) -> Step | None:
     """Grader 5's ``aic`` row: HoDoKu's tables (:func:`choose_tables`) up to :data:`MAX_N`."""
-    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else aic_until_3(st, ctx)
+    return _hodoku_loop(st, ctx, tables=True) if st.n <= MAX_N else shortest_aic(st, ctx)
 
 
 def _lasso(lk: Links, path: list[tuple[int, bool]], aic: bool) -> bool:

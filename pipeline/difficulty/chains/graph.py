@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pipeline.difficulty.candidates import Candidates, _bits, _Ctx, cell_name, digit_name
+from pipeline.difficulty.candidates import TABLE_SIDE, Candidates, _bit_table, _bits, _Ctx, cell_name, digit_name
 
 __all__ = ["Graph", "Named", "chain_text", "graph_of", "node_name"]
 
@@ -23,28 +23,34 @@ class Graph:
     ``weak[x]`` and ``strong[x]`` are the bitsets of the nodes linked to node ``x``."""
 
     def __init__(self, st: Candidates, ctx: _Ctx) -> None:
-        n, cand, g = st.n, st.cand, st.geo
+        n, cand, g, where = st.n, st.cand, st.geo, ctx.where
         big = n * n
         self.n, self.big = n, big
-        self.nodes: list[int] = [k * big + c for k in range(n) for c in _bits(ctx.where[k])]
-        self.nodes.sort(key=lambda x: (x % big, x // big))  # cells ascending, then digits
-        self.present = sum(1 << x for x in self.nodes)
+        of = _bit_table(n) if n <= TABLE_SIDE else None
+        nodes: list[int] = []  # cells ascending, then digits
         weak: dict[int, int] = {}
         strong: dict[int, int] = {}
-        for x in self.nodes:
-            k, c = divmod(x, big)
-            w = (ctx.where[k] & g.peer_bits[c]) << (k * big)
-            for k2 in _bits(cand[c] & ~(1 << k)):
-                w |= 1 << (k2 * big + c)
-            weak[x] = w
-            s = 0
-            if cand[c].bit_count() == 2:
-                s |= 1 << (((cand[c] & ~(1 << k)).bit_length() - 1) * big + c)
-            strong[x] = s
+        present = 0
+        pb = g.peer_bits
+        for c, m in enumerate(cand):
+            if not m:
+                continue
+            ks = of[m] if of is not None else tuple(_bits(m))
+            own = 0  # the cell's nodes
+            for k in ks:
+                own |= 1 << (k * big + c)
+            present |= own
+            for k in ks:
+                x = k * big + c
+                nodes.append(x)
+                others = own & ~(1 << x)  # the cell's other digits: weak links, strong ones in a bivalue cell
+                weak[x] = ((where[k] & pb[c]) << (k * big)) | others
+                strong[x] = others if len(ks) == 2 else 0
         for k in range(n):
             for a, b, _kinds in ctx.strong(k):
                 strong[k * big + a] |= 1 << (k * big + b)
                 strong[k * big + b] |= 1 << (k * big + a)
+        self.nodes, self.present = nodes, present
         self.weak, self.strong = weak, strong
 
     def name(self, x: int) -> str:

@@ -382,9 +382,12 @@ def _forcing_net_py(st: Candidates, ctx: _Ctx) -> Step | None:
     return None
 
 
-# The finders the technique registry names (pipeline.difficulty.techniques); ``_until_3``: graders 2-3's
-# rule (the shortest nice loop or AIC), kept for their rulebooks.
+# The finders the technique registry names (pipeline.difficulty.techniques); ``shortest_*``: the shortest
+# nice loop or AIC, which the current rows (:mod:`.engine`) ask first and use beyond its tables' sizes;
+# ``_until_3``: graders 2-3's rows (that rule alone), kept for their rulebooks only (no code calls them).
 forcing_chain = _forcing_chain
 forcing_net = _forcing_net
+shortest_nice_loop = _discontinuous_nice_loop
+shortest_aic = _aic
 nice_loop_until_3 = _discontinuous_nice_loop
 aic_until_3 = _aic

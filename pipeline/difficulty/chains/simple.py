@@ -202,13 +202,10 @@ def _multi_colors(st: Candidates, ctx: _Ctx) -> Step | None:
         for i, j in ((i, j) for i in range(len(pairs)) for j in range(len(pairs)) if i != j):
             (a1, a2), (b1, b2) = bits[i], bits[j]
             (s1, s2) = sees[i]
-            desc = (f"on {digit_name(d)}: {_cells(pairs[i][0], n)} / {_cells(pairs[i][1], n)} and "
-                    f"{_cells(pairs[j][0], n)} / {_cells(pairs[j][1], n)}")
-            cells = tuple(pairs[i][0] + pairs[i][1] + pairs[j][0] + pairs[j][1])
             el = (a1 if s1 & b1 and s1 & b2 else 0) | (a2 if s2 & b1 and s2 & b2 else 0)
             if el & wd:
-                return Step("multi_colors", cells, eliminations=tuple((c, d) for c in _bits(el & wd)),
-                            digits=(d,), detail=f"{desc} (type 2): a colour seeing both colours of the other is false")
+                return _multi_step(pairs[i], pairs[j], d, el & wd, n, "(type 2): a colour seeing both colours of "
+                                   "the other is false")
             t1, t2 = sees[j]
             el = 0
             for sa, sb, oa, ob in ((s1, b1, s2, t2), (s1, b2, s2, t1), (s2, b1, s1, t2), (s2, b2, s1, t1)):
@@ -216,9 +213,18 @@ def _multi_colors(st: Candidates, ctx: _Ctx) -> Step | None:
                     el |= oa & ob
             el &= wd & ~(a1 | a2 | b1 | b2)
             if el:
-                return Step("multi_colors", cells, eliminations=tuple((c, d) for c in _bits(el)), digits=(d,),
-                            detail=f"{desc} (type 1): two colours see each other, so one of the others is true")
+                return _multi_step(pairs[i], pairs[j], d, el, n, "(type 1): two colours see each other, so one of "
+                                   "the others is true")
     return None
+
+
+def _multi_step(pa: tuple[list[int], list[int]], pb: tuple[list[int], list[int]], d: int, el: int, n: int,
+                why: str) -> Step:
+    """The Multi-Colors step of colourings ``pa`` and ``pb`` on digit ``d`` removing it from the cells ``el``
+    (worded only once found: the search tries many pairs)."""
+    desc = f"on {digit_name(d)}: {_cells(pa[0], n)} / {_cells(pa[1], n)} and {_cells(pb[0], n)} / {_cells(pb[1], n)}"
+    return Step("multi_colors", tuple(pa[0] + pa[1] + pb[0] + pb[1]), eliminations=tuple((c, d) for c in _bits(el)),
+                digits=(d,), detail=f"{desc} {why}")
 
 
 def _unwind(parent: dict[tuple[int, int], tuple[int, int] | None], s: tuple[int, int]) -> tuple[int, ...]:

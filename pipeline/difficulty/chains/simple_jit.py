@@ -1,5 +1,5 @@
-"""Compiled probes of the colouring and chains (:mod:`.simple`): simple colours, X-chain and
-XY-chain. The chain probes run the Python finders' breadth-first search in the same neighbour order,
+"""Compiled probes of the colouring and chains (:mod:`.simple`): simple colours, multi-colours,
+X-chain and XY-chain. The chain probes run the Python finders' breadth-first search in the same neighbour order,
 keeping the first parent of each state, so they drop exactly the chains the finders drop.
 """
 
@@ -76,6 +76,91 @@ def _simple_colors(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: 
                             see1 = True
                 if not inside and see0 and see1:
                     return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _multi_colors(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover
+    """``chains._multi_colors(st, ctx) is not None``: two 2-coloured components A, B of one digit's
+    conjugate pairs where a colour of A sees both colours of B (type 2), or where a colour of A sees a
+    colour of B and a candidate outside A and B sees both other colours (type 1). Colour classes are
+    numbered ``2 * component + colour``; ``sees[x, i]``: a cell of class ``x`` is a peer of cell ``i``."""
+    ncells = n * n
+    la, lb, lk = _link_arrays(n)
+    color = np.empty(ncells, dtype=np.int64)
+    comp = np.empty(ncells, dtype=np.int64)
+    stack = np.empty(ncells, dtype=np.int64)
+    sees = np.zeros((2 * ncells, ncells), dtype=np.bool_)
+    meet = np.zeros((2, 2), dtype=np.bool_)  # meet[p, q]: colour p of A sees colour q of B
+    for k in range(n):
+        cnt = _strong(cand, units, n, k, la, lb, lk)
+        if cnt < 2:
+            continue
+        color[:] = -1
+        comp[:] = -1
+        ncomp = 0
+        for s0 in range(2 * cnt):
+            s = la[s0] if s0 < cnt else lb[s0 - cnt]
+            if color[s] >= 0:
+                continue
+            color[s] = 0
+            comp[s] = ncomp
+            top = 1
+            stack[0] = s
+            ok = True
+            while top:
+                top -= 1
+                c = stack[top]
+                for q in range(cnt):
+                    if la[q] == c:
+                        e = lb[q]
+                    elif lb[q] == c:
+                        e = la[q]
+                    else:
+                        continue
+                    if color[e] < 0:
+                        color[e] = 1 - color[c]
+                        comp[e] = ncomp
+                        stack[top] = e
+                        top += 1
+                    elif color[e] == color[c]:
+                        ok = False
+            if not ok:  # not 2-colourable: dropped, as the finder drops it
+                for i in range(ncells):
+                    if comp[i] == ncomp:
+                        comp[i] = -2
+            else:
+                ncomp += 1
+        if ncomp < 2:
+            continue
+        sees[: 2 * ncomp, :] = False
+        for c in range(ncells):
+            if comp[c] >= 0:
+                x = 2 * comp[c] + color[c]
+                for i in range(ncells):
+                    if is_peer[c, i]:
+                        sees[x, i] = True
+        for a in range(ncomp):
+            for b in range(ncomp):
+                if a == b:
+                    continue
+                meet[:, :] = False
+                for c in range(ncells):
+                    if comp[c] == b:
+                        for p in range(2):
+                            if sees[2 * a + p, c]:
+                                meet[p, color[c]] = True
+                if (meet[0, 0] and meet[0, 1]) or (meet[1, 0] and meet[1, 1]):
+                    return True  # type 2
+                for p in range(2):
+                    for q in range(2):
+                        if not meet[p, q]:
+                            continue
+                        oa = 2 * a + 1 - p
+                        ob = 2 * b + 1 - q
+                        for i in range(ncells):
+                            if cand[i] >> k & 1 and comp[i] != a and comp[i] != b and sees[oa, i] and sees[ob, i]:
+                                return True  # type 1
     return False
 
 

@@ -32,6 +32,24 @@ def _fish(cand: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: i
     of whose base lines is empty in the cover, whose kind (sashimi: a base line with at most one cover
     position) is ``sashimi``. A box is the block of its rows (``row_band``) and columns (``col_band``),
     the larger side ``width``: classic boxes only."""
+    if not finned:
+        return _fish_kinds(cand, row_band, col_band, width, n, size, False) != 0
+    return _fish_kinds(cand, row_band, col_band, width, n, size, True) & (SASHIMI if sashimi else FINNED) != 0
+
+
+#: The kinds :func:`_fish_kinds` reports, as bits: a basic fish (or a finned one that is not sashimi), a sashimi one.
+FINNED = 1
+SASHIMI = 2
+
+
+@nb.njit(cache=True, nogil=True)
+def _fish_kinds(cand: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: int, n: int, size: int,
+                finned: bool) -> int:  # pragma: no cover - compiled
+    """The kinds of fish of ``size`` that :func:`_fish` would find, as bits: without ``finned``,
+    :data:`FINNED` for a basic fish; with it, :data:`FINNED` for a finned fish that is not sashimi and
+    :data:`SASHIMI` for a sashimi one (both kinds from one search: the walk asks the finned fish of a size
+    and then the sashimi one of the same state)."""
+    found = 0
     by_row = np.zeros(n, dtype=np.int64)
     by_col = np.zeros(n, dtype=np.int64)
     base = np.empty(n, dtype=np.int64)
@@ -65,27 +83,30 @@ def _fish(cand: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, width: i
                 if not finned and nu == size:  # a basic fish: the union is the cover
                     for cv in range(n):
                         if union >> cv & 1 and cross[cv] & ~bset:
-                            return True
+                            return FINNED
                 elif finned and size < nu <= most:
                     for b in range(n):
                         fl = row_band[b] if orient == 0 else col_band[b]
                         fp = col_band[b] if orient == 0 else row_band[b]
-                        if _finned_box(lines, cross, combo, size, union, bset, fl, fp, n, sashimi, free_pos, ext):
-                            return True
+                        found |= _finned_box(lines, cross, combo, size, union, bset, fl, fp, n, found, free_pos, ext)
+                        if found == FINNED | SASHIMI:
+                            return found
                 if not _next_combo(idx, size, cnt):
                     break
-    return False
+    return found
 
 
 @nb.njit(cache=True, nogil=True)
 def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: int, union: int, bset: int,
-                fl: int, fp: int, n: int, sashimi: bool, free_pos: np.ndarray,
-                ext: np.ndarray) -> bool:  # pragma: no cover - compiled
+                fl: int, fp: int, n: int, known: int, free_pos: np.ndarray,
+                ext: np.ndarray) -> int:  # pragma: no cover - compiled
     """For base lines ``combo`` (position union ``union``, line set ``bset``) and the fin box crossing
-    lines ``fl`` and positions ``fp``: some cover with a fin, eliminations, no base line empty in the
-    cover, and the kind ``sashimi`` (a base line with at most one cover position)."""
+    lines ``fl`` and positions ``fp``: the kinds (:data:`FINNED` not sashimi, :data:`SASHIMI`: a base line
+    with at most one cover position) of the covers with a fin, eliminations and no base line empty in the
+    cover; the search stops once it has every kind not in ``known``."""
     if not bset & fl:
-        return False
+        return 0
+    found = 0
     outside = 0  # base lines outside the fin box's band have no fins: all theirs is cover
     for q in range(size):
         if not fl >> combo[q] & 1:
@@ -99,7 +120,7 @@ def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: i
             free_pos[nfree] = p
             nfree += 1
     if need < 0 or need > nfree:
-        return False
+        return 0
     _first_combo(ext, need)
     while True:
         cover = must
@@ -115,7 +136,9 @@ def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: i
                 least = n + 1
                 for q in range(size):
                     least = min(least, _popcount(lines[combo[q]] & cover))
-                if least > 0 and (least <= 1) == sashimi:
-                    return True
+                if least > 0:
+                    found |= SASHIMI if least <= 1 else FINNED
+                    if (found | known) == FINNED | SASHIMI:
+                        return found
         if not _next_combo(ext, need, nfree):
-            return False
+            return found
