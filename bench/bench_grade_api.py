@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from pipeline.difficulty.techniques import LEVELS  # noqa: E402  (imports nothing else)
 
 WORKER = r"""
 import hashlib, json, sys, time
@@ -45,7 +47,7 @@ paths = [repr((g.level, g.score, g.techniques, g.steps)) for g in grades]
 print(json.dumps({"cpu": best, "levels": levels,
                   "digest": hashlib.sha256("\n".join(paths).encode()).hexdigest(), "paths": paths}))
 """
-ORDER = ("easy", "medium", "hard", "expert", "extreme")
+ORDER = LEVELS
 
 
 def run_side(path: Path, puzzles: Path, repeats: int) -> dict:

@@ -143,7 +143,10 @@ _WEIGHT: dict[str, float] = {name: t.weight for name, t in TECHNIQUES.items()}
 
 def score_steps(steps: Sequence[Step]) -> float:
     """Sum of the weights of ``steps`` (in path order)."""
-    return float(sum([_WEIGHT[s.technique] for s in steps]))
+    try:
+        return float(sum([_WEIGHT[s.technique] for s in steps]))
+    except KeyError:  # a row registered after import (a temporary rulebook's): read the registry itself
+        return float(sum([TECHNIQUES[s.technique].weight for s in steps]))
 
 
 #: Killer score limits are HoDoKu's times this: a killer path starts from no givens and takes cage
