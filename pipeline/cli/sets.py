@@ -215,14 +215,17 @@ def catalog(
         moved = store.repair_catalog(out)
         for line in moved:
             typer.echo(line)
-        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged or half-written catalog file(s) moved or removed"
-                   if moved else f"{out}/{store.CATALOG}: no damaged catalog files")
+        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged or half-written catalog file(s) or index "
+                   f"segment(s) moved or removed" if moved else
+                   f"{out}/{store.CATALOG}: no damaged catalog files or index segments")
         return
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
                f"{frame['run_id'].n_unique()} run(s)")
     for line in store.unused_catalog_files(out):
         typer.echo(f"  UNUSED {line}")
+    for line in store.bad_segments(out):
+        typer.echo(f"  BAD {line}")
     if frame.height:
         summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
         for row in summary.iter_rows(named=True):

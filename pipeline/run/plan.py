@@ -344,7 +344,7 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     own = catalog_name(manifest.data.get("set_name", ""), run_dir.name)
     root = run_dir.parent.parent
     names = [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own]
-    store.check_catalog(root, names)
+    store.check_catalog(root, names, say)
     for name in store.missing_entries(root, names):
         gone = store.entry_run(root, name)
         how = (f"its keys are read from {gone}'s parts instead" if gone.is_dir() else
@@ -448,7 +448,7 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
             say(line, event="set_history", level="warning")
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
-    store.check_catalog(root, snapshot)  # a damaged entry is named before anything exists
+    store.check_catalog(root, snapshot, say)  # a damaged entry is named before anything exists
     published = store.uncataloged_parts(root, snapshot) if cfg.dedup.catalog else []
     if published:
         say(f"{len(published)} part file(s) of runs without a catalog entry (still running, or killed and never "
