@@ -521,8 +521,10 @@ def _spot_check(segments: list[Segment], want: dict[str, Stamp],
     checksum was made to match wrong contents (by hand, or a bug), whole or in part, over the nights."""
     out: dict[Path, str] = {}
     for seg in segments:
-        ident = (seg.path, _VERIFIED.get(seg.path) if seg.path is not None else None)
-        if seg.path is None or ident in _SPOT_CHECKED:
+        if seg.path is None:
+            continue
+        ident = (seg.path, _VERIFIED.get(seg.path))
+        if ident in _SPOT_CHECKED:
             continue
         mine = [i for i, (name, st, n) in enumerate(seg.entries) if n and want.get(name) == st]
         if not mine:
