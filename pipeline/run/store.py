@@ -311,8 +311,8 @@ def uncataloged_parts(root: Path, names: Iterable[str]) -> list[str]:
     published the moment they exist, so a new run dedups against these too."""
     entered = {entry_run(root, n) for n in names}
     out: list[str] = []
-    for set_dir in _subdirs(root):
-        for run_dir in _subdirs(set_dir):
+    for set_dir in _subdirs(root, hidden=True):
+        for run_dir in _subdirs(set_dir, hidden=True):
             if run_dir in entered:
                 continue
             listing = _names(run_dir)
@@ -329,12 +329,16 @@ def _names(folder: Path) -> list[str]:
         return []
 
 
-def _subdirs(folder: Path) -> list[Path]:
-    """The folders in ``folder`` that are sets or runs (not :func:`~pipeline.run.layout.reserved`),
+def _subdirs(folder: Path, hidden: bool = False) -> list[Path]:
+    """The folders in ``folder`` that are sets or runs (not :func:`~pipeline.run.layout.reserved`;
+    with ``hidden``, reserved names too, but the catalog folders and ``.<run_id>.tmp`` folders: a
+    set or run folder hidden by hand is read by the polars and duckdb globs, so its parts count),
     sorted by name; one directory listing, no stat per entry where the file system tells the type."""
     try:
         with os.scandir(folder) as it:
-            found = [e.name for e in it if not reserved(e.name) and e.is_dir()]
+            found = [e.name for e in it if (not reserved(e.name) or (hidden and e.name not in (CATALOG, OLD_CATALOG)
+                                                                      and not e.name.endswith(".tmp")))
+                     and e.is_dir()]
     except OSError:
         return []
     return [folder / n for n in sorted(found)]
@@ -371,7 +375,7 @@ class PartsWatch:
             return old[1], old[2]
         now = time.time_ns()
         names = _names(folder)
-        subs = [p.name for p in _subdirs(folder)]
+        subs = [p.name for p in _subdirs(folder, hidden=True)]
         if mtime < now - self.SETTLE_NS:
             self._seen[folder] = (mtime, subs, names)
         else:
