@@ -79,3 +79,51 @@ def test_a_run_moved_into_another_set_is_named_by_check_and_both_sets_runs(root:
     moved.rename(last)  # the way out it names
     assert runner.run(_cfg(root, "tiny", 5)).ok and runner.run(_cfg(root, "tiny2", 6)).ok
     assert _in_two_sets(root) == 0
+
+
+# --- issue 51 item 5: the smaller findings of check ---------------------------------------------------------
+
+def test_a_deleted_part_is_named_with_the_resume_that_makes_it_again_exactly(root: Path) -> None:
+    run_dir = runs_of(root / "tiny")[1].run_dir
+    part = sorted(run_dir.glob("part-*.parquet"))[0]
+    before = pl.read_parquet(part)
+    part.unlink()
+    line = [p for p in audit(root / "tiny", fast=True).problems if "the file is missing" in p]
+    assert line and f"numplace run CONFIG --resume {run_dir} makes it again exactly" in line[0]
+    assert runner.run(_cfg(root, "tiny", 5), resume=run_dir).ok  # the fix it names
+    when = ["gen_ms", "created_at"]  # the time it took and when: the rest is the same puzzle, row for row
+    assert pl.read_parquet(part).drop(when).equals(before.drop(when))
+    assert audit(root / "tiny", fast=True).ok
+
+
+def test_a_run_finishing_while_check_reads_it_is_not_running_with_a_success_file(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check reads the manifest, the run finishes (manifest complete, then _SUCCESS), check looks
+    for _SUCCESS: it reads the manifest again rather than report a running run with _SUCCESS."""
+    import json
+
+    from pipeline.run.audit import manifests
+
+    run_dir = runs_of(root / "tiny")[-1].run_dir
+    done = json.loads((run_dir / "_manifest.json").read_text())
+    stale = dict(done, status="running")
+    (run_dir / "_manifest.json").write_text(json.dumps(stale))
+    real = manifests.run_problems
+
+    def finishing(run: manifests.Run, held: dict[int, int]) -> list[str]:
+        if run.run_dir == run_dir:  # the run finishes between check's two reads
+            (run_dir / "_manifest.json").write_text(json.dumps(done))
+        return real(run, held)
+
+    monkeypatch.setattr("pipeline.run.audit.run_problems", finishing)
+    result = audit(root / "tiny", fast=True)
+    assert not [p for p in result.problems if "has a _SUCCESS file" in p], result.problems
+    assert result.ok, result.problems
+
+
+def test_overlapping_runs_say_which_belongs_to_another_set(root: Path) -> None:
+    other = runs_of(root / "tiny2")[0].run_dir  # indices 0-3 of tiny2
+    moved = other.rename(root / "tiny" / other.name)
+    problems = audit(root / "tiny", fast=True).problems
+    line = [p for p in problems if "overlap" in p]
+    assert line and f"{moved.name} (a run of set tiny2, not of this set)" in line[0], problems
