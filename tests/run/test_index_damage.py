@@ -151,6 +151,7 @@ def test_a_look_up_never_reads_outside_a_segment(indexed: tuple[Path, list[str],
     assert index.hits(sorted(every)) == every
 
 
+@pytest.mark.heavy  # the CLI in a fresh interpreter, three times
 def test_catalog_names_a_bad_segment_and_repair_mends_it(indexed: tuple[Path, list[str], set[str]]) -> None:
     root = indexed[0]
     (seg,) = keyindex.segment_files(root)
