@@ -7,12 +7,15 @@ the result; exit codes as :class:`~pipeline.cli.base.ExitCode`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pipeline.cli import signals
 from pipeline.cli.base import ExitCode, fail, say_end, user_errors
+
+if TYPE_CHECKING:
+    from pipeline.run.runner import RunSummary
 
 
 @user_errors
@@ -41,7 +44,6 @@ def run(
     from pipeline import progress
     from pipeline.atomic import DiskFull
     from pipeline.run import runner
-    from pipeline.run.layout import MANIFEST
     from pipeline.run.lock import SetLocked
     from pipeline.run.manifest import manifest_path
     from pipeline.run.workers import parse_workers
@@ -86,6 +88,14 @@ def run(
     except runner.ExecutorLost as exc:  # the run is closed as partial, like --max-minutes: exit 3
         then = f"continue with: numplace run {config} --resume {exc.run_dir}" if exc.run_dir else "run again"
         raise fail(f"{exc}; finished parts are kept; {then}", ExitCode.PARTIAL) from None
+    _report(config, summary)
+
+
+def _report(config: Path, summary: RunSummary) -> None:
+    """Print what ``run`` wrote (a line per run it made, an unfinished one finished first too) and
+    end with the exit code its status calls for."""
+    from pipeline.run.layout import MANIFEST
+
     for done in (*summary.finished_first, summary):  # an unfinished run finished first has its line too
         rate = done.written / done.seconds if done.seconds > 0 else 0.0
         first = " (an unfinished run, finished first)" if done is not summary else ""
@@ -215,14 +225,17 @@ def catalog(
         moved = store.repair_catalog(out)
         for line in moved:
             typer.echo(line)
-        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged or half-written catalog file(s) moved or removed"
-                   if moved else f"{out}/{store.CATALOG}: no damaged catalog files")
+        typer.echo(f"{out}/{store.CATALOG}: {len(moved)} damaged or half-written catalog file(s) or index "
+                   f"segment(s) moved or removed" if moved else
+                   f"{out}/{store.CATALOG}: no damaged catalog files or index segments")
         return
     frame = store.read_catalog(out)
     typer.echo(f"{out}/{store.CATALOG}: {frame.height} puzzles, {frame['key'].n_unique()} distinct keys, "
                f"{frame['run_id'].n_unique()} run(s)")
     for line in store.unused_catalog_files(out):
         typer.echo(f"  UNUSED {line}")
+    for line in store.bad_segments(out):
+        typer.echo(f"  BAD {line}")
     if frame.height:
         summary = frame.group_by("set_name", "run_id", "size").agg(pl.len().alias("puzzles")).sort("set_name", "run_id")
         for row in summary.iter_rows(named=True):

@@ -221,13 +221,13 @@ class Finisher:
 
     def _disk_full(self, exc: DiskFull) -> None:
         """``exc`` with ``run_dir`` set, after marking the manifest ``interrupted`` if it can still be
-        saved (a full device may refuse that too: the manifest then stays ``running``)."""
+        saved (a full device may refuse that too: the manifest then stays ``running``). Nothing is
+        logged here: the exception carries the run folder, and the command's one last line
+        (``disk_full``, with ``exit_code`` and the ``--resume`` command) says it once."""
         exc.run_dir = self.plan.run_dir
         with contextlib.suppress(OSError):
             self.plan.manifest.finish(self.plan.cfg.count, self._session(time.perf_counter() - self.t0),
                                       "interrupted")
-        self.say(f"{exc}: stopping; finished parts are kept and the run resumes with --resume {self.plan.run_dir}",
-                 event="disk_full", level="error", run_dir=str(self.plan.run_dir))
 
     def _finish_shard(self, k: int, items: list[Item]) -> None:
         """Shard ``k``: duplicates resolved, then the part file written under a temporary name, its stats

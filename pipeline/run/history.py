@@ -32,7 +32,7 @@ from pipeline.atomic import atomic_write
 from pipeline.config.defining import defining_keys, differences, shown
 from pipeline.errors import UserError
 from pipeline.run import store
-from pipeline.run.layout import GAPS, catalog_run
+from pipeline.run.layout import CATALOG, GAPS, OLD_CATALOG, catalog_run, manifest_path
 from pipeline.run.manifest import Manifest
 
 
@@ -70,12 +70,46 @@ def _made_as(m: Manifest) -> str:
     return made if isinstance(made, str) else m.run_dir.name
 
 
+def moved_runs(set_dir: Path, runs: Iterable[Manifest]) -> dict[str, Path]:
+    """The runs of the set (its catalog entries) that are in no folder of ``set_dir`` but in another
+    folder of the output root under their own name, with a manifest of this set (moved by hand):
+    run id -> the folder. Readers of the root still take their puzzles, so their ids are not a gap."""
+    present = {m.run_dir.name for m in runs} | {_made_as(m) for m in runs}
+    root, name = set_dir.parent, set_dir.name
+    out: dict[str, Path] = {}
+    wanted = [r for e in store.set_entries(root, name) if (r := catalog_run(Path(e).name)[1]) and r not in present]
+    if not wanted:
+        return out
+    try:
+        others = sorted(p for p in root.iterdir()
+                        if p.is_dir() and p != set_dir and p.name not in (CATALOG, OLD_CATALOG))
+    except OSError:
+        return out
+    for run_id in wanted:
+        for other in others:
+            m = _manifest_at(other / run_id)
+            if m is not None and m.set_name == name:
+                out[run_id] = other / run_id
+                break
+    return out
+
+
+def _manifest_at(run_dir: Path) -> Manifest | None:
+    if manifest_path(run_dir) is None:
+        return None
+    try:
+        return Manifest.read(run_dir, strict=False)
+    except (store.StoreError, OSError, ValueError):
+        return None
+
+
 def deleted_runs(set_dir: Path, runs: Iterable[Manifest]) -> list[Deleted]:
     """The catalog entries of the set whose run is in no folder of ``set_dir`` (not under its own
-    name, and not renamed: no manifest says it was that run)."""
+    name, and not renamed: no manifest says it was that run), nor moved to another folder of the
+    output root (:func:`moved_runs`)."""
     runs = list(runs)
     root, name = set_dir.parent, set_dir.name
-    present = {m.run_dir.name for m in runs} | {_made_as(m) for m in runs}
+    present = {m.run_dir.name for m in runs} | {_made_as(m) for m in runs} | set(moved_runs(set_dir, runs))
     out = []
     for entry in store.set_entries(root, name):
         run_id = catalog_run(Path(entry).name)[1]
@@ -146,7 +180,10 @@ def review(set_dir: Path, runs: list[Manifest]) -> list[str]:
     ok = accepted(set_dir)
     deleted = deleted_runs(set_dir, runs)
     ways = _WAYS_OUT.format(set_dir=set_dir)
-    out = []
+    out = [f"set {set_dir.name}: run {run_id} is in {where} (moved by hand): readers of the output root still "
+           f"take its puzzles, and the set's ids are not made again; move it back: mv {where} {set_dir / run_id}"
+           for run_id, where in moved_runs(set_dir, runs).items()]
+    out += foreign_runs(set_dir, runs)
     found = gaps(runs, deleted)
     for g in found:
         if _covered(g, ok["gaps"]):
@@ -202,6 +239,14 @@ def _remade(set_dir: Path, d: Deleted, held: dict[str, str]) -> bool:
     except (store.StoreError, OSError):
         return False
     return bool(was) and all(held.get(pid) == key for pid, key in was.items())
+
+
+def foreign_runs(set_dir: Path, runs: Iterable[Manifest]) -> list[str]:
+    """One line per run folder of ``set_dir`` whose manifest is another set's (moved here by hand)."""
+    return [f"{m.run_dir}: a run of set {m.set_name} (its manifest and its rows' set_name say so), not of set "
+            f"{set_dir.name}: moved here by hand; move it back: mv {m.run_dir} "
+            f"{set_dir.parent / m.set_name / m.run_dir.name}"
+            for m in runs if m.set_name and m.set_name != set_dir.name]
 
 
 def first_gap(set_dir: Path, runs: list[Manifest]) -> Gap | None:

@@ -8,7 +8,17 @@ keeps an index beside its entries, in ``<root>/_catalog/_index/`` (:data:`~pipel
   written whole by rename (:func:`pipeline.atomic.atomic_write`): a header naming the catalog entries
   it covers, each with the ``(size, mtime_ns, inode)`` of the entry file it was built from, then the
   64-bit hashes (:func:`key_hashes`) of their keys sorted ascending, and beside each hash the number
-  of the entry it came from. The exact layout is :func:`_encode`.
+  of the entry it came from. The exact layout is :func:`pipeline.run.segment._encode`.
+* Every segment carries a **CRC-32 of its header and arrays** (:func:`_encode`), checked when it
+  is opened (:func:`read_segment`, once per file per process) with its structure: hashes ascending,
+  every entry number inside the entry list, each entry's key count equal to the number of hashes
+  that name it. A segment that fails (a flipped bit anywhere, cut short, another format, the first
+  format, which had no checksum) is not trusted: it is logged, removed under the dedup lock and its
+  entries are indexed again from the catalog entries (the source of truth). Once per segment file
+  per process, the keys of one entry it covers (chosen at random) are read and hashed, and must be
+  exactly the hashes the segment gives that entry (a segment whose checksum was made to match wrong
+  contents is found so, whole or over the nights). ``numplace catalog``
+  names such a segment and ``numplace catalog --repair`` removes and rebuilds it.
 * A lookup hashes the night's keys, binary-searches every segment (``numpy.searchsorted`` on a
   memory map: only the pages a search touches are read) and **confirms every hit exactly** by
   reading the key column of the entry the hash came from (cached per entry), so a hash collision
@@ -23,8 +33,8 @@ since) are read whole (which is also the damage check of :func:`pipeline.run.sto
 and written as one new segment; then segments of the same size tier (factor 4) are merged, four or
 more at a time, into one (never past :data:`MERGE_CAP` keys). A merge writes the new segment before
 it removes the old ones, so a kill at any moment leaves segments that still cover every entry (some
-twice: harmless). A segment that cannot be read (damaged, truncated, an unknown version) is ignored
-and removed, and its entries are indexed again. Readers take no lock: a segment removed under a
+twice: harmless). A segment that cannot be read or fails its checksum is ignored and removed, and
+its entries are indexed again. Readers take no lock: a segment removed under a
 reader's feet is found again by listing the folder anew (the merged one covers it).
 
 Nothing here decides which entries count (the snapshot does) or what a key is
@@ -34,7 +44,7 @@ hold", exactly as ``key in catalog_keys(root, snapshot)`` would.
 
 from __future__ import annotations
 
-import json
+import random
 import secrets
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -46,14 +56,23 @@ import numpy as np
 
 from pipeline.atomic import atomic_write
 from pipeline.run.layout import CATALOG, INDEX, OLD_CATALOG, SEGMENT_GLOB, TEMP_GLOB
+from pipeline.run.segment import (  # noqa: F401 (MAGIC, OLD_MAGIC, read_segment: this module's names too)
+    _VERIFIED,
+    MAGIC,
+    OLD_MAGIC,
+    BadSegment,
+    Segment,
+    Stamp,
+    _encode,
+    check_segment,
+    read_segment,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Hashes = npt.NDArray[np.uint64]
 
-#: The first 8 bytes of a segment file, and the version of the format and of :func:`key_hashes`.
-MAGIC = b"NPKIDX1\n"
 #: Segments of the same tier (keys within a factor of :data:`TIER`) are merged this many at a time.
 TIER = 4
 #: A merge never makes a segment of more keys than this (its memory: about 32 bytes a key).
@@ -66,8 +85,6 @@ _M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _SEED = np.uint64(0x6E756D706C616365)  # b"numplace"
 
-#: An entry file's identity when its segment was built: (size, mtime_ns, inode).
-Stamp = tuple[int, int, int]
 
 
 def key_hashes(keys: Sequence[str]) -> Hashes:
@@ -118,72 +135,6 @@ def stamp(path: Path) -> Stamp | None:
     return (st.st_size, st.st_mtime_ns, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
-# ---------------------------------------------------------------------------------------------
-# Segment files
-# ---------------------------------------------------------------------------------------------
-
-@dataclass
-class Segment:
-    """One segment: the entries it covers (name, stamp, key count), its sorted hashes and, beside
-    each, the number of its entry."""
-
-    path: Path | None
-    entries: list[tuple[str, Stamp, int]]
-    hashes: Hashes
-    entry_of: npt.NDArray[np.uint32]
-
-    @property
-    def keys(self) -> int:
-        return int(self.hashes.shape[0])
-
-
-def _encode(entries: list[tuple[str, Stamp, int]], hashes: Hashes, entry_of: npt.NDArray[np.uint32],
-            tmp: Path) -> None:
-    """Write a segment: :data:`MAGIC`; the header's length as a little-endian uint64; the header (UTF-8
-    JSON: ``{"keys": n, "entries": [[name, size, mtime_ns, inode, keys], ...]}``) padded with spaces
-    to a multiple of 8 bytes; ``n`` little-endian uint64 hashes, ascending; ``n`` little-endian uint32
-    entry numbers (positions in ``entries``); :data:`MAGIC` again (a file cut short lacks it)."""
-    head = json.dumps({"keys": int(hashes.shape[0]),
-                       "entries": [[name, *st, n] for name, st, n in entries]}).encode()
-    head += b" " * (-(len(MAGIC) + 8 + len(head)) % 8)
-    with open(tmp, "wb") as fh:
-        fh.write(MAGIC)
-        fh.write(len(head).to_bytes(8, "little"))
-        fh.write(head)
-        fh.write(np.ascontiguousarray(hashes, dtype="<u8").tobytes())
-        fh.write(np.ascontiguousarray(entry_of, dtype="<u4").tobytes())
-        fh.write(MAGIC)
-
-
-def read_segment(path: Path) -> Segment | None:
-    """The segment at ``path`` (hashes and entry numbers memory-mapped), or None when the file is not
-    a whole segment of this version (damaged, cut short, another format)."""
-    try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            if fh.read(len(MAGIC)) != MAGIC:
-                return None
-            hlen = int.from_bytes(fh.read(8), "little")
-            if hlen > size:
-                return None
-            head = json.loads(fh.read(hlen))
-            fh.seek(size - len(MAGIC))
-            if fh.read(len(MAGIC)) != MAGIC:
-                return None
-        n = int(head["keys"])
-        entries = [(str(e[0]), (int(e[1]), int(e[2]), int(e[3])), int(e[4])) for e in head["entries"]]
-        at = len(MAGIC) + 8 + hlen
-        if size != at + 12 * n + len(MAGIC) or sum(e[2] for e in entries) != n:
-            return None
-        if n == 0:
-            return Segment(path, entries, np.empty(0, np.uint64), np.empty(0, np.uint32))
-        hashes = np.memmap(path, dtype="<u8", mode="r", offset=at, shape=(n,))
-        entry_of = np.memmap(path, dtype="<u4", mode="r", offset=at + 8 * n, shape=(n,))
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None
-    return Segment(path, entries, hashes, entry_of)
-
-
 def _build(entries: list[tuple[str, Stamp, Hashes]]) -> Segment:
     """A segment (in memory) of entries given with the hashes of their keys."""
     hashes = np.concatenate([h for _, _, h in entries]) if entries else np.empty(0, np.uint64)
@@ -232,6 +183,10 @@ def _tier(keys: int) -> int:
 # The index of a snapshot
 # ---------------------------------------------------------------------------------------------
 
+class _Doubt(Exception):
+    """A segment's arrays say something impossible: its entries are read instead."""
+
+
 @dataclass
 class KeyIndex:
     """The keys of a catalog snapshot, answered from segments: ``key in index`` and :meth:`hits`.
@@ -248,7 +203,8 @@ class KeyIndex:
         return isinstance(key, str) and bool(self.hits([key]))
 
     def hits(self, keys: Iterable[str]) -> set[str]:
-        """The keys of ``keys`` the snapshot holds (exactly: every hash hit is confirmed)."""
+        """The keys of ``keys`` the snapshot holds (exactly: every hash hit is confirmed; a segment
+        whose arrays say anything impossible is not trusted, and its entries are read instead)."""
         keys = list(dict.fromkeys(keys))
         found: set[str] = set()
         if not keys or not self.segments:
@@ -257,21 +213,35 @@ class KeyIndex:
         for seg, valid in zip(self.segments, self.valid, strict=True):
             if seg.keys == 0 or not valid.any():
                 continue
-            pos = np.searchsorted(seg.hashes, want, side="left")
-            inside = pos < seg.keys
-            match = np.zeros(len(keys), dtype=bool)
-            match[inside] = np.asarray(seg.hashes[pos[inside]]) == want[inside]
-            for i in np.flatnonzero(match):
-                if keys[i] in found:
-                    continue
-                j = int(pos[i])
-                while j < seg.keys and seg.hashes[j] == want[i]:
-                    e = int(seg.entry_of[j])
-                    if valid[e] and keys[i] in self._entry_keys(seg.entries[e][0]):
-                        found.add(keys[i])
-                        break
-                    j += 1
+            try:
+                found |= self._seg_hits(seg, valid, keys, want, found)
+            except _Doubt:
+                names = [seg.entries[i][0] for i in np.flatnonzero(valid)]
+                found |= {k for k in keys if any(k in self._entry_keys(n) for n in names)}
         return found
+
+    def _seg_hits(self, seg: Segment, valid: npt.NDArray[np.bool_], keys: list[str], want: Hashes,
+                  found: set[str]) -> set[str]:
+        """The keys of ``keys`` (hashes ``want``) that ``seg``'s valid entries hold, confirmed; raises
+        :class:`_Doubt` on an entry number outside the segment (a look-up never reads outside it)."""
+        out: set[str] = set()
+        pos = np.searchsorted(seg.hashes, want, side="left")
+        inside = pos < seg.keys
+        match = np.zeros(len(keys), dtype=bool)
+        match[inside] = np.asarray(seg.hashes[pos[inside]]) == want[inside]
+        for i in np.flatnonzero(match):
+            if keys[i] in found:
+                continue
+            j = int(pos[i])
+            while j < seg.keys and seg.hashes[j] == want[i]:
+                e = int(seg.entry_of[j])
+                if e >= len(seg.entries):
+                    raise _Doubt
+                if valid[e] and keys[i] in self._entry_keys(seg.entries[e][0]):
+                    out.add(keys[i])
+                    break
+                j += 1
+        return out
 
     def _entry_keys(self, name: str) -> frozenset[str]:
         if name not in self._confirmed:
@@ -290,13 +260,38 @@ def index_dir(root: Path) -> Path:
 
 
 def list_segments(root: Path) -> list[Segment]:
-    """The readable segments of ``root``'s index, largest first (damaged ones are left out)."""
-    out = []
+    """The verified segments of ``root``'s index, largest first (bad ones are left out)."""
+    return scan_segments(root)[0]
+
+
+def scan_segments(root: Path) -> tuple[list[Segment], list[tuple[Path, str]]]:
+    """The verified segments of ``root``'s index, largest first, and the bad segment files with why
+    each is bad (:func:`check_segment`)."""
+    good, bad = [], []
     for path in sorted(index_dir(root).glob(SEGMENT_GLOB)):
-        seg = read_segment(path)
-        if seg is not None:
-            out.append(seg)
-    return sorted(out, key=lambda s: (-s.keys, str(s.path)))
+        try:
+            good.append(check_segment(path))
+        except BadSegment as exc:
+            bad.append((path, str(exc)))
+    return sorted(good, key=lambda s: (-s.keys, str(s.path))), bad
+
+
+def drop_bad(bad: list[tuple[Path, str]], say: Callable[..., None] | None = None) -> list[str]:
+    """Remove the bad segment files ``bad`` (call under the dedup lock); returns one line per file
+    removed, also given to ``say`` (a run's log) as a warning. Their entries are indexed again."""
+    lines = []
+    for path, why in bad:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            continue
+        _VERIFIED.pop(path, None)
+        line = (f"key index segment {path} is bad ({why}): removed; the catalog entries it covered are "
+                f"indexed again from the entries themselves")
+        lines.append(line)
+        if say is not None:
+            say(line, event="index_segment_removed", level="warning", path=str(path), why=why)
+    return lines
 
 
 def _cover(segments: list[Segment], want: dict[str, Stamp]) -> tuple[list[npt.NDArray[np.bool_]], set[str]]:
@@ -354,25 +349,64 @@ BUILD_CHUNK = 4_000_000
 
 
 def open_index(root: Path, names: dict[str, Path], read_keys: Callable[[str], list[str]],
-               lock: Callable[[], Any]) -> KeyIndex:
+               lock: Callable[[], Any], say: Callable[..., None] | None = None) -> KeyIndex:
     """The index of the snapshot ``names`` (entry name -> its file; entries whose file has gone are
-    not covered: the caller reads them from their run's parts), brought up to date first: entries
-    no valid segment covers are read with ``read_keys`` (a damaged one raises: what was indexed
-    before it stays valid) and indexed as new segments, and same-tier segments are merged, all
-    under ``lock()`` (a context manager: the root's dedup lock). If the index cannot be written (a
+    not covered: the caller reads them from their run's parts), brought up to date first: bad
+    segments (:func:`check_segment`, :func:`_spot_check`) are removed and told to ``say``; entries
+    no trusted segment covers are read with ``read_keys`` (a damaged one raises: what was indexed
+    before it stays valid) and indexed as new segments, and same-tier segments are merged, all under
+    ``lock()`` (a context manager: the root's dedup lock). If the index cannot be written (a
     read-only or full device), the new segments are kept in memory for this run."""
     want = {name: st for name, path in names.items() if (st := stamp(path)) is not None}
-    segments = list_segments(root)
+    segments, bad = scan_segments(root)
+    doubt = _spot_check(segments, want, read_keys)
+    segments = [s for s in segments if s.path not in doubt]
     valid, covered = _cover(segments, want)
-    if len(covered) < len(want):
+    if bad or doubt or len(covered) < len(want):
         with lock():
-            segments = list_segments(root)  # another run may have indexed them meanwhile
+            segments, bad = scan_segments(root)  # another run may have indexed them meanwhile
+            bad += [(s.path, doubt[s.path]) for s in segments if s.path in doubt]
+            segments = [s for s in segments if s.path not in doubt]
+            drop_bad(bad, say)
             valid, covered = _cover(segments, want)
             todo = [n for n in want if n not in covered]
             if todo:
                 segments = _index_entries(root, segments, todo, want, read_keys, names)
                 valid, covered = _cover(segments, want)
     return KeyIndex(segments, valid, read_keys)
+
+
+#: Segment files this process has spot-checked against an entry (as :data:`_VERIFIED`).
+_SPOT_CHECKED: set[tuple[Path, tuple[int, int, int, int] | None]] = set()
+
+
+def _spot_check(segments: list[Segment], want: dict[str, Stamp],
+                read_keys: Callable[[str], list[str]]) -> dict[Path, str]:
+    """Segments whose hashes are not those of their entries' keys, with why: once per segment file
+    per process, one entry it covers (chosen at random) is read and its keys' hashes must be exactly
+    the hashes the segment gives that entry. The checksum finds damage; this finds a segment whose
+    checksum was made to match wrong contents (by hand, or a bug), whole or in part, over the nights."""
+    out: dict[Path, str] = {}
+    for seg in segments:
+        if seg.path is None:
+            continue
+        ident = (seg.path, _VERIFIED.get(seg.path))
+        if ident in _SPOT_CHECKED:
+            continue
+        mine = [i for i, (name, st, n) in enumerate(seg.entries) if n and want.get(name) == st]
+        if not mine:
+            continue
+        e = _RNG.choice(mine)
+        expect = np.sort(key_hashes(read_keys(seg.entries[e][0])))
+        held = np.sort(np.asarray(seg.hashes)[np.asarray(seg.entry_of) == e])
+        if not np.array_equal(expect, held):
+            out[seg.path] = f"its hashes of entry {seg.entries[e][0]} are not those of the entry's keys"
+        else:
+            _SPOT_CHECKED.add(ident)
+    return out
+
+
+_RNG = random.Random()
 
 
 def _index_entries(root: Path, segments: list[Segment], todo: list[str], want: dict[str, Stamp],
@@ -425,9 +459,7 @@ def compact(root: Path, segments: list[Segment], names: dict[str, Path] | None =
     ``<root>/<name>``) still has the stamp recorded; remove unreadable segment files. Call under the
     dedup lock. Returns the segments now in the folder, largest first."""
     folder = index_dir(root)
-    for path in folder.glob(SEGMENT_GLOB):
-        if read_segment(path) is None:
-            path.unlink(missing_ok=True)
+    drop_bad(scan_segments(root)[1])
     files = dict(names or {})
     while True:
         group = _mergeable(segments)

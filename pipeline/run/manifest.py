@@ -298,11 +298,13 @@ def _read_run(run_dir: Path) -> Manifest | None:
 
 def runs_of(set_dir: Path) -> list[Manifest]:
     """The runs of the set folder ``set_dir`` (folders with a manifest), oldest first by start
-    index, then run id. Folders whose name starts with a dot (a ``.<run_id>.tmp`` run folder in the
-    making) are not runs. A damaged manifest raises :class:`StoreError` naming it."""
+    index, then run id. A folder hidden by hand (``_old``, ``.old``) is a run too when it holds a
+    manifest: the globs of polars and duckdb read it (a ``.<run_id>.tmp`` folder in the making holds
+    its run folder, not a manifest, and is never one). A damaged manifest raises :class:`StoreError`
+    naming it."""
     try:
         with os.scandir(set_dir) as it:  # the type from the listing: no stat per folder
-            dirs = sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir())
+            dirs = sorted(e.name for e in it if not e.name.endswith(".tmp") and e.is_dir())
     except OSError:
         return []
     found = [m for d in dirs if (m := _read_run(set_dir / d)) is not None]

@@ -43,7 +43,7 @@ from pipeline.generate.grid import design_problem, fixed_cells_problem, variant_
 from pipeline.generate.spec import Spec, design_of
 from pipeline.identity import canon, numbering
 from pipeline.run import capacity, history, kernels, stock, store
-from pipeline.run.layout import TEMP_GLOB, catalog_name, holder_dir
+from pipeline.run.layout import TEMP_GLOB, catalog_name, catalog_run, holder_dir
 from pipeline.run.lock import SetLock
 from pipeline.run.manifest import UNFINISHED, Manifest, restore_success, runs_of
 from pipeline.run.work import Job
@@ -347,7 +347,7 @@ def _resume(run_dir: Path, chash: str, say: Log) -> Manifest:
     own = catalog_name(manifest.data.get("set_name", ""), run_dir.name)
     root = run_dir.parent.parent
     names = [n for n in manifest.catalog_snapshot if n.rpartition("/")[2] != own]
-    store.check_catalog(root, names)
+    store.check_catalog(root, names, say)
     for name in store.missing_entries(root, names):
         gone = store.entry_run(root, name)
         how = (f"its keys are read from {gone}'s parts instead" if gone.is_dir() else
@@ -422,6 +422,7 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
         if restore_success(m):
             say(f"run {m.run_dir} is complete but lacked its _SUCCESS file (stopped just before writing it); "
                 f"written now", event="success_restored", level="warning", run_dir=str(m.run_dir))
+    _refuse_moved(cfg.name, set_dir, earlier)
     for m in earlier:  # under the set's lock: a run that is not complete here was stopped or killed
         if m.status in UNFINISHED:
             written = sum(r.get("rows", 0) for r in m.shards.values() if isinstance(r, dict))
@@ -451,7 +452,7 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
             say(line, event="set_history", level="warning")
     root = Path(cfg.output.dir)
     snapshot = store.catalog_files(root) if cfg.dedup.catalog else []
-    store.check_catalog(root, snapshot)  # a damaged entry is named before anything exists
+    store.check_catalog(root, snapshot, say)  # a damaged entry is named before anything exists
     published = store.uncataloged_parts(root, snapshot) if cfg.dedup.catalog else []
     if published:
         say(f"{len(published)} part file(s) of runs without a catalog entry (still running, or killed and never "
@@ -472,6 +473,19 @@ def _start(cfg: Config, chash: str, say: Log, record: dict[str, Any], grader: in
     if picks:
         say(f"taking {len(picks)} puzzle(s) from the stock of set {cfg.name}", event="stock_taken", count=len(picks))
     return Manifest.read(run_dir)
+
+
+def _refuse_moved(name: str, set_dir: Path, earlier: list[Manifest]) -> None:
+    """Refuse (naming the run and the ``mv`` that puts it back) when a run folder of another set was
+    moved into this one, or a run of this set into another folder: the ids and seeds of the set would
+    no longer be its own."""
+    foreign = history.foreign_runs(set_dir, earlier)
+    if foreign:
+        raise RunError(f"set {name}: {foreign[0]}")
+    for run_id, where in history.moved_runs(set_dir, earlier).items():
+        raise RunError(f"set {name}: its run {run_id} is in {where} (moved by hand), where readers of the output "
+                       f"root still take its puzzles; a new run would issue its ids again: move it back: "
+                       f"mv {where} {set_dir / run_id}")
 
 
 def _check_capacity(cfg: Config, root: Path, snapshot: list[str], published: list[str]) -> None:
@@ -499,12 +513,15 @@ def _new_run_dir(cfg: Config, chash: str) -> tuple[Path, Path]:
     """A new, empty ``<set>/.<run_id>.tmp/<run_id>`` folder and the run folder ``<set>/<run_id>`` it
     becomes (which does not exist yet). Call under the set's lock."""
     root = Path(cfg.output.dir) / cfg.name
+    # a run id another folder's manifest or a catalog entry holds (a run hidden or moved by hand) is taken too
+    taken = {str(m.data.get("run_id")) for m in runs_of(root)} | {
+        catalog_run(Path(e).name)[1] for e in store.set_entries(root.parent, cfg.name)}
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     base = f"{stamp}-{chash[:8]}"
     for k in range(1, 1000):
         run_id = base if k == 1 else f"{base}-{k}"
         run_dir, holder = root / run_id, holder_dir(root, run_id)
-        if run_dir.exists():
+        if run_dir.exists() or run_id in taken:
             continue
         try:
             holder.mkdir(parents=True, exist_ok=False)

@@ -311,8 +311,8 @@ def uncataloged_parts(root: Path, names: Iterable[str]) -> list[str]:
     published the moment they exist, so a new run dedups against these too."""
     entered = {entry_run(root, n) for n in names}
     out: list[str] = []
-    for set_dir in _subdirs(root):
-        for run_dir in _subdirs(set_dir):
+    for set_dir in _subdirs(root, hidden=True):
+        for run_dir in _subdirs(set_dir, hidden=True):
             if run_dir in entered:
                 continue
             listing = _names(run_dir)
@@ -329,12 +329,16 @@ def _names(folder: Path) -> list[str]:
         return []
 
 
-def _subdirs(folder: Path) -> list[Path]:
-    """The folders in ``folder`` that are sets or runs (not :func:`~pipeline.run.layout.reserved`),
+def _subdirs(folder: Path, hidden: bool = False) -> list[Path]:
+    """The folders in ``folder`` that are sets or runs (not :func:`~pipeline.run.layout.reserved`;
+    with ``hidden``, reserved names too, but the catalog folders and ``.<run_id>.tmp`` folders: a
+    set or run folder hidden by hand is read by the polars and duckdb globs, so its parts count),
     sorted by name; one directory listing, no stat per entry where the file system tells the type."""
     try:
         with os.scandir(folder) as it:
-            found = [e.name for e in it if not reserved(e.name) and e.is_dir()]
+            found = [e.name for e in it if (not reserved(e.name) or (hidden and e.name not in (CATALOG, OLD_CATALOG)
+                                                                      and not e.name.endswith(".tmp")))
+                     and e.is_dir()]
     except OSError:
         return []
     return [folder / n for n in sorted(found)]
@@ -371,7 +375,7 @@ class PartsWatch:
             return old[1], old[2]
         now = time.time_ns()
         names = _names(folder)
-        subs = [p.name for p in _subdirs(folder)]
+        subs = [p.name for p in _subdirs(folder, hidden=True)]
         if mtime < now - self.SETTLE_NS:
             self._seen[folder] = (mtime, subs, names)
         else:
@@ -392,15 +396,16 @@ class PartsWatch:
         return out
 
 
-def check_catalog(root: Path, names: Iterable[str]) -> None:
+def check_catalog(root: Path, names: Iterable[str], say: Callable[..., None] | None = None) -> None:
     """Raise :class:`StoreError` naming the first damaged catalog file of ``names``, with what to do.
     A run calls this before it creates anything. Every entry the key index does not cover yet (see
     :func:`catalog_index`) is read whole, and indexed; an entry the index covers was read whole when
-    it was indexed, and its file has not changed since (same size, mtime and inode)."""
-    catalog_index(root, names)
+    it was indexed, and its file has not changed since (same size, mtime and inode). A bad index
+    segment is removed, told to ``say`` (a run's log), and its entries are indexed again."""
+    catalog_index(root, names, say)
 
 
-def catalog_index(root: Path, names: Iterable[str]) -> KeyIndex:
+def catalog_index(root: Path, names: Iterable[str], say: Callable[..., None] | None = None) -> KeyIndex:
     """The key index (:mod:`pipeline.run.keyindex`) of the catalog entries ``names`` (a snapshot)
     whose file exists, brought up to date under the root's dedup lock: ``key in index`` is
     ``key in catalog_keys(root, names)`` for those entries, without holding their keys. Raises
@@ -414,7 +419,7 @@ def catalog_index(root: Path, names: Iterable[str]) -> KeyIndex:
         keys: list[str] = _read_entry(files.get(name, _catalog_path(root, name)), root)["key"].to_list()
         return keys
 
-    return keyindex.open_index(root, files, read_keys, lambda: dedup_lock(root))
+    return keyindex.open_index(root, files, read_keys, lambda: dedup_lock(root), say)
 
 
 def snapshot_keys(root: Path, names: Iterable[str]) -> SeenKeys:
@@ -447,8 +452,41 @@ def repair_catalog(root: Path) -> list[str]:
     """Remove the temp files of catalog entries a killed run left half-written; move every damaged
     catalog file under ``root`` (new ``_catalog/*.keys`` and old ``.catalog/*.parquet``) to
     ``<root>/_catalog/damaged/`` (kept, never deleted) and, where the run folder still exists, write
-    its entry again from the run's part files. Returns one line per file removed or moved, saying
-    what was done. Only call it while no run writes into ``root``."""
+    its entry again from the run's part files; then remove every bad key index segment (a failed
+    checksum, cut short, the first format) and index its entries again. Returns one line per file
+    removed or moved, saying what was done. Only call it while no run writes into ``root``."""
+    done = _repair_entries(root)
+    done += _repair_index(root)
+    return done
+
+
+def bad_segments(root: Path) -> list[str]:
+    """One line per bad key index segment of ``root`` (:func:`pipeline.run.keyindex.check_segment`),
+    with what to do (``numplace catalog`` prints them; a run removes and rebuilds them itself)."""
+    from pipeline.run import keyindex
+
+    return [f"{path}: bad key index segment ({why}); it is not trusted: the next run, or numplace catalog "
+            f"--repair --out {root}, removes it and indexes its entries again" for path, why in
+            keyindex.scan_segments(root)[1]]
+
+
+def _repair_index(root: Path) -> list[str]:
+    """Remove the bad key index segments of ``root`` and index their entries again; one line each."""
+    from pipeline.run import keyindex
+    from pipeline.run.lock import dedup_lock
+
+    if not keyindex.index_dir(root).is_dir():
+        return []
+    with dedup_lock(root):
+        lines = keyindex.drop_bad(keyindex.scan_segments(root)[1])
+    if lines:
+        catalog_index(root, catalog_files(root))
+        lines = [f"{line} (done: {len(keyindex.segment_files(root))} segment(s) now)" for line in lines]
+    return lines
+
+
+def _repair_entries(root: Path) -> list[str]:
+    """:func:`repair_catalog`'s work on the catalog entries."""
     found = sorted((root / CATALOG).glob(CATALOG_GLOB)) + sorted((root / OLD_CATALOG).glob(OLD_CATALOG_GLOB))
     done = [f"removed {p}, a catalog entry left half-written by a killed run" for p in clean_catalog_temp(root)]
     for path in found:

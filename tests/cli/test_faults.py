@@ -157,6 +157,9 @@ def test_disk_full_gives_one_line_exit_4_and_a_resumable_run(how: str, tmp_path:
     (run_dir,) = run_dirs(out)
     lines = plain_lines(output)
     assert len(lines) == 1, output
+    events = [json.loads(x) for x in output.splitlines() if x.startswith("{")]
+    full = [e for e in events if e.get("event") == "disk_full"]
+    assert len(full) == 1 and full[0]["exit_code"] == 4, events  # one disk_full line, as promised (issue 51)
     assert lines[0].startswith(f"numplace: error: no space left on {run_dir / 'part-00001.parquet'}")
     assert f"--resume {run_dir}" in lines[0] and "Traceback" not in output and "thrift" not in lines[0]
     assert status(run_dir) == "interrupted"

@@ -13,7 +13,9 @@ an index. Every problem is a finding line naming the run.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,10 +130,13 @@ def run_problems(run: Run, held: dict[int, int]) -> list[str]:
     if m is None:
         return [f"{run.run_dir}: {len(run.parts)} part file(s) but no manifest ({MANIFEST}): not a whole numplace "
                 "run (its count, config and part checksums cannot be checked)"]
+    success = (run.run_dir / SUCCESS).exists()
+    if m.status != "complete" and success:  # read before the run finished, _SUCCESS after: read it again
+        with contextlib.suppress(store.StoreError, OSError, ValueError):
+            m = Manifest.read(run.run_dir, strict=False)
     out = _manifest_problems(m, run.label)
     out += _coverage(m, run.label, held)
     name, count = run.label, m.count
-    success = (run.run_dir / SUCCESS).exists()
     if m.status == "complete" and not success and not m.legacy:
         out.append(f"{name} is complete but has no {SUCCESS} file, which readers of finished runs look for "
                    f"(restore it: touch {run.run_dir / SUCCESS})")
@@ -210,7 +215,8 @@ def _coverage(m: Manifest, name: str, held: dict[int, int]) -> list[str]:
             continue
         made, failed = _int(rec.get("rows")), rec.get("failures")
         if k not in held:
-            out.append(f"{name}: the manifest records {part_name(k)} ({made} puzzles) but the file is missing")
+            out.append(f"{name}: the manifest records {part_name(k)} ({made} puzzles) but the file is missing; "
+                       f"numplace run CONFIG --resume {m.run_dir} makes it again exactly (from the same seeds)")
         want = min(size, count - k * size)
         if made is not None and isinstance(failed, list) and made + len(failed) != want:
             out.append(f"{name}: {part_name(k)} is recorded with {made} puzzles and {len(failed)} failures "
@@ -220,8 +226,17 @@ def _coverage(m: Manifest, name: str, held: dict[int, int]) -> list[str]:
 
 def overlaps(found: Iterable[Run]) -> list[str]:
     """Runs of one set whose index ranges overlap (an index is issued once, ever)."""
-    ranges = sorted((r.manifest.start, r.manifest.start + r.manifest.count, r.run_dir.name)
-                    for r in found if r.whole and r.manifest is not None)
+    runs = [r for r in found if r.whole and r.manifest is not None]
+    sets = Counter(r.manifest.set_name for r in runs if r.manifest is not None and r.manifest.set_name)
+    home = sets.most_common(1)[0][0] if sets else None
+
+    def called(r: Run) -> str:
+        other = r.manifest.set_name if r.manifest is not None else None
+        return f"{r.run_dir.name} (a run of set {other}, not of this set)" if other and other != home else \
+            r.run_dir.name
+
+    ranges = sorted((r.manifest.start, r.manifest.start + r.manifest.count, called(r))
+                    for r in runs if r.manifest is not None)
     out = []
     end, last = 0, ""  # the furthest index range seen so far ends at ``end`` (run ``last``)
     for start, stop, name in ranges:
