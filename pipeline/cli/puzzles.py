@@ -18,7 +18,7 @@ from pipeline.generate.version import NEW_SET_METHOD
 
 @user_errors
 def generate(
-    count: Annotated[int, typer.Option(help="Number of puzzles.")] = 10,
+    count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 10,
     seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
     size: Annotated[int, typer.Option(help="Board side: 4, 6, 9, 16 or 25 (25 needs --hints).")] = 9,
     symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
@@ -56,6 +56,9 @@ def generate(
         raise fail("choose --minimal or --hints, not both")
     if fmt not in ("line", "json"):
         raise fail(f"--format: {fmt!r} is not one of line, json")
+    if fmt == "line" and variant and "killer" in variant.lower().replace(" ", "").split("+"):
+        raise fail("--variant killer: a killer puzzle is its cages, which a line of cells cannot hold; "
+                   "use --format json (one JSON row a puzzle, cages included; solve and rate read it)")
     removal: dict[str, Any] = {"symmetry": symmetry}
     if hints:
         lo, _, hi = hints.partition("-")
