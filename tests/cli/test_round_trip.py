@@ -3,6 +3,7 @@ names its flags (issue 52)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -63,3 +64,24 @@ def test_command_list_keeps_each_sentence_whole() -> None:
     for phrase in ("A damaged catalog file is named", "so that check and runs stop reporting",
                    "PNG, or one vector PDF per puzzle"):
         assert phrase in text, phrase
+
+
+def test_repair_of_a_puzzle_with_two_solutions_names_the_givens_to_add() -> None:
+    two = "...31....82...79..9....2.4.13.....9.....3.....7.....51.1.5....9..61...37....2...."
+    res = numplace("solve", "--repair", two)
+    assert res.returncode == 0
+    assert res.stdout.splitlines()[0] == ("no given to change: the puzzle is multiple; add 1 given(s) for one "
+                                          "solution: r9c6=4 (no fewer will do)")
+    data = json.loads(numplace("solve", "--repair", two, "--format", "json").stdout)
+    assert data["givens_to_add"] == [{"row": 8, "col": 5, "digit": "4"}] and data["givens_to_add_fewest"]
+
+
+def test_repair_lists_every_equally_good_repair() -> None:
+    res = numplace("solve", "--repair", ".6.4.1.32..........7.32...8..19.....25.....49.....41..1...82.7.........."
+                                        "94.1.7.2.")
+    lines = res.stdout.splitlines()
+    assert res.returncode == 0 and lines[1] == "  r9c2: 4 -> 3"
+    assert lines[2] == ("equally good: 5 other repair(s) with as few changes that give a unique puzzle; which given "
+                        "is wrong is the editor's choice:")
+    assert sorted(lines[3:8]) == ["  r1c4: 4 -> 5", "  r1c9: 2 -> 7", "  r3c5: 2 -> 9", "  r6c6: 4 -> 3",
+                                  "  r6c6: 4 -> 8"]
