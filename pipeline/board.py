@@ -375,6 +375,12 @@ def make_variant(kinds: str | list[str] | tuple[str, ...] | None, regions: str |
 
 _BLANKS = ".0"
 _DRAWING = re.compile(r"[\s|+\-=:_*#]")
+#: What a line keeps when ``-``, ``_`` and ``*`` are read as blanks (the notation fallback of :func:`_cells`).
+_DRAWING_NOT_BLANK = re.compile(r"[\s|+=:#]")
+#: The blank notations read besides ``.`` and ``0`` (only where the text does not add up otherwise).
+OTHER_BLANKS = "-_*"
+#: What a puzzle text may use, in words (the end of every size or symbol refusal).
+NOTATION = ("blanks . or 0 (or -, _, * in a line of cells); 16x16 in 1-G, or in 0-F with . for blank")
 
 
 def _tokens(text: str) -> str:
@@ -382,11 +388,41 @@ def _tokens(text: str) -> str:
     return _DRAWING.sub("", text).upper()
 
 
+def _square(k: int) -> bool:
+    return any(n * n == k for n in SIZES)
+
+
+def _cells(text: str) -> str:
+    """The cells of a puzzle text, upper-cased, one character each (``.`` or ``0`` blank).
+
+    First the drawing characters ``| + - = : _ * #`` and whitespace are left out (:func:`_tokens`). Only
+    when that does not give a board's number of cells, ``-``, ``_`` and ``*`` are read as blanks
+    (``1-3-...``: a common notation), first on every line, then leaving out the lines that hold
+    nothing else (a grid's rules); the first reading that gives a board's number of cells is kept, so
+    a text read before keeps its meaning."""
+    toks = _tokens(text)
+    if _square(len(toks)) or not any(ch in text for ch in OTHER_BLANKS):
+        return toks
+    lines = [_DRAWING_NOT_BLANK.sub("", line) for line in text.splitlines()]
+    for rules_out in (False, True):
+        kept = "".join(line for line in lines if line and not (rules_out and not line.strip(OTHER_BLANKS)))
+        cells = re.sub(r"[-_*]", ".", kept).upper()
+        if _square(len(cells)):
+            return cells
+    return toks
+
+
+def _hex_digits(cells: str, n: int) -> bool:
+    """True when a 16x16 text is written in 0-F (``0`` a digit): it holds ``0`` and ``.`` (its blank)
+    and no ``G``. A 16x16 text in 1-G with ``0`` as its only blank reads as before."""
+    return n == 16 and "0" in cells and "." in cells and "G" not in cells
+
+
 def size_of(text: str) -> int:
     """The board side implied by a puzzle text (``n*n`` symbols) among :data:`PUZZLE_SIZES` (25x25 text,
     which runs write, is refused here, clearly: the one-puzzle commands that infer the size do not take
     it); raises PuzzleFormatError."""
-    k = len(_tokens(text))
+    k = len(_cells(text))
     for n in PUZZLE_SIZES:
         if n * n == k:
             return n
@@ -395,35 +431,44 @@ def size_of(text: str) -> int:
         raise PuzzleFormatError(f"{side}x{side} puzzles are made by run and generate but not read here "
                                 f"(sizes read: {', '.join(f'{n}x{n}' for n in PUZZLE_SIZES)})")
     sizes = ", ".join(f"{n * n} for {n}x{n}" for n in PUZZLE_SIZES)
-    raise PuzzleFormatError(f"puzzle has {k} cells; expected {sizes}")
+    raise PuzzleFormatError(f"puzzle has {k} cells; expected {sizes}; {NOTATION}")
 
 
 def parse(text: str, n: int | None = None) -> Grid:
     """Read a puzzle: one line or a drawn grid, ``.`` or ``0`` for blanks.
 
-    Whitespace and the drawing characters ``| + - = : _ * #`` are ignored. With ``n`` given the
-    length must be ``n*n``; without it the size is inferred. Raises :class:`PuzzleFormatError`
-    naming the first bad symbol (row and column, 1-based) or the wrong length.
+    Whitespace and the drawing characters ``| + - = : _ * #`` are ignored; where that does not add up
+    to a board, ``-``, ``_`` and ``*`` are blanks (:func:`_cells`). A 16x16 text in 0-F (it holds
+    ``0``, ``.`` and no ``G``) reads ``0``-``F`` as 1-16. With ``n`` given the length must be ``n*n``;
+    without it the size is inferred. Raises :class:`PuzzleFormatError` naming the first bad symbol
+    (row and column, 1-based) or the wrong length, and the notations read.
     """
-    toks = _tokens(text)
+    toks = _cells(text)
     if n is None:
         n = size_of(text)
     elif len(toks) != n * n:
         raise PuzzleFormatError(f"puzzle has {len(toks)} cells; a {n}x{n} puzzle needs {n * n}")
+    if _hex_digits(toks, n):
+        return tuple(0 if ch == "." else int(ch, 16) + 1 if ch in "0123456789ABCDEF" else _bad(ch, toks, n)
+                     for ch in toks)
     alphabet = SYMBOLS[:n]
     out: list[int] = []
-    for i, ch in enumerate(toks):
+    for ch in toks:
         if ch in _BLANKS:
             out.append(0)
         elif ch in alphabet:
             out.append(alphabet.index(ch) + 1)
         else:
-            r, c = divmod(i, n)
-            raise PuzzleFormatError(
-                f"unknown symbol {ch!r} at row {r + 1}, column {c + 1} "
-                f"(a {n}x{n} puzzle uses {alphabet[0]}-{alphabet[-1]} and . or 0 for blank)"
-            )
+            _bad(ch, toks, n)
     return tuple(out)
+
+
+def _bad(ch: str, toks: str, n: int) -> int:
+    """Raise the refusal of symbol ``ch`` (its first place in ``toks``) on an ``n`` x ``n`` board."""
+    r, c = divmod(toks.index(ch), n)
+    alphabet = SYMBOLS[:n]
+    raise PuzzleFormatError(f"unknown symbol {ch!r} at row {r + 1}, column {c + 1} "
+                            f"(a {n}x{n} puzzle uses {alphabet[0]}-{alphabet[-1]} and . or 0 for blank)")
 
 
 def format_line(grid: Grid) -> str:
@@ -431,9 +476,12 @@ def format_line(grid: Grid) -> str:
     return "".join(SYMBOLS[d - 1] if d else "." for d in grid)
 
 
-def format_grid(grid: Grid) -> str:
-    """A drawn grid with box rules, e.g. for 9x9 ``5 3 . | . 7 . | . . .`` lines."""
+def format_grid(grid: Grid, variant: Variant | None = None) -> str:
+    """A drawn grid with box rules, e.g. for 9x9 ``5 3 . | . 7 . | . . .`` lines; on a jigsaw board
+    (``variant`` with regions) the rules are the regions' borders instead (:func:`_format_regions`)."""
     b = board(size_of_grid(grid))
+    if variant is not None and variant.regions is not None:
+        return _format_regions(grid, variant.regions, b.n)
     n, br, bc = b.n, b.box_rows, b.box_cols
     sep = "-+-".join(["-" * (2 * bc - 1)] * (n // bc))
     lines = []
@@ -443,6 +491,34 @@ def format_grid(grid: Grid) -> str:
         row = grid[r * n : (r + 1) * n]
         chunks = [" ".join(SYMBOLS[d - 1] if d else "." for d in row[c : c + bc]) for c in range(0, n, bc)]
         lines.append(" | ".join(chunks))
+    return "\n".join(lines)
+
+
+def _format_regions(grid: Grid, regions: str, n: int) -> str:
+    """``grid`` drawn with its jigsaw regions' borders: ``|`` between two cells of a row in different
+    regions, ``-`` under a cell whose neighbour below is in another region, ``+`` where they meet;
+    every cell is three characters apart, so the columns line up."""
+    def label(r: int, c: int) -> str:
+        return regions[r * n + c]
+
+    def wall(r: int, c: int) -> bool:  # between (r, c) and (r, c + 1)
+        return 0 <= r < n and label(r, c) != label(r, c + 1)
+
+    lines = []
+    for r in range(n):
+        if r:
+            floor = [label(r - 1, c) != label(r, c) for c in range(n)]
+            rule = "-" if floor[0] else " "
+            for c in range(n - 1):
+                meet = wall(r - 1, c) or wall(r, c)
+                mid = "+" if meet and (floor[c] or floor[c + 1]) else "|" if wall(r - 1, c) and wall(r, c) else \
+                    "-" if floor[c] and floor[c + 1] else " "
+                right = "-" if floor[c + 1] else " "
+                rule += ("-" if floor[c] else " ") + mid + right + right
+            lines.append(rule.rstrip())
+        row = "".join((SYMBOLS[grid[r * n + c] - 1] if grid[r * n + c] else ".")
+                      + ((" | " if wall(r, c) else "   ") if c < n - 1 else "") for c in range(n))
+        lines.append(row)
     return "\n".join(lines)
 
 

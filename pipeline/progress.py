@@ -106,10 +106,19 @@ def reporter(label: str, tty: bool | None = None, every: float = 5.0,
         last[0] = now
         rate = measure.rate if measure.rate is not None else measure.throughput(done, now)
         eta = measure.eta(done, total)
-        emit("progress", f"{done} of {total} ({rate:.3g}/s, {NOT_YET if eta is None else f'ETA {eta} s'})",
+        emit("progress", f"{done} of {total} ({plain(rate)}/s, {NOT_YET if eta is None else f'ETA {eta} s'})",
              done=done, total=total, rate=float(f"{rate:.3g}"), eta_s=eta)
 
     yield line
+
+
+def plain(rate: float) -> str:
+    """A rate as people write it, never in exponent form: ``6960``, ``42.1``, ``9.8``, ``0.0131``."""
+    if rate >= 100:
+        return f"{rate:.0f}"
+    if rate >= 1:
+        return f"{rate:.3g}"
+    return f"{rate:.4f}".rstrip("0").rstrip(".") or "0"
 
 
 def emit(event: str, message: str, level: str = "info", **fields: Any) -> None:

@@ -40,7 +40,7 @@ RUN, SHELL, CONFIG, DATA, SHOWN = "run", "shell", "config", "data", "shown"
 LANGS = {"python": RUN, "sh": SHELL, "console": SHELL, "yaml": CONFIG, "json": DATA, "text": SHOWN, "ini": SHOWN}
 
 #: Commands cheap enough to run in a transcript (no set on disk needed, a second or less each).
-CHEAP = {"solve", "rate", "canon", "grid-number", "grid-from-number", "--version"}
+CHEAP = {"solve", "rate", "show", "canon", "grid-number", "grid-from-number", "--version"}
 
 BOOK_KEYS = {"title", "subtitle", "author", "page", "per_page", "sections", "numbering", "answers", "labels",
              "stars", "title_page", "contents"}

@@ -118,11 +118,17 @@ def _plain(param: Any) -> Any:
 
 
 class PlainCommand(TyperCommand):
-    """A command whose ``--help`` shows plain words (see the module docstring)."""
+    """A command whose ``--help`` shows plain words (see the module docstring), and whose line in
+    ``numplace --help`` is its docstring's first paragraph as one text, wrapped by the terminal
+    (typer keeps the docstring's own line breaks there, which break sentences in the middle)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params = [_plain(p) for p in self.params]
+        if self.short_help is None and self.help:
+            import inspect
+
+            self.short_help = " ".join(inspect.cleandoc(self.help).split("\n\n")[0].split())
 
     def get_help_option(self, ctx: Any) -> Any:
         opt = super().get_help_option(ctx)

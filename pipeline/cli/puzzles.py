@@ -7,6 +7,7 @@ is read as :func:`pipeline.solve.batch.load` reads it; exit codes as
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +20,7 @@ from pipeline.generate.version import NEW_SET_METHOD
 
 @user_errors
 def generate(
-    count: Annotated[int, typer.Option(help="Number of puzzles.")] = 10,
+    count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 10,
     seed: Annotated[int, typer.Option(help="Set seed: puzzle i uses a seed derived from (seed, i).")] = 0,
     size: Annotated[int, typer.Option(help="Board side: 4, 6, 9, 16 or 25 (25 needs --hints).")] = 9,
     symmetry: Annotated[str, typer.Option(help="Symmetry tag, or random.")] = "rot180",
@@ -61,6 +62,9 @@ def generate(
         raise fail("choose --minimal or --hints, not both")
     if fmt not in ("line", "json"):
         raise fail(f"--format: {fmt!r} is not one of line, json")
+    if fmt == "line" and variant and "killer" in variant.lower().replace(" ", "").split("+"):
+        raise fail("--variant killer: a killer puzzle is its cages, which a line of cells cannot hold; "
+                   "use --format json (one JSON row a puzzle, cages included; solve and rate read it)")
     removal: dict[str, Any] = {"symmetry": symmetry}
     if hints:
         lo, _, hi = hints.partition("-")
@@ -141,21 +145,21 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
     result: solver.SolveResult | solver.RepairResult
     result = (solver.repair(grid, variant=variant) if mode == "repair"
               else solver.solve(grid, limit if mode == "count" else 2, variant=variant))
+    adds = _additions(grid, variant) if mode == "repair" and result.status == "multiple" else None
     if fmt == "json":
         failed = result.status in ("none", "timeout")
-        return json.dumps(solver.as_json(result)), ExitCode.PROBLEMS if failed else ExitCode.OK
+        data = solver.as_json(result)
+        if adds is not None:
+            data["givens_to_add"] = [{"row": i // adds.n, "col": i % adds.n, "digit": board.SYMBOLS[d - 1]}
+                                     for i, d in adds.cells]
+            data["givens_to_add_fewest"] = adds.fewest
+        return json.dumps(data), ExitCode.PROBLEMS if failed else ExitCode.OK
     lines: list[str] = []
     if isinstance(result, solver.RepairResult):
         if result.changes:
-            note = f"; {result.note}" if result.note else ""
-            lines.append(f"repaired: {len(result.changes)} given(s) changed "
-                         f"(the repaired puzzle is {result.repaired_status}{note})")
-            lines += [f"  {c}" for c in result.changes]
-            if result.alternatives:  # the choice was not forced: say so, and show one other
-                others = len(result.alternatives)
-                lines.append(f"equally good: {others} other repair(s) found with as few changes"
-                             f"{' inside the clashing givens' if result.inside else ''}, e.g. "
-                             + ", ".join(str(c) for c in result.alternatives[0]))
+            lines += _repair_lines(result)
+        elif adds is not None:
+            lines.append(f"no given to change: the puzzle is multiple; {adds.line}")
         else:
             lines.append(f"nothing to repair: the puzzle is {result.status}")
         sol = result.solution
@@ -172,6 +176,51 @@ def _render_single(text: str, mode: str, fmt: str, limit: int, rules: Any = None
     if mode != "count" or fmt == "grid":
         lines.append(board.format_grid(sol) if fmt == "grid" else board.format_line(sol))
     return "\n".join(lines), ExitCode.OK
+
+
+def _repair_lines(result: Any) -> list[str]:
+    """The text of a repair that changed givens: the changes, then every repair as good, if any, and
+    that the choice among them is the editor's."""
+    note = f"; {result.note}" if result.note else ""
+    status = result.repaired_status
+    lines = [f"repaired: {len(result.changes)} given(s) changed (the repaired puzzle is {status}{note})"]
+    lines += [f"  {c}" for c in result.changes]
+    if result.alternatives:
+        k = len(result.alternatives)
+        unique = " that give a unique puzzle" if result.repaired_status == "unique" else ""
+        more = f" (the first {k}; there are more)" if result.capped else ""
+        lines.append(f"equally good: {k} other repair(s) with as few changes{unique}{more}; "
+                     "which given is wrong is the editor's choice:")
+        lines += ["  " + ", ".join(str(c) for c in other) for other in result.alternatives]
+    return lines
+
+
+@dataclass(frozen=True)
+class _Adds:
+    """Givens to add to a puzzle with several solutions (:func:`pipeline.solve.pin.givens_to_add`)."""
+
+    n: int
+    cells: tuple[tuple[int, int], ...]
+    fewest: bool
+    line: str
+
+
+def _additions(grid: Any, variant: Any) -> _Adds | None:
+    """The fewest givens to add (as the studio shows them), for ``solve --repair`` of a puzzle with
+    several solutions: nothing is wrong with its givens, it lacks some."""
+    from pipeline.board import size_of_grid
+    from pipeline.solve import pin
+
+    found = pin.givens_to_add(grid, variant=variant)
+    if found is None:
+        return None
+    n = size_of_grid(grid)
+    if not found.unique:
+        line = f"adding {found} still leaves several solutions (the search stopped); add more"
+    else:
+        line = (f"add {len(found.cells)} given(s) for one solution: {found} "
+                f"({'no fewer will do' if found.fewest else 'fewer may do: not proved fewest'})")
+    return _Adds(n, found.cells, found.fewest and found.unique, line)
 
 
 def _render_why(text: str, fmt: str, rules: Any = None) -> tuple[str, ExitCode]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @user_errors
 def run(
     config: Annotated[Path, typer.Argument(help="YAML config file (see configs/default.yaml).")],
-    count: Annotated[int | None, typer.Option(help="Number of puzzles (overrides count).")] = None,
+    count: Annotated[int | None, typer.Option(min=1, help="Number of puzzles (overrides count).")] = None,
     seed: Annotated[int | None, typer.Option(help="Set seed (overrides seed).")] = None,
     workers: Annotated[str | None, typer.Option(help="Worker processes or 'auto' (overrides workers).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output root folder (overrides output.dir).")] = None,
@@ -137,22 +137,18 @@ def check(
 def show(
     path: Annotated[Path, typer.Argument(help="A set folder, run folder or part file.")],
     limit: Annotated[int, typer.Option(min=1, help="How many puzzles to print.")] = 5,
+    fmt: Annotated[str, typer.Option("--format", help="grid (drawn, with a header line) or line (one puzzle a "
+                                                      "line; a variant as a JSON puzzle line).")] = "grid",
 ) -> None:
-    """Print puzzles of a set as drawn grids."""
-    from pipeline import board
+    """Print puzzles of a set as drawn grids, or one a line; solve and rate read both back."""
     from pipeline.run import store
+    from pipeline.solve.blocks import show_lines
 
+    if fmt not in ("grid", "line"):
+        raise fail(f"--format: {fmt!r} is not one of grid, line")
     frame = store.read_parts(store.part_files(path)).head(limit)
-    for row in frame.iter_rows(named=True):
-        grid = board.parse(row["puzzle"], row["size"])
-        typer.echo(f"{row['puzzle_id']}  hints {row['hints']}  symmetry {row['symmetry']}  "
-                   f"minimal {row['minimal']}  orbit_minimal {row['orbit_minimal']}  "
-                   f"difficulty {row.get('difficulty')} {row.get('difficulty_score', 0):g}")
-        typer.echo(board.format_grid(grid))
-        for line in board.describe_variant(board.make_variant(row.get("variant"), row.get("regions"), row.get("cages")),
-                                           int(row["size"])):
-            typer.echo(line)
-        typer.echo("")
+    for line in show_lines(frame.iter_rows(named=True), fmt):
+        typer.echo(line)
 
 
 @user_errors

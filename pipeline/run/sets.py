@@ -14,14 +14,14 @@ from pipeline.run.manifest import UNFINISHED, Manifest, runs_of, sum_counts
 
 
 def overview(root: Path) -> list[dict[str, Any]]:
-    """Every set under the output root ``root`` with its runs, for ``numplace runs``: per set
-    ``set``, ``runs`` (each ``run_id``, ``status``, ``start``, ``count``, ``puzzles`` written,
-    ``levels``, ``created_at``, ``unfinished``: stopped before its range was made, and so finished
-    first by the next run of the set; a ``running`` run is unfinished when no process holds the set's
-    lock), ``puzzles``, ``next_index`` (the first index the next run gets), ``unfinished`` (the run
-    folders of the unfinished runs), ``stock`` (level -> stock puzzles not taken yet) and ``problems``
-    (:func:`pipeline.run.history.review`: gaps in the set's ids, runs deleted by hand, runs that
-    disagree on the keys that define a set; one line each)."""
+    """Every set under the output root ``root`` with its runs, for ``numplace runs``: per set ``set``, ``runs``
+    (each ``run_id``, ``status``, ``start``, ``count``, ``puzzles`` written, ``levels`` (easy to extreme:
+    :func:`by_level`), ``created_at``, ``unfinished``: stopped before its range was made, and so finished first
+    by the next run of the set; a ``running`` run is unfinished when no process holds the set's lock),
+    ``puzzles``, ``next_index`` (the first index the next run gets), ``unfinished`` (the run folders of the
+    unfinished runs), ``stock`` (level -> stock puzzles not taken yet) and ``problems``
+    (:func:`pipeline.run.history.review`: gaps in the set's ids, runs deleted by hand, runs that disagree on the
+    keys that define a set; one line each)."""
     out = []
     for set_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
         runs = runs_of(set_dir)
@@ -33,7 +33,7 @@ def overview(root: Path) -> list[dict[str, Any]]:
             shards = m.data.get("shards", {}).values()
             rows.append({"run_id": m.run_dir.name, "status": m.status, "start": m.start, "count": m.count,
                          "puzzles": sum(s.get("rows", 0) for s in shards),
-                         "levels": sum_counts(s.get("levels", {}) for s in shards),
+                         "levels": by_level(sum_counts(s.get("levels", {}) for s in shards)),
                          "created_at": m.data.get("created_at"),
                          "unfinished": m.status in UNFINISHED and not (m.status == "running" and busy)})
         out.append({"set": set_dir.name, "runs": rows, "puzzles": sum(r["puzzles"] for r in rows),
@@ -41,6 +41,14 @@ def overview(root: Path) -> list[dict[str, Any]]:
                     "unfinished": [str(m.run_dir) for m, r in zip(runs, rows, strict=True) if r["unfinished"]],
                     "stock": stock.levels(set_dir, runs), "problems": history.review(set_dir, runs)})
     return out
+
+
+def by_level(counts: dict[str, int]) -> dict[str, int]:
+    """``counts`` in the order of the levels, easy to extreme (:data:`~pipeline.difficulty.techniques.LEVELS`),
+    then any other key by name: the same order for every run, whatever order its shards were written in."""
+    from pipeline.difficulty.techniques import LEVELS
+
+    return dict(sorted(counts.items(), key=lambda kv: (LEVELS.index(kv[0]) if kv[0] in LEVELS else len(LEVELS), kv[0])))
 
 
 class IncompleteSet(UserError, ValueError):

@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.atomic import atomic_write
-from pipeline.board import PuzzleFormatError, Variant, parse_with_rules, size_of
+from pipeline.board import PuzzleFormatError, Variant, parse_with_rules
 from pipeline.errors import UserError
-from pipeline.solve import solver
+from pipeline.solve import blocks, solver
 
 if TYPE_CHECKING:
     import polars as pl
@@ -172,8 +172,10 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
     """Resolve ``numplace solve``'s argument; raises :class:`InputError`.
 
     On top of :func:`read_lines`: a ``.parquet``/``.csv`` file is a batch of its ``puzzle`` column
-    (line = 1-based row); a text with one line left is one puzzle; a text whose first line is not a
-    whole puzzle is one drawn grid (its lines joined, numbered by the first); otherwise a batch.
+    (line = 1-based row); a text with one line left is one puzzle; JSON puzzle lines are a batch;
+    otherwise the text is read by :func:`pipeline.solve.blocks.puzzles` (what ``numplace show``
+    prints, titles and drawn grids included; one puzzle per line): one puzzle found is one puzzle
+    (numbered by its first grid line), more are a batch.
     """
     path = Path(arg)
     if path.suffix in (".parquet", ".csv") and _kind(path) == "file":
@@ -183,16 +185,19 @@ def load(arg: str, stdin: Callable[[], str] = sys.stdin.read) -> Source:
         return Source(str(path), False, [(k + 1, v) for k, v in enumerate(column)])
     lines = read_lines(arg, stdin, nothing="no puzzle")
     items = lines.items
-    if lines.inline or len(items) == 1:
+    if lines.inline:
+        text = items[0][1]
+        if "\n" not in text.strip() or text.lstrip().startswith("{"):
+            return Source(lines.name, True, items)
+        items = _text_lines(lines.name, text, "no puzzle").items
+    if len(items) == 1:
         return Source(lines.name, True, items)
     if items[0][1].lstrip().startswith("{"):  # JSON puzzle lines (pipeline.board.parse_with_rules)
         return Source(lines.name, False, items)
-    try:
-        size_of(items[0][1])
-    except PuzzleFormatError:
-        # the first line is not a whole puzzle: the text is one drawn grid
+    found = blocks.puzzles(items)
+    if not found:  # no grid line at all: the parser names what is wrong with the text
         return Source(lines.name, True, [(items[0][0], "\n".join(ln for _, ln in items))])
-    return Source(lines.name, False, items)
+    return Source(lines.name, len(found) == 1, found)
 
 
 def solve_one(text: str, mode: Mode, limit: int, *, compiled_first: bool = False,

@@ -91,11 +91,13 @@ class RepairResult:
     #: set when the repaired puzzle is not unique: that no repair with as few changes is unique
     #: (``no repair with 1 change gives a unique puzzle``), or none was found so; else None
     note: str | None = None
-    #: other repairs as good as this one (as few changes, as much inside the clashes, unique when
-    #: this one is), each its changes; at most :data:`ALTERNATIVES` are looked for
+    #: every other repair as good as this one (as few changes; unique when this one is), one per set of
+    #: changed givens, each its changes; at most :data:`ALTERNATIVES` (``capped``: there are more)
     alternatives: tuple[tuple[Change, ...], ...] = ()
     #: every change is a given of the puzzle's clashes (:func:`pipeline.solve.why.clashes`)
     inside: bool = False
+    #: :data:`ALTERNATIVES` were listed and there are more repairs as good
+    capped: bool = False
 
 
 def _variant(variant: Variant | None) -> Variant | None:
@@ -201,33 +203,50 @@ def repair(puzzle: Grid, *, compiled_first: bool = False, variant: Variant | Non
     if best.repaired_status != "unique":
         best = _unique_on_face(engine, puzzle, best, compiled_first, variant)
     within_clashes = bool(inside) and all(c.row * n + c.col in inside for c in best.changes)
-    if not within_clashes:
-        pinned = []  # the repair kept reaches outside the clashes: any set of as few changes is as good
-    return replace(best, alternatives=_alternatives(engine, puzzle, best, keep, pinned, compiled_first, variant),
-                   inside=within_clashes)
+    others, capped = _alternatives(engine, puzzle, best, keep, compiled_first, variant)
+    return replace(best, alternatives=others, inside=within_clashes, capped=capped)
 
 
-#: How many other repairs :func:`repair` looks at for ones as good as the chosen one.
-ALTERNATIVES = 6
+#: At most this many other repairs as good as the chosen one are listed (``capped`` says there are more).
+ALTERNATIVES = 12
+#: Sets of changed givens looked at for them (each one ILP solve, cut off before the next).
+ALTERNATIVE_SETS = 40
 
 
-def _alternatives(engine: Engine, puzzle: Grid, best: RepairResult, keep: int, pinned: list[frozenset[int]],
-                  compiled_first: bool, variant: Variant | None) -> tuple[tuple[Change, ...], ...]:
-    """Other repairs as good as ``best``: as few changes (``keep`` givens kept), none outside the
-    clashes when ``pinned`` keeps the givens outside them, and unique when ``best`` is; each found set
-    of changed cells is cut off before the next solve, at most :data:`ALTERNATIVES` solves."""
+def _alternatives(engine: Engine, puzzle: Grid, best: RepairResult, keep: int, compiled_first: bool,
+                  variant: Variant | None) -> tuple[tuple[tuple[Change, ...], ...], bool]:
+    """Every other repair as good as ``best`` (as few changes: ``keep`` givens kept; unique when
+    ``best`` is), and whether the list was cut at :data:`ALTERNATIVES`. The optimal face is walked
+    with no-good cuts: each set of changed givens found is cut off before the next ILP solve (at most
+    :data:`ALTERNATIVE_SETS` solves); when ``best`` is unique, each set (``best``'s too) is searched
+    for every choice of digits that makes the puzzle unique (:func:`_unique_in_set`), each listed.
+    Whether a change is inside the clashes does not matter here: the editor chooses."""
     n = size_of_grid(puzzle)
     seen = [frozenset(c.row * n + c.col for c in best.changes)]
     out: list[tuple[Change, ...]] = []
-    for _ in range(ALTERNATIVES):
-        found = engine.closest(puzzle, keep, [*pinned, *seen])
+
+    def add(cells: frozenset[int], first: RepairResult) -> None:
+        """Every unique repair changing ``cells`` (other digits too), or ``first`` when ``best`` is not unique."""
+        if best.repaired_status != "unique":
+            if first.changes != best.changes:
+                out.append(first.changes)
+            return
+        every: list[RepairResult] = []
+        _unique_in_set(puzzle, sorted(cells), compiled_first, variant, every)
+        out.extend(r.changes for r in every if r.changes != best.changes and r.changes not in out)
+
+    add(seen[0], best)
+    for _ in range(ALTERNATIVE_SETS):
+        found = engine.closest(puzzle, keep, seen)
         if found.status != "feasible" or found.grid is None:
-            break
+            return tuple(out), False
+        if len(out) >= ALTERNATIVES:
+            return tuple(out[:ALTERNATIVES]), True
         other = _repaired(puzzle, found.grid, compiled_first, variant)
-        seen.append(frozenset(c.row * n + c.col for c in other.changes))
-        if best.repaired_status != "unique" or other.repaired_status == "unique":
-            out.append(other.changes)
-    return tuple(out)
+        cells = frozenset(c.row * n + c.col for c in other.changes)
+        seen.append(cells)
+        add(cells, other)
+    return tuple(out[:ALTERNATIVES]), True
 
 
 def _repaired(puzzle: Grid, grid: Grid, compiled_first: bool, variant: Variant | None) -> RepairResult:
@@ -277,7 +296,7 @@ def _unique_on_face(engine: Engine, puzzle: Grid, first: RepairResult, compiled_
 
 
 def _unique_in_set(puzzle: Grid, cells: list[int], compiled_first: bool,
-                   variant: Variant | None) -> RepairResult | bool:
+                   variant: Variant | None, every: list[RepairResult] | None = None) -> RepairResult | bool:
     """A unique repair of ``puzzle`` that changes exactly the givens ``cells`` (a set of the optimal
     face), or True when there is none, or False when the search passed :data:`REPAIR_NODES` counts.
 
@@ -287,6 +306,8 @@ def _unique_in_set(puzzle: Grid, cells: list[int], compiled_first: bool,
     each partial puzzle counted up to 2 (a digit that clashes with a peer's given is not tried):
     none prunes, one solution is a unique repair (its digits on the remaining cells complete it),
     several go on to the next cell, and past the last cell they mean that pattern is not unique.
+    With ``every`` (a list), each unique repair found is appended to it and the search goes on (the
+    return value then says only whether the search finished).
     """
     grid = [0 if i in cells else d for i, d in enumerate(puzzle)]
     peers = board(size_of_grid(puzzle), variant.units_only if variant is not None else None).peers
@@ -301,7 +322,11 @@ def _unique_in_set(puzzle: Grid, cells: list[int], compiled_first: bool,
         if counted.status == "timeout":
             return False
         if counted.count == 1:
-            return _repaired(puzzle, counted.solutions[0], compiled_first, variant)
+            made = _repaired(puzzle, counted.solutions[0], compiled_first, variant)
+            if every is None:
+                return made
+            every.append(made)
+            return True
         if counted.count == 0 or j == len(cells):
             return True
         complete = True
@@ -370,8 +395,9 @@ def outcome(result: SolveResult | RepairResult, found: int | None = None) -> Out
 def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dict[str, object]:
     """The JSON object of ``numplace solve --format json`` (a contract; keys in this order):
     ``{"status", "solution", "solutions_found", "changes", "puzzle"}`` from :func:`outcome`, then
-    ``"repaired_puzzle", "repaired_status", "repair_note"`` for a repair or ``"reason"`` for a solve or
-    count."""
+    ``"repaired_puzzle", "repaired_status", "repair_note", "equally_good"`` (the other repairs as good,
+    each a list of changes), ``"equally_good_more"`` (there are more than listed) for a repair or
+    ``"reason"`` for a solve or count."""
     out = outcome(result, found)
     head: dict[str, object] = {
         "status": out.status,
@@ -382,5 +408,6 @@ def as_json(result: SolveResult | RepairResult, found: int | None = None) -> dic
     }
     if isinstance(result, RepairResult):
         return {**head, "repaired_puzzle": out.repaired_puzzle, "repaired_status": out.repaired_status,
-                "repair_note": out.note}
+                "repair_note": out.note, "equally_good": [[c.as_json() for c in a] for a in result.alternatives],
+                "equally_good_more": result.capped}
     return {**head, "reason": out.reason}

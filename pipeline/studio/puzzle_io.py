@@ -14,7 +14,6 @@ Pure functions, no web framework: the pages and their tests share them.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -159,38 +158,20 @@ def from_table(rows: Sequence[Sequence[object]]) -> str:
     return "".join(out)
 
 
-_DRAWN = re.compile(r"[\s|+\-=:_*#]")
-#: What a puzzle text may hold besides the drawing characters.
-_CELLS = set(SYMBOLS[:16] + ".0")
-
-
-def _row_like(line: str) -> bool | None:
-    """True for a line of a drawn grid, None for a rule line (only drawing characters), else False."""
-    cells = _DRAWN.sub("", line).upper()
-    if not cells:
-        return None
-    return set(cells) <= _CELLS
-
-
 def drawn_grid(text: str) -> str:
-    """The grid of ``text`` as ``numplace show`` prints it: the header line before it (the puzzle id,
-    hints, grade) and the variant lines after it left out; other text is returned as it is."""
-    lines = text.strip().splitlines()
-    if len(lines) < 2:
-        return text
-    rows: list[str] = []
-    for line in lines:
-        kind = _row_like(line)
-        if kind:
-            rows.append(line)
-        elif kind is False and rows:
-            break  # the variant's lines after the grid
-    return "\n".join(rows) if rows else text
+    """The one puzzle of ``text`` as :func:`pipeline.solve.blocks.puzzles` reads it (the reading of
+    ``numplace solve``: a title or ``show``'s header line before the grid left out, its variant lines
+    after it read); other text (no puzzle, or several) is returned as it is."""
+    from pipeline.solve import blocks
+
+    items = [(k + 1, s) for k, ln in enumerate(text.splitlines()) if (s := ln.strip()) and not s.startswith("#")]
+    found = blocks.puzzles(items) if len(items) > 1 else []
+    return found[0][1] if len(found) == 1 else text
 
 
 def line_of(text: str) -> str | None:
-    """``text`` (a line or a drawn grid, plain: no variant; a grid as ``numplace show`` prints it,
-    header and all) as a line, or None if it is not a puzzle."""
+    """``text`` (a line or a drawn grid; a grid as ``numplace show`` prints it, header and all) as a
+    line, or None if it is not a puzzle."""
     for candidate in (text, drawn_grid(text)):
         try:
             grid, _ = parse_with_rules(candidate)

@@ -66,9 +66,12 @@ WORDS: dict[str, dict[Lang, str]] = {
     "add_not_unique": {"en": "Even with these givens the puzzle still has more than one solution (the search "
                              "stopped); add more.",
                        "ja": "これらを足しても解はまだ複数です(探索を打ち切りました)。さらに足してください。"},
-    "equally_good": {"en": "{k} other repair(s) change as few givens and are as good; the page shows one, "
-                           "others are:",
-                     "ja": "同じ数の変更で同じくらい良い修正がほかに {k} 通りあります。表示したもの以外:"},
+    "equally_good_n": {"en": "{k} repairs change as few givens and are equally good; which given is wrong is "
+                             "the editor's choice:",
+                       "ja": "同じ数の変更で同じくらい良い修正が {k} 通りあります。"
+                             "どの数字が誤りかは編集者が選んでください:"},
+    "equally_good_more": {"en": "(the first of more)", "ja": "(ほかにもあります)"},
+    "shown": {"en": "shown", "ja": "表示中"},
     "repaired_not_unique": {"en": "The repaired puzzle has more than one solution",
                             "ja": "修正後の問題は解が複数あります"},
     "clashes_n": {"en": "{k} independent clash(es): each set of givens below cannot stand together, and no two "

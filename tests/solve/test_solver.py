@@ -195,7 +195,8 @@ def test_json_and_batch_row_share_one_outcome() -> None:
                 assert js[key] == row[key], (text, mode, key)
             assert row["puzzle"] == text and js["puzzle"] == format_line(grid)
             if mode == "repair":
-                assert list(js)[5:] == ["repaired_puzzle", "repaired_status", "repair_note"]
+                assert list(js)[5:] == ["repaired_puzzle", "repaired_status", "repair_note", "equally_good",
+                                        "equally_good_more"]
                 assert js["repaired_puzzle"] == row["repaired_puzzle"] and row["error"] is None
             else:
                 assert list(js)[5:] == ["reason"] and js["reason"] == row["error"]

@@ -4,7 +4,9 @@ input is one inline line naming the field; ``count`` is capped."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -172,17 +174,52 @@ def test_picking_a_technique_makes_puzzles_made_for_it() -> None:
     assert "technique: x_wing" in text
 
 
-def test_a_stopped_job_ends_after_the_puzzle_it_was_making() -> None:
-    """The page's job (puzzles made on a thread of their own) made to stop, as when the view goes away:
-    the thread hands over the puzzle it was making, the same one the command makes first, and no other."""
+def _stopped(monkeypatch: pytest.MonkeyPatch, at: int | None) -> list[Any]:
+    """The items of the page's job (count 5, 4x4, seed 3) made to stop while it makes puzzle ``at``
+    (None: before it begins the first), as when the view goes away. No sleeps: the job's thread
+    waits, inside the making of that puzzle (or before the first), for the test to have called
+    :meth:`_Job.stop`, so the stop is seen there and nowhere else."""
+    from pipeline.run import work
     from pipeline.studio.views import generate
 
-    data = {"name": "studio", "seed": 3, "count": 5, "board": {"size": 4}}
-    job = generate._Job(data)
+    there, stopped = threading.Event(), threading.Event()
+    real_make, real_preflight = work.make_graded_later, runner.preflight
+
+    def making(job: Any, index: int) -> Any:
+        if index == at:
+            there.set()
+            assert stopped.wait(120)
+        return real_make(job, index)
+
+    def preflight(cfg: Any) -> None:
+        if at is None:
+            there.set()
+            assert stopped.wait(120)
+        real_preflight(cfg)
+
+    monkeypatch.setattr(work, "make_graded_later", making)
+    monkeypatch.setattr(runner, "preflight", preflight)
+    job = generate._Job({"name": "studio", "seed": 3, "count": 5, "board": {"size": 4}})
+    assert there.wait(120)  # the thread is making puzzle `at` (or about to begin), and waits
     job.stop()
+    stopped.set()
     items = []
     while (item := job.items.get(timeout=120)) is not generate._Job.END:
         items.append(item)
-    assert [it.row["puzzle"] for it in items if isinstance(it, Made)] == _puzzles({"count": "1", "seed": "3",
-                                                                                   "size": "4"})
-    assert len(items) == 1
+    return items
+
+
+@pytest.mark.parametrize("at", [0, 2])
+def test_a_stopped_job_ends_after_the_puzzle_it_was_making(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+    """The stop contract: the puzzle being made when the stop comes is finished and handed over, with
+    every puzzle made before it, the same ones the command makes first, and nothing after it (not
+    even the grade of the last one)."""
+    items = _stopped(monkeypatch, at)
+    assert all(isinstance(it, Made) for it in items)
+    made = dict((it.index, it.row["puzzle"]) for it in items)  # a puzzle, then (but the last) its grade
+    assert list(made.values()) == _puzzles({"count": str(at + 1), "seed": "3", "size": "4"})
+    assert list(made) == list(range(at + 1)) and items[-1].index == at
+
+
+def test_a_job_stopped_before_it_began_hands_over_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _stopped(monkeypatch, None) == []

@@ -114,7 +114,8 @@ def test_bad_input_is_one_inline_line_naming_the_cell() -> None:
                                            "for blank)"]
     at = page("solve", {"puzzle": EASY[:80]})
     assert [e.value for e in at.error] == ["puzzle has 80 cells; expected 16 for 4x4, 36 for 6x6, 81 for 9x9, "
-                                           "256 for 16x16"]
+                                           "256 for 16x16; blanks . or 0 (or -, _, * in a line of cells); 16x16 "
+                                           "in 1-G, or in 0-F with . for blank"]
     at = page("solve", {"puzzle": "hello world"})  # what was expected, not "10 cells"
     assert at.error[0].value.startswith("not a puzzle: expected one line of 81 symbols for 9x9")
     at = page("solve", {"puzzle": EASY[:40] + "x" + EASY[41:], "lang": "ja"})

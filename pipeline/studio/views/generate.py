@@ -217,8 +217,13 @@ class _Job:
     """One request's puzzles being made by :func:`pipeline.run.runner.stream` on a thread of its own
     (the same puzzles in the same order: only where they are made moves), so the page's script stays
     free to draw the form and to update the progress line. Items (or the exception that ended the
-    stream) arrive in ``items``, then :attr:`END`; :meth:`stop` makes the thread stop within a step of
-    the grade it is computing, or after the puzzle it is making."""
+    stream) arrive in ``items``, then :attr:`END`.
+
+    The stop contract (:meth:`stop`), exact whatever the timing: the puzzles whose making began before
+    the stop was seen are handed over, each whole (the one being made is finished, never cancelled),
+    and nothing else: no puzzle is begun after it, and the grade of a puzzle handed over ungraded is
+    cancelled within a step (:func:`~pipeline.difficulty.logic.cancel_when`) rather than waited for. A
+    stop before the first puzzle began hands over nothing."""
 
     END = object()
 
@@ -234,22 +239,39 @@ class _Job:
         self.start = time.monotonic()
         self.items: queue.Queue[Any] = queue.Queue()
         self._stop = threading.Event()
+        self._phase = "before"  # before the first puzzle, "making" one, or "grading" one handed over
         threading.Thread(target=self._work, name="numplace-studio-generate", daemon=True).start()
 
     def _work(self) -> None:
         from pipeline.run import runner
+        from pipeline.run.work import Made
 
         try:
-            for item in runner.stream_graded_later(self.cfg, stop=self._stop.is_set):
-                self.items.put(item)
-                if self._stop.is_set():
-                    return
+            stream = runner.stream_graded_later(self.cfg, stop=self._halt)
+            try:
+                for item in stream:
+                    self.items.put(item)
+                    if self._stop.is_set():
+                        return  # the stream stays where it is: nothing more is made or graded
+                    self._phase = "grading" if isinstance(item, Made) and item.ungraded is not None else "making"
+            finally:
+                getattr(stream, "close", lambda: None)()  # a generator: run its cleanup now, not at collection
         except BaseException as exc:  # the page shows it (a UserError as its one line)
             self.items.put(exc)
         finally:
             self.items.put(self.END)
 
+    def _halt(self) -> bool:
+        """The stream's ``stop``: its first call is its check before the first puzzle (a stop there
+        makes nothing); later calls come within a puzzle's making (never cancelled: it is finished)
+        or its later grade (cancelled). Between puzzles :meth:`_work` sees the stop itself."""
+        if self._phase == "before":
+            self._phase = "making"
+            return self._stop.is_set()
+        return self._stop.is_set() and self._phase == "grading"
+
     def stop(self) -> None:
+        """Stop making: see the class's stop contract."""
         self._stop.set()
 
 

@@ -3,8 +3,9 @@ to print.
 
 * No solution: the fewest changed givens (:func:`pipeline.solve.solver.repair`, ``numplace solve
   --repair``), preferring givens of the clashes, marked on the original and on the repaired puzzle,
-  which is given as a line with its status; when other repairs are as good, the page says so and
-  names one. Then why the original has no solution: *every* independent clash at once
+  which is given as a line with its status; when other repairs are as good (as few changes, unique
+  when the one shown is), the page says how many and lists every one, and that the choice is the
+  editor's. Then why the original has no solution: *every* independent clash at once
   (:func:`pipeline.solve.why.clashes`: disjoint sets of givens that cannot stand together, each
   minimal), each listed and all marked at once; when one of them is not known to be the smallest, the
   smallest such set (:func:`pipeline.solve.why.explain`, ``numplace solve --why``, which may take
@@ -81,8 +82,7 @@ def render() -> None:
     st.subheader(f"{t('changes')}: {len(result.changes)}")
     st.markdown(_changes(result.changes))
     if result.alternatives:
-        st.info(f"{t('equally_good').format(k=len(result.alternatives))} "
-                + " / ".join(_changes(a) for a in result.alternatives))
+        _equally_good(result)
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('puzzle')}**")
@@ -94,6 +94,16 @@ def render() -> None:
     if result.repaired_status != "unique":
         st.warning(f"{t('repaired_not_unique')}" + (f" ({say(result.note)})" if result.note else ""))
     _explain(grid, variant, clashes)
+
+
+def _equally_good(result: solver.RepairResult) -> None:
+    """How many repairs are as good as the one shown, every one listed (the one shown first), and
+    that the choice is the editor's: the solver cannot know which given was mistyped."""
+    k = len(result.alternatives) + 1
+    more = f" {t('equally_good_more')}" if result.capped else ""
+    lines = [f"1. {_changes(result.changes)} ({t('shown')})"]
+    lines += [f"{j}. {_changes(a)}" for j, a in enumerate(result.alternatives, 2)]
+    st.info(t("equally_good_n").format(k=k) + more + "\n\n" + "\n".join(lines))
 
 
 def _explain(grid: Grid, variant: Variant, clashes: why.Clashes | str) -> None:
