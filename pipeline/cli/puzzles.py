@@ -75,19 +75,9 @@ def generate(
                             "board": {"size": size, **({"variant": variant} if variant else {})},
                             "removal": removal, "workers": parse_workers(workers), "engine": engine,
                             "grid": {"method": grid}}
-    levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
-    if levels:
-        data["difficulty"] = {"levels": levels, **({"steer": True} if steer else {})}
-    elif steer:
-        raise fail("--steer: needs --level (the difficulty to steer toward)")
-    names = [x.strip() for v in technique or () for x in v.split(",") if x.strip()]
-    if names:
-        if levels or steer:
-            other = "--level" if levels else "--steer"
-            raise fail(f"--technique: fixes the level and steers by itself; leave out {other}")
-        data["difficulty"] = {"technique": names[0] if len(names) == 1 else names}
-    if logic_only:
-        data.setdefault("difficulty", {})["logic_only"] = True
+    difficulty = _difficulty(level, steer, technique, logic_only)
+    if difficulty:
+        data["difficulty"] = difficulty
     if max_attempts is not None:
         data.setdefault("difficulty" if "difficulty" in data else "removal", {})["max_attempts"] = max_attempts
     cfg = cfgmod.validate(data)
@@ -104,6 +94,27 @@ def generate(
         typer.echo(_shortfall(count, failed, cfg.difficulty.max_attempts if cfg.difficulty
                               else cfg.removal.max_attempts), err=True)
         raise typer.Exit(ExitCode.PROBLEMS)
+
+
+def _difficulty(level: list[str] | None, steer: bool, technique: list[str] | None,
+                logic_only: bool) -> dict[str, Any]:
+    """``generate``'s difficulty section from ``--level``, ``--steer``, ``--technique`` and ``--logic-only``
+    (empty when none is given); a flag that needs or excludes another is refused in one line."""
+    out: dict[str, Any] = {}
+    levels = [x.strip() for v in level or () for x in v.split(",") if x.strip()]
+    if levels:
+        out = {"levels": levels, **({"steer": True} if steer else {})}
+    elif steer:
+        raise fail("--steer: needs --level (the difficulty to steer toward)")
+    names = [x.strip() for v in technique or () for x in v.split(",") if x.strip()]
+    if names:
+        if levels or steer:
+            other = "--level" if levels else "--steer"
+            raise fail(f"--technique: fixes the level and steers by itself; leave out {other}")
+        out = {"technique": names[0] if len(names) == 1 else names}
+    if logic_only:
+        out["logic_only"] = True
+    return out
 
 
 def _shortfall(count: int, failed: list[tuple[int, str]], attempts: int) -> str:

@@ -14,6 +14,7 @@ Pure functions, no web framework: the pages and their tests share them.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
