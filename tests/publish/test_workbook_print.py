@@ -150,3 +150,7 @@ def test_cli_workbook_with_the_default_needs_allow_fewer(tmp_path: Path, wb_set:
     assert res.stdout == (f"wrote {out}: {pages} pages, 2 chapters, 8 practice puzzles and 2 worked examples "
                           "(shorter than workbook.per_technique 6: x_wing 4, swordfish 4); ids in "
                           f"{tmp_path / 'wb.used.json'}\n")
+    # docs/workbook.md shows this very line (tests/test_docs.py leaves its count to this test)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "workbook.md").read_text(encoding="utf-8")
+    shown = res.stdout.replace(str(out), "wb.pdf").replace(str(tmp_path / "wb.used.json"), "wb.used.json")
+    assert shown.strip() in docs.splitlines()
