@@ -579,7 +579,7 @@ def default_set(tmp_path_factory: pytest.TempPathFactory, numplace_on_path: dict
 
 def _set_ids() -> list[str]:
     """Each set block's id: its page and its place among the page's set blocks (``publishing.md#2``), so
-    that tests/deep.txt keeps naming it when lines are added above it."""
+    that a test id naming it stays the same when lines are added above it."""
     seen: dict[str, int] = {}
     out = []
     for b, _ in SET_TRANSCRIPTS:
