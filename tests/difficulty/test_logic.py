@@ -360,7 +360,7 @@ def test_tdoku_no_solution_puzzles(puzzle: Grid) -> None:
 
 @pytest.mark.heavy
 @pytest.mark.parametrize("puzzle", [pytest.param(p, marks=pytest.mark.deep) if i in {6, 7, 8, 10, 11, 12, 13, 14} else p
-                                    for i, p in enumerate(TDOKU_MULTI)])
+                                    for i, p in enumerate(TDOKU_MULTI)])  # deep: puzzle6 to puzzle14 but 9
 def test_tdoku_multi_solution_puzzles(puzzle: Grid) -> None:
     """Several solutions: the solver still ends on a valid one that keeps the givens."""
     b = board(9)
