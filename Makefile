@@ -30,7 +30,7 @@ test: $(STAMP)  ## lint, then the test suite over TEST_WORKERS processes: every 
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-test-deep: $(STAMP)  ## the deep tier over TEST_WORKERS processes (.ci/run runs it after make test): the tests measured at DEEP_SECONDS or more (tests/costs.py, tests/deep.txt)
+test-deep: $(STAMP)  ## the deep tier over TEST_WORKERS processes (.ci/run runs it after make test): the tests marked deep, those that cost DEEP_SECONDS or more (tests/costs.py)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "deep and not slow and not system" --durations=0; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 

@@ -98,16 +98,21 @@ def _kernels_built(targets: list[Path]) -> None:
     mp.undo()
 
 
+#: The one pair of cases marked ``deep`` here rather than in its test: two parameter lists stacked on
+#: ``tests/solve/test_search.py::test_golden_cases_match_the_ilp`` (the path and the golden puzzle),
+#: where only these two puzzles on the ``python`` path cost ``tests.costs.DEEP_SECONDS`` or more, and a
+#: ``pytest.param`` mark on either list would take their other paths or puzzles along. Every other
+#: ``deep`` test carries its marker in its source.
+DEEP_PAIRS = ("tests/solve/test_search.py::test_golden_cases_match_the_ilp[........2..8-1-639847512478-python]",
+              "tests/solve/test_search.py::test_golden_cases_match_the_ilp[........7..4-1-963814527154-python]")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark ``deep`` every test that tests/deep.txt lists (measured at ``tests.costs.DEEP_SECONDS`` or
-    more): ``make test`` leaves them to ``make test-deep``. First among the hooks, so that ``-m``
-    selects by it."""
-    from tests.costs import read
-
-    deep = read()
+    """Mark ``deep`` the cases :data:`DEEP_PAIRS` names, first among the hooks, so that ``-m`` selects
+    by it."""
     for item in items:
-        if item.nodeid in deep:
+        if item.nodeid in DEEP_PAIRS:
             item.add_marker(pytest.mark.deep)
 
 

@@ -35,6 +35,12 @@ TOP95 = [ln.strip() for ln in (DATA / "top95.txt").read_text(encoding="utf-8").s
          if ln.strip() and not ln.startswith("#")]
 
 
+def case_name(puzzle: str, count: int, solution: str | None = None) -> str:
+    """A golden case as its test id begins: the puzzle's first 12 characters and its count of solutions
+    (``.5...9.2B.1C-1``), the name :func:`tests.costs.deep_cases` marks a case by."""
+    return f"{puzzle[:12]}-{count}"
+
+
 def dear_to_the_oracles(cases: list[tuple[str, int, str | None]]) -> list[Any]:
     """``cases`` with the one whose checks by the ILP or a pure-Python counter take the longest in
     the system tier: the 16x16 puzzle with 799 solutions (over a minute for the ILP to find six of

@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT
+from tests.costs import deep_cases
 
 README = ROOT / "README.md"
 CHANGELOG = ROOT / "CHANGELOG.md"
@@ -387,6 +388,7 @@ def parse_codes(arglists: list[list[str]]) -> list[tuple[int, str]]:
     return [(code, tail) for code, tail in json.loads(res.stdout)]
 
 
+@pytest.mark.deep
 def test_every_documented_command_parses() -> None:
     """Each ``numplace ...`` line of a sh/console block, with ``--help`` appended, is accepted by the
     CLI's parser (its command and options exist); the check itself refuses a made-up flag."""
@@ -493,7 +495,8 @@ def test_cheap_transcripts_are_found() -> None:
     assert len(TRANSCRIPTS) >= 10
 
 
-@pytest.mark.parametrize("tr", TRANSCRIPTS, ids=lambda t: t.where)
+@pytest.mark.parametrize("tr", deep_cases(TRANSCRIPTS, lambda t: t.where, "docs/variants.md:152"),
+                         ids=lambda t: t.where)
 def test_a_transcript_prints_what_it_shows(tr: Transcript, numplace_on_path: dict[str, str]) -> None:
     res = subprocess.run(["bash", "-c", tr.command], cwd=ROOT, env=numplace_on_path, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, timeout=300)
@@ -576,7 +579,7 @@ def default_set(tmp_path_factory: pytest.TempPathFactory, numplace_on_path: dict
 
 def _set_ids() -> list[str]:
     """Each set block's id: its page and its place among the page's set blocks (``publishing.md#2``), so
-    that tests/deep.txt keeps naming it when lines are added above it."""
+    that a test id naming it stays the same when lines are added above it."""
     seen: dict[str, int] = {}
     out = []
     for b, _ in SET_TRANSCRIPTS:
@@ -585,6 +588,7 @@ def _set_ids() -> list[str]:
     return out
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("block,trs", SET_TRANSCRIPTS, ids=_set_ids())
 def test_a_set_transcript_prints_what_it_shows(block: Block, trs: list[Transcript], default_set: Path,
                                                numplace_on_path: dict[str, str], tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ def test_a_second_run_of_a_live_set_exits_75_without_finishing_it(tmp_path: Path
     assert events[0]["level"] == "error" and events[0]["exit_code"] == 75
 
 
+@pytest.mark.deep
 def test_a_plain_run_says_wrote_for_the_run_it_finished_first(tmp_path: Path) -> None:
     root = tmp_path / "out"
     assert runner.run(config.validate(_cfg(root))).ok
@@ -87,6 +88,7 @@ def test_a_plain_run_says_wrote_for_the_run_it_finished_first(tmp_path: Path) ->
     assert len(finishing) == 1 and finishing[0]["level"] == "warning"
 
 
+@pytest.mark.deep
 def test_max_minutes_ends_with_a_json_line(tmp_path: Path) -> None:
     root = tmp_path / "out"
     cfg = tmp_path / "cfg.yaml"
@@ -100,6 +102,7 @@ def test_max_minutes_ends_with_a_json_line(tmp_path: Path) -> None:
     assert last["event"] == "stopped" and last["exit_code"] == 3 and "--resume" in last["message"]
 
 
+@pytest.mark.deep
 def test_solve_repair_batch_json_has_the_repair_fields(tmp_path: Path) -> None:
     p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     batch = tmp_path / "b.txt"

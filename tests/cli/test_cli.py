@@ -28,6 +28,7 @@ def run_dir_of(out: Path, name: str = "tiny") -> Path:
     return dirs[0]
 
 
+@pytest.mark.deep
 def test_end_to_end_run_check_show(tmp_path: Path, write_config) -> None:
     cfg = write_config(tiny(tmp_path / "out"))
     res = numplace("run", str(cfg))
@@ -53,6 +54,7 @@ def test_end_to_end_run_check_show(tmp_path: Path, write_config) -> None:
     assert shown.stdout.count("tiny-000000") == 2 and "------+-------+------" in shown.stdout
 
 
+@pytest.mark.deep
 def test_check_fails_on_a_tampered_part(tmp_path: Path, write_config) -> None:
     cfg = write_config(tiny(tmp_path / "out", count=3))
     assert numplace("run", str(cfg)).returncode == 0
@@ -66,6 +68,7 @@ def test_check_fails_on_a_tampered_part(tmp_path: Path, write_config) -> None:
     assert "tiny-0000001: hints says" in check.stdout
 
 
+@pytest.mark.deep
 def test_one_and_two_workers_make_the_same_set(tmp_path: Path, write_config) -> None:
     sets = []
     for workers in ("1", "2"):
@@ -77,6 +80,7 @@ def test_one_and_two_workers_make_the_same_set(tmp_path: Path, write_config) -> 
     assert sets[0].equals(sets[1])
 
 
+@pytest.mark.deep
 def test_flags_override_the_config(tmp_path: Path, write_config) -> None:
     cfg = write_config(tiny(tmp_path / "ignored"))
     res = numplace("run", str(cfg), "--count", "2", "--seed", "99", "--out", str(tmp_path / "here"))
@@ -126,6 +130,7 @@ def test_resume_after_kill_9_gives_the_uninterrupted_set(tmp_path: Path, write_c
     assert resumed.sort("index").select(CONTENT).equals(fresh.sort("index").select(CONTENT))
 
 
+@pytest.mark.deep
 def test_resume_refuses_another_config(tmp_path: Path, write_config) -> None:
     cfg = write_config(tiny(tmp_path / "out", count=2))
     assert numplace("run", str(cfg)).returncode == 0
@@ -174,6 +179,7 @@ def test_bad_option_values_are_one_line_not_a_usage_box(args: tuple[str, ...], l
     assert sorted(p.name for p in ROOT.iterdir()) == before
 
 
+@pytest.mark.deep
 def test_help_version_and_exit_codes_survive_the_one_line_errors() -> None:
     from pipeline import __version__
 

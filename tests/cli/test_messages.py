@@ -26,6 +26,7 @@ def plain_lines(stderr: str) -> list[str]:
 
 # --- the local executor stopped early says nothing of its own --------------------------------------------------
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_an_early_stop_of_the_local_executor_gives_no_joblib_warning(tmp_path: Path) -> None:
     """A run that stops while workers are busy (a full disk, a signal) closes the executor's results;

@@ -29,6 +29,7 @@ def test_a_run_refusal_is_one_json_log_line(args: tuple[str, ...]) -> None:
     assert record["ts"].endswith("Z") and not record["message"].startswith("numplace:")
 
 
+@pytest.mark.deep
 def test_the_same_refusal_on_a_terminal_is_the_plain_line(tmp_path: Path, write_config: Any) -> None:
     cfg = write_config(tiny(tmp_path / "out") | {"removel": {}})
     leader, follower = pty.openpty()

@@ -45,6 +45,7 @@ def test_drawn_grid_from_a_file_and_from_stdin(tmp_path: Path) -> None:
     assert res.returncode == 0 and res.stdout.strip() == S
 
 
+@pytest.mark.deep
 def test_count_unique_multiple_none() -> None:
     assert numplace("solve", P, "--count").stdout.strip() == "unique"
     thirteen = next(p for p, c, _ in TDOKU if c == 13)
@@ -105,6 +106,7 @@ def test_empty_file(tmp_path: Path) -> None:
     assert res.returncode == 2 and "empty.txt: empty, no puzzle in it" in res.stderr
 
 
+@pytest.mark.deep
 def test_batch_with_a_bad_line_in_the_middle(tmp_path: Path) -> None:
     good = [p for p, c, _ in TDOKU]
     lines = [*good[:20], "12345", *good[20:]]
@@ -122,6 +124,7 @@ def test_batch_with_a_bad_line_in_the_middle(tmp_path: Path) -> None:
     assert statuses == [want.get(c, "multiple") for _, c, _ in TDOKU]
 
 
+@pytest.mark.deep
 def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
     frame = pl.DataFrame({"id": [1, 2], "puzzle": [P, CLASH]})
     csv, pq = tmp_path / "in.csv", tmp_path / "in.parquet"
@@ -137,6 +140,7 @@ def test_batch_from_csv_and_parquet_columns(tmp_path: Path) -> None:
     assert res.returncode == 2 and "no 'puzzle' column" in res.stderr
 
 
+@pytest.mark.deep
 def test_indented_comment_is_skipped_by_solve_and_by_canon(tmp_path: Path) -> None:
     """One line reader: `solve` and `canon` (both batch.load) skip `  # ...` alike."""
     from pipeline.identity.canon import canonical_key
@@ -177,6 +181,7 @@ def test_values_reads_like_load(tmp_path: Path) -> None:
     assert len(res.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.deep
 def test_canon_and_grid_number_read_input_as_solve_does(tmp_path: Path) -> None:
     """#12.13: one reader for all commands: ``canon`` and ``grid-number`` take a CSV (or Parquet)
     puzzle column and a drawn grid as ``solve`` and ``rate`` do, not line by line."""
@@ -219,6 +224,7 @@ def _batch_file(tmp_path: Path) -> Path:
     return f
 
 
+@pytest.mark.deep
 def test_batch_out_writes_the_format_its_suffix_names(tmp_path: Path) -> None:
     """Regression: `--out res.csv` wrote Parquet bytes."""
     f = _batch_file(tmp_path)
@@ -246,6 +252,7 @@ def test_batch_out_writes_the_format_its_suffix_names(tmp_path: Path) -> None:
         assert [(int(r["line"]), r["status"], r["solution"] or None) for r in rows] == want
 
 
+@pytest.mark.deep
 def test_single_out_writes_text_or_json(tmp_path: Path) -> None:
     """Regression: one puzzle sent to `--out x.parquet` was written as text."""
     txt, js = tmp_path / "s.txt", tmp_path / "s.json"
@@ -333,6 +340,7 @@ def test_25x25_is_refused_by_solve_rate_and_canon() -> None:
         assert res.stdout == ""
 
 
+@pytest.mark.deep
 def test_no_solution_exits_1_in_solve_and_in_rate() -> None:
     """One meaning per exit code: no solution is 1 in both commands, a bad puzzle 2 in both."""
     assert numplace("solve", CLASH).returncode == 1

@@ -62,6 +62,7 @@ def test_one_puzzle_loads_neither_numba_nor_polars(grid: str) -> None:
     assert len(lines) == 1 and len(lines[0]) == 81
 
 
+@pytest.mark.deep
 def test_pure_python_and_the_kernels_make_the_same_rows() -> None:
     """Five puzzles by the kernels (past the one-shot count, NUMPLACE_KERNELS unset) and the same five
     with NUMPLACE_KERNELS=python (no numba at all): every column but the clock's is the same."""
@@ -83,6 +84,7 @@ def test_compiled_forces_the_kernels_on_one_puzzle() -> None:
     assert [_comparable(x) for x in forced] == [_comparable(x) for x in plain]
 
 
+@pytest.mark.deep
 def test_a_one_puzzle_run_in_this_process_skips_the_kernel_warm_up() -> None:
     """``run`` with one worker makes its puzzles here: the identity kernels are not compiled ahead
     (they would load numba for nothing); with more workers they are, for the workers' sake."""

@@ -227,6 +227,7 @@ def test_error_messages_echo_at_most_80_characters_of_a_value(tmp_path: Path) ->
     assert config.echo("x" * 10) == "'xxxxxxxxxx'" and len(config.echo("x" * 100)) == 81
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_symlink_loop_and_deep_nesting_are_one_line(tmp_path: Path, write_config) -> None:
     """Regression (issue 12, item 10): both were tracebacks (OSError ELOOP, RecursionError)."""
@@ -244,6 +245,7 @@ def test_symlink_loop_and_deep_nesting_are_one_line(tmp_path: Path, write_config
         config.load(mapping)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_empty_output_dir_is_refused(tmp_path: Path, write_config) -> None:
     """Regression (issue 12, item 11): ``output: {dir: ""}`` wrote into the working folder."""
@@ -255,6 +257,7 @@ def test_empty_output_dir_is_refused(tmp_path: Path, write_config) -> None:
     assert sorted(p.name for p in ROOT.iterdir()) == before
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_kept_fixed_cells_above_the_hint_maximum_are_refused(tmp_path: Path, write_config) -> None:
     """Regression (issue 12, item 11): accepted, then every index failed."""

@@ -84,6 +84,7 @@ def _load_text(text: str | bytes) -> Any:
         return one_of_two(lambda: cfgmod.load(path))
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("tier", TIERS)
 def test_any_file_is_a_config_or_one_line(tier: Any) -> None:
     @tier

@@ -22,8 +22,8 @@ def _obeys(grid: tuple[int, ...], kinds: str, regions: str | None = None) -> boo
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("kinds", "regions"), [("x", None), ("hyper", None), ("x+hyper", None),
-                                                ("jigsaw", JIGSAW)])
+@pytest.mark.parametrize(("kinds", "regions"), [pytest.param("x", None, marks=pytest.mark.deep), ("hyper", None),
+                                                ("x+hyper", None), ("jigsaw", JIGSAW)])
 def test_random_grid_obeys_variant_units(kinds: str, regions: str | None) -> None:
     v = make_variant(kinds, regions)
     for seed in range(3):

@@ -34,6 +34,7 @@ def _compare(states: list[Candidates]) -> tuple[int, int]:
     return len(states), chosen
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("share", [pytest.param(4, marks=pytest.mark.heavy), pytest.param(1, marks=pytest.mark.system)])
 def test_compiled_choice_agrees_with_python_on_classic_paths(share: int) -> None:
     """Every ``share``-th state along the hard tdoku paths and top95's first four (a quarter in make
@@ -46,7 +47,7 @@ def test_compiled_choice_agrees_with_python_on_classic_paths(share: int) -> None
     assert n > 100 // share and chosen > 20 // share  # the comparison saw many real choices, not only "no chain"
 
 
-@pytest.mark.parametrize("kind", ["x", "jigsaw"])
+@pytest.mark.parametrize("kind", [pytest.param("x", marks=pytest.mark.deep), "jigsaw"])
 def test_compiled_choice_agrees_with_python_on_variant_boards(kind: str) -> None:
     states = []
     for seed in range(6):

@@ -28,6 +28,7 @@ def test_every_row_is_graded(tmp_path: Path) -> None:
         assert techniques and all(t in TECHNIQUES for t in techniques)
 
 
+@pytest.mark.deep
 def test_a_level_target_yields_only_that_level_and_counts_rejections(tmp_path: Path) -> None:
     sets = []
     for workers in (1, 2):
@@ -56,6 +57,7 @@ def test_score_range_and_attempt_bound(tmp_path: Path) -> None:
     assert (frame["difficulty_score"] <= 300).all()
 
 
+@pytest.mark.deep
 def test_bad_difficulty_config(tmp_path: Path, write_config) -> None:
     for change, message in [({"difficulty": {"levels": ["insane"]}}, "difficulty.levels.0: 'insane' is not allowed"),
                             ({"difficulty": {}},
@@ -66,6 +68,7 @@ def test_bad_difficulty_config(tmp_path: Path, write_config) -> None:
         assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.deep
 def test_rate_command(tmp_path: Path) -> None:
     res = numplace("rate", P)
     assert res.returncode == 0 and res.stdout.startswith("easy ")
@@ -82,6 +85,7 @@ def test_rate_command(tmp_path: Path) -> None:
     assert numplace("rate", "123").returncode == 2  # unreadable: a user mistake
 
 
+@pytest.mark.deep
 def test_rate_refuses_a_puzzle_without_a_unique_solution() -> None:
     """Regression: the empty grid and puzzles with many solutions were graded, exit 0."""
     several = next(p for p, c, _ in TDOKU if c > 1)

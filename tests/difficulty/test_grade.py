@@ -107,6 +107,7 @@ def tdoku_unique() -> list[tuple[Grid, Grid]]:
     return out
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_known_hard_puzzles_grade_extreme() -> None:
     hard = [g for g in (grade(p, solution=s) for p, s in tdoku_unique()) if "trial_and_error" in g.techniques]

@@ -125,6 +125,7 @@ def test_a_grouped_step_names_its_group_nodes_and_lists_their_cells() -> None:
     assert set(step.eliminations) == pos.eliminations == {(1 * 9 + 3, 2), (5 * 9 + 5, 7)}
 
 
+@pytest.mark.deep
 def test_the_compiled_solver_gives_the_python_path_through_grouped_steps() -> None:
     rows = [json.loads(x) for x in (DATA / "hodoku_grouped.jsonl").read_text().splitlines()]
     grouped = 0
@@ -136,7 +137,7 @@ def test_the_compiled_solver_gives_the_python_path_through_grouped_steps() -> No
     assert grouped >= 3
 
 
-@pytest.mark.parametrize("kind", ["x", "jigsaw"])
+@pytest.mark.parametrize("kind", [pytest.param("x", marks=pytest.mark.deep), "jigsaw"])
 def test_grouped_steps_are_sound_on_variant_boards(kind: str) -> None:
     """Group nodes on X and jigsaw boards (box-line intersections of rows or columns with boxes or
     regions): every step of every path keeps the solution, and some paths take grouped steps."""

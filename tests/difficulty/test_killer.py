@@ -171,6 +171,7 @@ def test_codingame_killer_puzzles_keep_their_published_order() -> None:
     assert len(explain(grades["Expert"])) == len(grades["Expert"].steps)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_killer_yaml_puzzles_get_a_level() -> None:
     levels: Counter[str] = Counter()

@@ -118,6 +118,7 @@ def test_probe_codes_follow_the_solver_order(version: int) -> None:
     assert codes[-1, 0] == -1  # trial and error is always Python's
 
 
+@pytest.mark.deep
 def test_grader_2_paths_are_the_same_compiled() -> None:
     """An older grader's order (a set begun under it) walks the kernels in its own order: the same path
     as the pure-Python solver, and on some puzzles another path than version 3's."""
@@ -137,7 +138,7 @@ def test_grade_entry_point_in_every_mode() -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("n,count", [(4, 100), (6, 100), (9, 150)])
+@pytest.mark.parametrize("n,count", [(4, 100), (6, 100), pytest.param(9, 150, marks=pytest.mark.deep)])
 def test_minimal_puzzles(n: int, count: int) -> None:
     for puzzle, solution in generated(n, count, 1500 + n):
         assert_same(puzzle, solution)
@@ -156,6 +157,7 @@ def several_solutions(share: int) -> None:
             i += 1
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_a_share_of_the_puzzles_with_several_solutions() -> None:
     several_solutions(share=4)
@@ -182,6 +184,7 @@ def hard_and_unsolvable(share: int) -> None:
         assert_same(parse(parts[0]), parse(parts[2]) if len(parts) > 2 and parts[2] else None)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_a_share_of_the_hard_and_unsolvable_puzzles() -> None:
     hard_and_unsolvable(share=5)
@@ -217,6 +220,7 @@ def positions() -> list[tuple[Grid, list[tuple[int, int]]]]:
 EVERY_NTH = 8
 
 
+@pytest.mark.deep
 def test_positions_with_eliminations_and_a_share_of_the_cut_offs() -> None:
     cuts = list(TECHNIQUE_ORDER)
     for i, (grid, rem) in enumerate(positions()):

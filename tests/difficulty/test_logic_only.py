@@ -92,6 +92,7 @@ def test_export_logic_only_cli(tmp_path: Path) -> None:
     assert levels == ["easy", "hard"]  # the extreme row's techniques end with trial_and_error
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_logic_only_cli() -> None:
     res = numplace("generate", "--count", "3", "--seed", "5", "--format", "json", "--logic-only")

@@ -196,6 +196,7 @@ def _path_states(puzzle: Grid, variant: Variant | None = None) -> list[Candidate
     return out
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("share", [pytest.param(4, marks=pytest.mark.heavy), pytest.param(1, marks=pytest.mark.system)])
 def test_compiled_loop_search_agrees_with_python(share: int) -> None:
     """Every ``share``-th state along the paths of the hard tdoku puzzles and top95's first six (a

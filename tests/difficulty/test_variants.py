@@ -209,7 +209,8 @@ HARD = [("x", 110), ("hyper", 110), ("jigsaw", 116), ("jigsaw", 119)]
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("kind,seed", HARD)
+@pytest.mark.parametrize("kind,seed", [pytest.param(*c, marks=pytest.mark.deep) if c == ("jigsaw", 116) else c
+                                       for c in HARD])
 def test_every_technique_sound_along_the_path(kind: str, seed: int) -> None:
     """Every finder (not only the first that applies) in every non-singles state of a hard path
     must be sound."""
@@ -252,7 +253,8 @@ def test_x_puzzle_needs_the_diagonals() -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("kind,word", [("x", "diagonal"), ("hyper", "window"), ("jigsaw", "region")])
+@pytest.mark.parametrize("kind,word", [("x", "diagonal"), ("hyper", "window"),
+                                       pytest.param("jigsaw", "region", marks=pytest.mark.deep)])
 def test_extra_units_and_regions_are_used_and_named(kind: str, word: str) -> None:
     lines: list[str] = []
     extra: list[Step] = []
@@ -290,6 +292,7 @@ def test_jigsaw_locked_candidates_use_regions() -> None:
     assert step2 is not None and step2.detail == "on 1 in box 1, confined to row 1"
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_finned_fish_on_regions_matches_the_classic_search() -> None:
     """The finned-fish search, which reads the fin box by its cells (a region), finds a finned and a
@@ -343,6 +346,7 @@ def _cages(solution: Grid, rng: random.Random) -> tuple[Cage, ...]:
     return tuple(sorted(cages))
 
 
+@pytest.mark.deep
 def test_killer_without_givens_is_graded_by_its_cage_sums() -> None:
     """Zero givens: only the cage techniques can start; the path is sound, every finder is sound at
     every state, and no guess is made without a solution (logic may stop: then unrated)."""

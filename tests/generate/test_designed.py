@@ -280,6 +280,7 @@ def test_pattern_configs_take_the_patterns_layout_and_validate_again_as_saved() 
     assert _cfg(removal={"pattern": HEART, "symmetry": "none"}).removal.symmetry == "none"  # a group it contains
 
 
+@pytest.mark.deep
 def test_heart_puzzles_have_exactly_the_pattern_and_one_solution() -> None:
     cfg = config.load(ROOT / "configs" / "heart-pattern.yaml")
     spec = spec_of(cfg)

@@ -45,6 +45,7 @@ def test_hybrid_and_ilp_make_identical_puzzles(n: int, tag: str) -> None:
         assert b.ilp_solves > a.ilp_solves
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_certification_really_runs(tmp_path, monkeypatch) -> None:
     """If the ILP disagreed with the fast path, the puzzle must not be written."""
@@ -80,6 +81,7 @@ def test_prefill_is_a_valid_start_for_every_size() -> None:
             assert count_jit.count(start, limit=1) == 1  # has a completion
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_command_prints_verified_lines() -> None:
     res = numplace("generate", "--count", "4", "--seed", "3", "--size", "6", "--symmetry", "full")
@@ -97,6 +99,7 @@ def test_generate_command_prints_verified_lines() -> None:
     assert json.loads(x.stdout)["variant"] == ["x"]  # the board's rules reach the config (board.variant)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_hints_range() -> None:
     res = numplace("generate", "--count", "3", "--hints", "28-30")
@@ -105,6 +108,7 @@ def test_generate_hints_range() -> None:
     assert format_line(parse(res.stdout.split()[0])) == res.stdout.split()[0]
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_grid_method_and_levels() -> None:
     """``--grid uniform`` and ``--level`` reach the config (the speed benchmarks use them): rows say

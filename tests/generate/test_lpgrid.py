@@ -97,6 +97,7 @@ def test_weighted_lp_puzzles_are_certified_and_reproducible() -> None:
         assert make_puzzle(spec, puzzle_seed(8, i)).puzzle == made.puzzle
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_with_weighted_lp_prints_rows_that_say_so() -> None:
     import json

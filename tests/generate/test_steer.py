@@ -116,6 +116,7 @@ def test_steer_without_a_level_is_one_line() -> None:
                                                          "to steer toward)"
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_steer_prints_expert_puzzles_only() -> None:
     res = numplace("generate", "--count", "2", "--level", "expert", "--steer", "--seed", "4")

@@ -167,6 +167,7 @@ def test_the_capped_loss_puts_a_path_past_the_target_between_the_level_and_a_lev
     assert past_used[0] == past[0] == 3
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generator_3_still_makes_the_puzzles_it_made() -> None:
     """A set begun under generator 3 keeps its climb (every candidate graded in full): the puzzles of
@@ -196,6 +197,7 @@ def test_the_column_is_nullable_and_new_in_schema_5() -> None:
     assert rows.ADDED_IN["technique"] == rows.SCHEMA_VERSION == 5
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_generate_makes_puzzles_made_for_the_technique() -> None:
     res = numplace("generate", "--count", "2", "--seed", "3", "--technique", "x_wing", "--format", "json")

@@ -289,6 +289,7 @@ def _check_9(puzzles: list[Grid], rng: random.Random) -> None:
     assert [canon._canonical_key_py(p) for p in puzzles[::20]] == compiled[::20]  # batched reference = single
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_compiled_9x9_matches_the_reference_on_random_puzzles(grids: list[Grid]) -> None:
     rng = random.Random(21)
@@ -458,7 +459,7 @@ def _check_small(n: int, count: int, rng: random.Random) -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("n", "count"), [(4, 3000), (6, 1000)])
+@pytest.mark.parametrize(("n", "count"), [(4, 3000), pytest.param(6, 1000, marks=pytest.mark.deep)])
 def test_compiled_small_boards_match_the_reference(n: int, count: int) -> None:
     _check_small(n, count, random.Random(26 + n))
 
@@ -488,6 +489,7 @@ def test_golden_keys() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_corrupted_canon_table_is_rebuilt(numplace_cache: Path, grids: list[Grid], monkeypatch: pytest.MonkeyPatch,
                                          tmp_path: Path) -> None:

@@ -80,6 +80,7 @@ def test_band_table_sums_to_n2_with_44_distinct_counts() -> None:
     assert dict(table)[pure] == 108_374_976
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_table_counts_match_direct_counts_for_sample_bands() -> None:
     table = nb.band_table()
@@ -273,6 +274,7 @@ def _check_compiled_numbers(count: int, seed: int, kernel_statuses: list[int]) -
     assert kernel_statuses == [0] * count  # every number came from the kernel
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_compiled_grid_number_matches_the_reference(kernel_statuses: list[int]) -> None:
     _check_compiled_numbers(2000, 31, kernel_statuses)
@@ -555,6 +557,7 @@ def test_tables_memo_loads_once_and_rebuilds_a_rejected_file_once(
         assert int(z["v"][0]) == 7
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_corrupted_numbering_table_is_rebuilt(
     numplace_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

@@ -152,6 +152,7 @@ def test_killer_forms_tell_cage_sums_and_cages_apart() -> None:
     assert variant_canon.canonical_variant_key(puzzle, make_variant("killer", None, swapped)) != key
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_the_compiled_killer_scan_finds_the_references_minimum() -> None:
     puzzle, variant = golden("killer-timwi-dailykiller")

@@ -11,7 +11,8 @@ from pipeline import verify
 from pipeline.board import board, format_line, parse, size_of
 from pipeline.ilp.engine import Engine, engine_for
 from tests.conftest import ROOT
-from tests.golden import SMALL, TDOKU, dear_to_the_oracles
+from tests.costs import deep_cases
+from tests.golden import SMALL, TDOKU, case_name, dear_to_the_oracles
 
 
 def test_golden_files_cover_0_1_many_for_each_size() -> None:
@@ -23,7 +24,10 @@ def test_golden_files_cover_0_1_many_for_each_size() -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(TDOKU + SMALL), ids=lambda v: str(v)[:12])
+@pytest.mark.parametrize(("puzzle", "count", "solution"),
+                         deep_cases(dear_to_the_oracles(TDOKU + SMALL), case_name,
+                                    "........2..8-1", "........7..4-1", "..4..3....7.-1", "1....67.9.5.-0"),
+                         ids=lambda v: str(v)[:12])
 def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
     grid = parse(puzzle)
     limit = min(count, 5) + 1
@@ -38,7 +42,9 @@ def test_ilp_counts(puzzle: str, count: int, solution: str | None) -> None:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(TDOKU + SMALL), ids=lambda v: str(v)[:12])
+@pytest.mark.parametrize(("puzzle", "count", "solution"),
+                         deep_cases(dear_to_the_oracles(TDOKU + SMALL), case_name, ".5...9.2B.1C-1"),
+                         ids=lambda v: str(v)[:12])
 def test_independent_counter(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
     assert verify.independent_count(parse(puzzle), board(n), limit=3) == min(count, 3)
@@ -148,7 +154,8 @@ def test_reduced_certificate_gives_the_full_ips_verdict() -> None:
     assert True in verdicts and False in verdicts
 
 
-@pytest.mark.parametrize(("n", "kinds"), [(4, ()), (6, ()), (9, ()), (16, ()), (9, ("hyper", "x"))])
+@pytest.mark.parametrize(("n", "kinds"), [pytest.param(4, (), marks=pytest.mark.deep), (6, ()), (9, ()), (16, ()),
+                                          (9, ("hyper", "x"))])
 def test_cached_matrix_is_the_pyomo_statements_matrix(n: int, kinds: tuple[str, ...]) -> None:
     from pipeline.board import Variant
     from pipeline.ilp import model

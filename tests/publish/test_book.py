@@ -247,6 +247,7 @@ def test_page_sizes_bleed_and_a_16x16_page(tmp_path: Path, run_dir: Path) -> Non
                 assert s.y_top <= y0 + ch_ and s.y_top - s.side - book.CAPTION >= y0 - 0.01
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_cli_book_and_exclude(tmp_path: Path, run_dir: Path) -> None:
     cfg = _write_yaml(tmp_path / "book.yaml", "sections:\n  - {title: 初級, levels: [easy], count: 4}\n"
@@ -272,6 +273,7 @@ def test_cli_book_and_exclude(tmp_path: Path, run_dir: Path) -> None:
     assert not (tmp_path / "bad.pdf").exists() and not (tmp_path / "book.txt").exists()
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_on_a_real_run(tmp_path: Path, write_config) -> None:  # type: ignore[no-untyped-def]
     """The three commands on a set that ``numplace run`` made (its manifest and parts as written)."""

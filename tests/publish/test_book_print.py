@@ -291,6 +291,7 @@ def test_a_book_over_the_page_limit_is_refused_or_split() -> None:
     assert len(book.book_pages(parts[0], pod)) >= 824  # the first volume is full
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_volumes_on_the_command_line(tmp_path: Path, run_dir: Path) -> None:
     cfg = tmp_path / "b.yaml"
@@ -393,6 +394,7 @@ def test_labels_of_the_config_replace_the_languages_words() -> None:
         labels.words("fr")
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_lang_count_and_level_flags(tmp_path: Path, run_dir: Path) -> None:
     res = numplace("book", str(run_dir), "--out", str(tmp_path / "q.pdf"), "--lang", "ja", "--level", "easy,hard",

@@ -237,6 +237,7 @@ def test_bad_targets_are_one_line(tmp_path: Path, sets: tuple[Path, Path, pl.Dat
         export(frame.head(0), "csv", tmp_path / "e.csv")
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_cli_export(tmp_path: Path, sets: tuple[Path, Path, pl.DataFrame]) -> None:
     a, *_ = sets

@@ -443,6 +443,7 @@ def test_a_full_disk_leaves_nothing_and_exits_4(fmt: str, tmp_path: Path, run_di
     assert code == 0 and len(list(target.iterdir())) == 1 + 5 * (2 if fmt == "pdf" else 1) + (fmt == "pdf"), output
 
 
+@pytest.mark.deep
 def test_export_onto_a_real_full_file_system(small_fs: Path, run_dir: Path) -> None:  # noqa: F811
     target = small_fs / "png"
     code, output = _invoke("export", str(run_dir), "--format", "png", "--out", str(target), "--size", "20cm",
@@ -473,6 +474,7 @@ def test_per_puzzle_pdfs_follow_the_creation_date_rule(tmp_path: Path, run_dir: 
     assert a.read_bytes() == b.read_bytes()
 
 
+@pytest.mark.deep
 def test_the_jsonl_schema_is_closed_and_versioned(tmp_path: Path, run_dir: Path) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((Path(__file__).resolve().parents[2] / "schema" / "numplace-export.schema.json")

@@ -68,6 +68,7 @@ def _png_ok(data: bytes) -> tuple[int, int]:
         return img.size
 
 
+@pytest.mark.deep
 def test_html_is_self_contained(tmp_path: Path, set_dir: Path) -> None:
     out = report.make_report([set_dir], tmp_path / "r" / "report.html")
     page = _Page()
@@ -104,6 +105,7 @@ def test_png_summary(tmp_path: Path, set_dir: Path) -> None:
         report.make_report([set_dir], tmp_path / "x.pdf", "pdf")
 
 
+@pytest.mark.deep
 def test_the_format_is_the_suffixs(tmp_path: Path, set_dir: Path) -> None:
     out = report.make_report([set_dir], tmp_path / "summary.png")  # no --format: a PNG, by its suffix
     _png_ok(out.read_bytes())
@@ -136,6 +138,7 @@ def test_several_sets_are_shown_apart(tmp_path: Path) -> None:
     assert "sets side by side" not in one and "<h2>Sets</h2>" not in one
 
 
+@pytest.mark.deep
 def test_stock_left_per_level_after_the_books(tmp_path: Path) -> None:
     daily, weekly = _two_sets(tmp_path)
     used = tmp_path / "book1.used.json"
@@ -151,6 +154,7 @@ def test_stock_left_per_level_after_the_books(tmp_path: Path) -> None:
     assert "less the 4 ids of the books given by --exclude" in " ".join(page.text)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_cli_report(tmp_path: Path, set_dir: Path) -> None:
     res = numplace("report", str(set_dir / "20261122T010000Z-aaaaaaaa"), "--out", str(tmp_path / "one.html"))

@@ -147,7 +147,7 @@ def test_a_workbook_bound_on_the_right_with_tombo_and_pdfx(tmp_path: Path) -> No
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", ["en", pytest.param("ja", marks=pytest.mark.deep)])
 def test_the_cli_writes_the_pdf_and_the_used_list(tmp_path: Path, lang: str) -> None:
     rows = _rows()
     set_dir = _write(tmp_path, rows)

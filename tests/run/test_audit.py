@@ -234,6 +234,7 @@ def test_grid_number_changed_and_identity_columns_of_9x9(tmp_path: Path) -> None
     _one(_problems(run_dir), "tiny-0000001: grid_number is null for a 9x9 grid")
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_16x16_has_no_canonical_form(tmp_path: Path) -> None:
     run_dir = runner.run(config.validate(tiny(tmp_path / "out", count=1, board={"size": 16}))).run_dir
@@ -422,6 +423,7 @@ def test_a_byte_flipped_part(run_dir: Path) -> None:
     _one(_problems(run_dir), f"{run_dir.name}/part-00002.parquet: ")
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_check_exit_codes(run_dir: Path, tmp_path: Path) -> None:
     part = _part(run_dir, 0)
@@ -515,6 +517,7 @@ def test_replay_makes_the_rows_by_the_runs_generator_record(run_dir: Path) -> No
     assert not any("makes another puzzle" in p for p in problems)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_check_replay_flag(run_dir: Path) -> None:
     res = numplace("check", str(run_dir), "--fast", "--replay", "2")

@@ -14,6 +14,7 @@ from tests.conftest import ROOT, numplace
 SMALL = ROOT / "configs" / "small-4x4.yaml"
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_the_shipped_small_config_succeeds_on_an_empty_root_and_makes_every_puzzle_counted(tmp_path: Path) -> None:
     res = numplace("run", str(SMALL), "--out", str(tmp_path))

@@ -65,6 +65,7 @@ def _line(problems: list[str], *fragments: str) -> str:
 
 # --- 1. a run folder deleted by hand ----------------------------------------------------------------------
 
+@pytest.mark.deep
 def test_a_deleted_middle_run_is_a_gap_that_check_and_runs_name(root: Path, tmp_path: Path) -> None:
     set_dir = root / "tiny"
     middle = _runs(set_dir)[1]
@@ -87,6 +88,7 @@ def test_a_deleted_middle_run_is_a_gap_that_check_and_runs_name(root: Path, tmp_
     assert refused.returncode == 2 and "has no gap in its ids to fill" in error_line(refused.stderr)
 
 
+@pytest.mark.deep
 def test_a_gap_recorded_as_meant_is_no_problem(root: Path) -> None:
     set_dir = root / "tiny"
     shutil.rmtree(_runs(set_dir)[1])

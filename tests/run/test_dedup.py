@@ -77,6 +77,7 @@ def test_second_run_of_the_same_config_gets_new_puzzles_same_for_1_and_2_workers
     assert res.returncode == 0 and "12 puzzles, 12 distinct keys, 2 run(s)" in res.stdout
 
 
+@pytest.mark.deep
 def test_small_board_runs_out_clearly_and_keeps_what_it_made(tmp_path: Path, write_config) -> None:
     # symmetry none is not counted before the run (tests/run/test_capacity.py has the counted groups):
     # 36 distinct minimal 4x4 puzzles exist, so 40 must run out during the run
@@ -89,6 +90,7 @@ def test_small_board_runs_out_clearly_and_keeps_what_it_made(tmp_path: Path, wri
     assert 0 < frame.height <= 36 and frame["canonical_puzzle"].n_unique() == frame.height
 
 
+@pytest.mark.deep
 def test_numbering_commands(tmp_path: Path) -> None:
     grid = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
     number = numplace("grid-number", grid).stdout.strip()

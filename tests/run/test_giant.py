@@ -64,6 +64,7 @@ def test_shipped_giant_config_is_valid() -> None:
     assert cfg.board.size == 25 and cfg.removal.hints is not None
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_a_25x25_puzzle_is_certified_verified_and_graded() -> None:
     puzzle, solution = parse(PUZZLE25, 25), parse(SOLUTION25, 25)

@@ -27,6 +27,7 @@ def test_the_estimate_is_start_up_plus_the_median_over_the_workers() -> None:
     assert none.estimate_s is None and "none was made" in none.lines()[-1]
 
 
+@pytest.mark.deep
 def test_a_preview_writes_nothing_and_knows_the_next_index(tmp_path: Path) -> None:
     root = tmp_path / "out"
     p = preview(config.validate(_cfg(root)), min_s=0.0)
@@ -43,6 +44,7 @@ def test_a_preview_writes_nothing_and_knows_the_next_index(tmp_path: Path) -> No
                                  f"into {root / 'small'}/<new run>, indices 5-34, 3 part file(s), 2 worker(s)"]
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_cli_dry_run(tmp_path: Path, write_config: Any) -> None:
     cfg = write_config(_cfg(tmp_path / "out", difficulty={"quota": {"easy": 20, "medium": 10}}))
@@ -57,6 +59,7 @@ def test_cli_dry_run(tmp_path: Path, write_config: Any) -> None:
     assert resumed.returncode == 2 and "--dry-run: previews a new run, not --resume" in resumed.stderr
 
 
+@pytest.mark.deep
 def test_a_preview_makes_its_sample_by_the_sets_generator_and_grader(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A dry run samples puzzles as the set's next run would: by the generator version of the set's record

@@ -52,6 +52,7 @@ def test_export_and_book_refuse_an_unfinished_set(partial: Path, tmp_path: Path)
     assert not (tmp_path / "b.pdf").exists()
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_the_commands_say_it_in_one_line(partial: Path, tmp_path: Path) -> None:
     set_dir = tmp_path / "tiny"

@@ -148,6 +148,7 @@ def _block_after(page: Path, heading: str) -> str:
     return text.split("```python\n", 1)[1].split("```", 1)[0]
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_a_set_spanning_schema_versions_reads_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A set begun by an older numplace (tests/data/legacy_set: schema 3) and continued by this one

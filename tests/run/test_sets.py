@@ -96,6 +96,7 @@ def test_the_lock_of_a_dead_holder_is_taken_over_and_logged(tmp_path: Path) -> N
     assert (root / "tiny" / LOCK).read_text() == ""  # released
 
 
+@pytest.mark.deep
 def test_a_run_written_before_the_underscore_layout_still_checks_and_resumes(tmp_path: Path) -> None:
     """An old run: manifest.json (no start, no _SUCCESS), parts without schema metadata or
     difficulty_rank. check reads it as schema 1; --resume finishes it in place."""
@@ -125,6 +126,7 @@ def test_a_run_written_before_the_underscore_layout_still_checks_and_resumes(tmp
     assert res.returncode == 0 and json.loads(res.stdout)[0]["runs"][0]["status"] == "complete"
 
 
+@pytest.mark.deep
 def test_a_manifest_with_shards_of_the_wrong_type_is_one_line(tmp_path: Path, write_config) -> None:
     root = tmp_path / "out"
     cfg = write_config(tiny(root, count=1))

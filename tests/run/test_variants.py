@@ -49,7 +49,7 @@ def _frame(run_dir: Path) -> pl.DataFrame:
     return pl.read_parquet(sorted(run_dir.glob("part-*.parquet")))
 
 
-@pytest.mark.parametrize("name", list(SETS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.deep) if n in ("jigsaw", "x") else n for n in SETS])
 def test_variant_sets_pass_check_and_carry_their_rules(sets: dict[str, Path], name: str) -> None:
     run_dir = sets[name]
     result = audit(run_dir.parent)
@@ -89,6 +89,7 @@ def test_check_catches_a_tampered_cage_sum(sets: dict[str, Path], tmp_path: Path
     _one(problems, "cage")
 
 
+@pytest.mark.deep
 def test_check_catches_a_tampered_region(sets: dict[str, Path], tmp_path: Path) -> None:
     run_dir = _tampered(sets, "jigsaw", tmp_path)
     part = sorted(run_dir.glob("part-*.parquet"))[0]
@@ -111,6 +112,7 @@ def test_check_catches_a_broken_diagonal(sets: dict[str, Path], tmp_path: Path) 
     assert problems
 
 
+@pytest.mark.deep
 def test_show_solve_and_rate_read_variant_rows(sets: dict[str, Path], tmp_path: Path) -> None:
     run_dir = sets["killer6"]
     shown = numplace("show", str(run_dir), "--limit", "1")
@@ -133,6 +135,7 @@ def test_show_solve_and_rate_read_variant_rows(sets: dict[str, Path], tmp_path: 
     assert rated.returncode == 0 and rated.stdout.split()[0] in levels
 
 
+@pytest.mark.deep
 def test_solve_with_a_config_board_and_bad_variant_lines(tmp_path: Path, sets: dict[str, Path]) -> None:
     row = _frame(sets["x"]).row(0, named=True)
     cfg = tmp_path / "x.yaml"
@@ -146,6 +149,7 @@ def test_solve_with_a_config_board_and_bad_variant_lines(tmp_path: Path, sets: d
     assert bad.returncode == 2 and "cages[0]" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.deep
 def test_repair_keeps_the_variant_rules(sets: dict[str, Path], tmp_path: Path) -> None:
     row = _frame(sets["x"]).row(0, named=True)
     cfg = tmp_path / "x.yaml"
@@ -169,6 +173,7 @@ def test_books_keep_every_killer_puzzle(sets: dict[str, Path]) -> None:
     assert rows.frame.height == SETS["killer6"]["count"] and len(set(rows.frame["puzzle"])) == 1
 
 
+@pytest.mark.deep
 def test_a_report_of_a_graded_killer_set(sets: dict[str, Path], tmp_path: Path) -> None:
     """Killer sets are graded by their cage sums: every row has a level, and the report shows them."""
     levels = _frame(sets["killer6"])["difficulty"].to_list()
@@ -180,6 +185,7 @@ def test_a_report_of_a_graded_killer_set(sets: dict[str, Path], tmp_path: Path) 
     assert made.returncode == 0 and "unrated" not in html and all(lv in html for lv in set(levels))
 
 
+@pytest.mark.deep
 def test_exports_keep_the_rules_or_refuse(sets: dict[str, Path], tmp_path: Path) -> None:
     run_dir = sets["killer6"]
     made = numplace("export", str(run_dir), "--format", "csv", "--out", str(tmp_path / "k.csv"))
@@ -240,6 +246,7 @@ def test_check_catches_a_wrong_variant_canonical_puzzle(sets: dict[str, Path], t
     _one(audit(run_dir.parent).problems, second["puzzle_id"], "canonical_puzzle is not the puzzle's canonical form")
 
 
+@pytest.mark.deep
 def test_canon_reads_variant_puzzles_as_solve_does(sets: dict[str, Path], tmp_path: Path) -> None:
     row = _frame(sets["jigsaw"]).row(0, named=True)
     line = json.dumps({"puzzle": row["puzzle"], "variant": row["variant"], "regions": row["regions"]})

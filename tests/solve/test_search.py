@@ -63,6 +63,7 @@ def test_top95_is_norvigs_file() -> None:
     assert all(len(p) == 81 for p in TOP95)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 @pytest.mark.parametrize("path", ["python", "compiled"])
 def test_top95_matches_the_ilp(path: str) -> None:
@@ -122,6 +123,7 @@ def test_batch_columns_and_schema_agree() -> None:
         _ = batch.NO_SUCH_NAME
 
 
+@pytest.mark.deep
 def test_one_worker_batch_runs_in_process_with_the_same_rows() -> None:
     items = [(k + 1, p) for k, p in enumerate([*TOP95[:6], "55" + P[2:], "12345"])]
     one = batch.solve_batch(items, "solve", 2, workers=1)

@@ -37,6 +37,7 @@ def test_tdoku_has_puzzles_without_a_solution() -> None:
     assert len(NONE) >= 5
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 @pytest.mark.parametrize("text", [*NONE[:2], *(pytest.param(t, marks=pytest.mark.system) for t in NONE[2:])])
 def test_every_core_is_minimal_by_the_independent_counter(text: str) -> None:

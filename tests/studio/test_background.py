@@ -98,6 +98,7 @@ def test_the_warm_up_runs_what_the_first_clicks_need() -> None:
     assert group_maps.cache_info().currsize >= len(warm.VARIANT_GROUPS)  # built, so a first X+hyper need not
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_the_check_runs_in_a_child_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The child's lines are the in-process check's; a set that cannot be checked is one line."""

@@ -127,6 +127,7 @@ def test_a_wrong_given_away_from_any_clash_is_the_one_changed() -> None:
 HIDDEN = "51" + EASY[2:]
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_the_smallest_clash_is_looked_for_in_the_background() -> None:
     from pipeline.studio import background

@@ -155,6 +155,7 @@ def test_a_name_that_is_not_a_set_is_a_message_naming_it(monkeypatch: pytest.Mon
     assert not [d for d in at.dataframe if d.key]  # no puzzles shown
 
 
+@pytest.mark.deep
 def test_japanese_labels(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> None:
     at = page(monkeypatch, mix_root, set="mix", lang="ja")
     assert not at.exception
@@ -163,6 +164,7 @@ def test_japanese_labels(monkeypatch: pytest.MonkeyPatch, mix_root: Path) -> Non
     assert texts(at, "title") == ["セット: mix"] and "絞り込み" in texts(at, "subheader")
 
 
+@pytest.mark.deep
 def test_an_unreadable_part_is_a_message(monkeypatch: pytest.MonkeyPatch, mix_root: Path, tmp_path: Path) -> None:
     shutil.copytree(mix_root / "mix", tmp_path / "mix")
     (part,) = (tmp_path / "mix").rglob("part-*.parquet")
@@ -195,6 +197,7 @@ def test_a_set_shows_its_puzzles_a_page_at_a_time(monkeypatch: pytest.MonkeyPatc
     assert drawn_ids(at) == ids[6:]
 
 
+@pytest.mark.deep
 def test_the_puzzles_do_not_wait_for_the_check(monkeypatch: pytest.MonkeyPatch, mix_root: Path,
                                                 tmp_path: Path) -> None:
     """The quick check runs in the background: the first view shows the puzzles and a line saying the
@@ -354,6 +357,7 @@ def _book(at: AppTest) -> tuple[bytes, dict[str, Any]]:
     return pdf, json.loads(used)
 
 
+@pytest.mark.deep
 @pytest.mark.heavy
 def test_check_full_check_and_report(monkeypatch: pytest.MonkeyPatch, run_root: Path) -> None:
     at = page(monkeypatch, run_root, set="tiny")

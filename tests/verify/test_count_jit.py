@@ -18,7 +18,8 @@ from pipeline import verify
 from pipeline.board import Grid, board, parse, size_of
 from pipeline.verify import count_jit
 from tests.conftest import ROOT
-from tests.golden import SMALL, TDOKU, dear_to_the_oracles
+from tests.costs import deep_cases
+from tests.golden import SMALL, TDOKU, case_name, dear_to_the_oracles
 
 GOLDEN = TDOKU + SMALL
 
@@ -40,7 +41,9 @@ def _oracle_limits(count: int, n: int) -> list[int]:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("puzzle", "count", "solution"), dear_to_the_oracles(GOLDEN), ids=lambda v: str(v)[:12])
+@pytest.mark.parametrize(("puzzle", "count", "solution"),
+                         deep_cases(dear_to_the_oracles(GOLDEN), case_name, ".5...9.2B.1C-1"),
+                         ids=lambda v: str(v)[:12])
 def test_golden_counts_agree_with_the_oracle(puzzle: str, count: int, solution: str | None) -> None:
     n = size_of(puzzle)
     grid, b = parse(puzzle), board(n)
@@ -160,6 +163,7 @@ def test_written_apart_from_the_counters_it_checks() -> None:
     assert ours == {"pipeline.board"}
 
 
+@pytest.mark.deep
 def test_killer_counts_through_much_backtracking_agree_with_the_oracle() -> None:
     """Loose killer boards (two-cell cages over part of a 6x6 grid, few givens) have many solutions, so
     the search backs up often past sum groups it skipped as unchanged: the counts still match the
