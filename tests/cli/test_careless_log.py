@@ -7,6 +7,7 @@ almost never reaches is refused up front."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -70,6 +71,12 @@ def test_a_second_run_of_a_live_set_exits_75_without_finishing_it(tmp_path: Path
 
 
 @pytest.mark.deep
+def _masked(line: str) -> str:
+    """A ``wrote`` line without what differs from run to run: the run folder, the seconds, the rate."""
+    line = re.sub(r" to \S+", " to RUN", line)
+    return re.sub(r" in [\d.]+ s \([\d.]+ puzzles/s\)", " in T", line)
+
+
 def test_a_plain_run_says_wrote_for_the_run_it_finished_first(tmp_path: Path) -> None:
     root = tmp_path / "out"
     assert runner.run(config.validate(_cfg(root))).ok
@@ -83,6 +90,10 @@ def test_a_plain_run_says_wrote_for_the_run_it_finished_first(tmp_path: Path) ->
     assert len(wrote) == 2, res.stdout
     assert f"(indices 0-3) to {first} (an unfinished run, finished first)" in wrote[0]
     assert "(indices 4-7)" in wrote[1]
+    # docs/operations.md shows these two lines (run folders, seconds and rates aside)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    shown = [_masked(ln) for ln in docs.splitlines() if ln.startswith("wrote ") and "outputs/tiny/" in ln]
+    assert [_masked(ln) for ln in wrote] == shown
     events = _json_lines(res.stderr)
     finishing = [e for e in events if e["event"] == "finishing_unfinished"]
     assert len(finishing) == 1 and finishing[0]["level"] == "warning"
