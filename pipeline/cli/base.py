@@ -308,6 +308,8 @@ def _main() -> None:
         typer.echo("Aborted!", err=True)
         sys.exit(ExitCode.PROBLEMS)
     if code == ExitCode.INTERRUPTED and not signals.reported():  # typer turns Ctrl-C into a silent 130
-        typer.echo(f"numplace: {signals.why()}", err=True)
         code = ExitCode(signals.exit_code())
+        # before the command ran (a signal while the CLI loaded) there is no context: the command line names it
+        command = _command_name() or next((a for a in sys.argv[1:] if not a.startswith("-")), "")
+        say_end(signals.why(), code, command, "interrupted")
     sys.exit(code if isinstance(code, int) else ExitCode.OK)

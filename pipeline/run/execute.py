@@ -35,6 +35,12 @@ answer within :data:`CONNECT_TIMEOUT_S` is :class:`ExecutorUnavailable` (one lin
   stream; the runner closes the run as ``partial`` (whole parts kept, resumable, on any executor).
 * dask's own log records of this process (``distributed.*``, e.g. a nanny restarting a killed
   worker) go to the run's log as ``dask_log`` events instead of raw lines on stderr.
+* **No plain lines from the resource trackers in the JSON log**: loky's (and multiprocessing's)
+  resource tracker is a helper process that shares the run's stderr and outlives a run killed with
+  ``kill -9``; it then unlinks the semaphores and memmap folders the dead run left and warns
+  ``UserWarning: resource_tracker: There appear to be N leaked ...`` in plain text. Before either
+  executor starts a process, :func:`quiet_resource_trackers` adds :data:`TRACKER_FILTER` to
+  ``PYTHONWARNINGS``, which the tracker inherits: it still cleans up, without those lines.
 
 Roads not taken: ``client.map`` of every chunk at once (unbounded scheduler state and memory for
 big runs); a dask graph (bag, delayed) of the whole run (the tasks are independent, and the
@@ -52,6 +58,7 @@ import importlib.metadata
 import importlib.util
 import logging
 import multiprocessing
+import os
 import queue
 import signal
 import sys
@@ -77,6 +84,20 @@ MIN_WINDOW = 16
 _POLL_S = 0.5  # how often a wait for results checks that the client is still connected
 #: Packages whose versions decide the puzzles (and Python): workers should match this process.
 VERSIONED = ("numplace", "highspy", "pyomo", "numba", "numpy", "polars")
+#: The warning filter (``PYTHONWARNINGS`` syntax) for the resource trackers' own warnings: every one
+#: of loky's and multiprocessing's starts with ``resource_tracker``; a UserWarning of anything else
+#: is still shown.
+TRACKER_FILTER = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_trackers() -> None:
+    """Add :data:`TRACKER_FILTER` to ``PYTHONWARNINGS`` (after what is there, so that it wins over a
+    broader filter such as ``default``) for the processes this one starts from now on: the resource
+    tracker, a helper process that shares stderr (the run's JSON log) and outlives a killed run, then
+    warns in plain text about the semaphores it cleans up. This process's own filters are unchanged."""
+    have = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_FILTER not in have.split(","):
+        os.environ["PYTHONWARNINGS"] = f"{have},{TRACKER_FILTER}" if have else TRACKER_FILTER
 
 
 class ExecutorUnavailable(RunError):
@@ -126,6 +147,8 @@ class LocalExecutor:
             return (make_items(job, list(c), redraw) for c in chunks)
         from joblib import Parallel, delayed  # here: a one-worker command skips its import (~0.15 s)
 
+        quiet_resource_trackers()  # before loky starts its tracker (once per process, with the first pool)
+
         par = Parallel(n_jobs=n_jobs, backend="loky", batch_size=1,
                        return_as="generator" if ordered else "generator_unordered")
         out: Iterator[list[Item]] = par(delayed(make_items)(job, list(c), redraw) for c in chunks)
@@ -172,6 +195,7 @@ def _dask_client(scheduler: str | None, local_workers: int, say: Log) -> Iterato
         with warnings.catch_warnings(record=True) as caught:  # e.g. "port 8787 in use", mismatched versions
             warnings.simplefilter("always")
             if scheduler is None:
+                quiet_resource_trackers()  # the cluster's processes start multiprocessing's tracker
                 try:
                     cluster = _local_cluster(local_workers)
                 except Exception as exc:  # no free port, too many processes, ...: one line, nothing written

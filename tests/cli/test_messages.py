@@ -144,6 +144,7 @@ def test_a_signal_while_the_command_line_loads_gets_its_line(sig: signal.Signals
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == code, stderr
     assert plain_lines(stderr)[-1].startswith(line), stderr
+    assert all(ln.startswith("{") for ln in stderr.splitlines()), stderr  # run's log (not a terminal): JSON lines
     assert "Traceback" not in stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("part-*.parquet"))
 

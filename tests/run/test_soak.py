@@ -15,9 +15,16 @@ a set folder, and ``check`` must say so each time before the documented way out 
 deletes a complete run folder (``check --fast`` names the missing indices and the run; the soak then
 re-makes them with ``run --fill-gap``, or, for the last run, records them with ``accept-gap``), renames
 one (``check`` says the name does not match the manifest, not that it is a copy; renamed back),
-renames one to ``_hidden`` (``check`` names the folder the globs still read; renamed back), or edits
-the config's ``board.size`` (the next run is refused in one line naming the key, nothing written;
-the config restored). ``make test-system`` runs one faulty night and the clean one (the script works); ``-m slow``
+hides one as ``_hidden`` or ``.hidden`` (``check`` names the folder the globs still read and the
+``mv`` back; a run of the other set, same seed, repeats none of its puzzles; renamed back), moves one
+into the other set (``check`` of that set names it and the ``mv`` back, that set's run is refused
+naming the ``mv``, nothing written; moved back), damages a key index segment (one to three bits
+flipped in one region of a segment file: magic, header length, header, hashes, entry numbers,
+checksum, end marker; ``numplace catalog`` says ``BAD``; ``catalog --repair`` removes it or a run
+of the other set logs ``index_segment_removed`` and repeats nothing), or edits the config's
+``board.size`` (the next run is refused in one line naming the key, nothing written; the config
+restored). Every line a set's run writes on stderr (its JSON log) must be JSON, after ``kill -9`` too.
+``make test-system`` runs one faulty night and the clean one (the script works); ``-m slow``
 runs forty-five, whose figures are in docs/operations.md ("The soak test"). The sets are 6x6 (12 puzzles a
 night in parts of 2), so that a night is mostly making puzzles rather than starting Python.
 """
@@ -40,10 +47,11 @@ import polars as pl
 import pytest
 import yaml
 
-from pipeline.run import rows
+from pipeline.run import keyindex, rows
 from pipeline.run.audit import audit
 from pipeline.run.manifest import runs_of
 from tests.conftest import ROOT, tiny
+from tests.run.test_index_damage import _regions
 
 SETS = ("alpha", "beta")
 #: Faults and their weights; ``None`` is a night without a fault for that set.
@@ -121,6 +129,7 @@ def night(configs: dict[str, Path], faults: dict[str, str | None], rng: random.R
         # enough for the early signals to land there. Nothing of the set was touched yet.
         before_python = "init_import_site" in err and faults[name] in SIGNALS
         assert before_python or "Traceback" not in err, err[-3000:]
+        assert before_python or not _plain(err), _plain(err)  # the log is JSON lines only (after kill -9 too)
         if before_python:
             STARTUP_DEATHS[0] += 1
     return codes
@@ -128,6 +137,17 @@ def night(configs: dict[str, Path], faults: dict[str, str | None], rng: random.R
 
 #: Processes a signal ended inside the interpreter's own start-up (reported in the figures).
 STARTUP_DEATHS = [0]
+
+
+def _plain(log: str) -> list[str]:
+    """The lines of a JSON-lines log that are not JSON (a resource tracker's warning, say)."""
+    plain = []
+    for line in log.splitlines():
+        try:
+            json.loads(line)
+        except ValueError:
+            plain.append(line)
+    return plain
 
 
 def _unfinished(set_dir: Path) -> set[str]:
@@ -147,7 +167,9 @@ def check_night(root: Path) -> dict[str, int]:
         frame = pl.read_parquet(parts) if parts else pl.DataFrame(schema=rows.SCHEMA)
         got = sorted(frame["index"].to_list())
         assert got == list(range(len(got))), (name, got)  # ids 0..N-1: no gap, no repeat
-        keys.update({rows.dedup_key(r) for r in frame.iter_rows(named=True)})
+        mine = [rows.dedup_key(r) for r in frame.iter_rows(named=True)]
+        assert len(set(mine)) == len(mine), f"a canonical puzzle twice in set {name}"
+        keys.update(set(mine))
         held[name] = len(got)
         if parts:
             open_runs = _unfinished(set_dir)
@@ -159,7 +181,10 @@ def check_night(root: Path) -> dict[str, int]:
 
 
 #: What the careless hand does between nights, and how often (``None``: nothing).
-CARELESS: dict[str | None, int] = {None: 2, "delete": 1, "rename": 1, "hide": 1, "edit": 1}
+CARELESS: dict[str | None, int] = {None: 2, "delete": 1, "rename": 1, "hide": 1, "hide_dot": 1, "move": 1,
+                                   "damage_index": 1, "edit": 1}
+#: The regions of a key index segment file (:func:`tests.run.test_index_damage._regions`) the hand damages.
+REGIONS = ("magic", "header-length", "header", "hashes", "entry-numbers", "checksum", "end-marker")
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -201,15 +226,29 @@ def careless(root: Path, configs: dict[str, Path], rng: random.Random, act: str 
             _has(problems, "are missing", run_dir.name)
             res = _cli("run", str(configs[name]), "--fill-gap")
         assert res.returncode == 0, res.stderr[-3000:]
-    elif act in ("rename", "hide"):
-        moved = run_dir.rename(set_dir / ("20990101T000000Z-renamed" if act == "rename" else "_hidden"))
+    elif act == "rename":
+        moved = run_dir.rename(set_dir / "20990101T000000Z-renamed")
         problems = _problems(set_dir)
-        if act == "rename":
-            _has(problems, f"{moved}: the folder's name does not match its manifest", run_dir.name)
-            assert not [p for p in problems if "a copy of run" in p], problems
-        else:
-            _has(problems, f"{moved}: a run folder (run {run_dir.name}", "pandas and pyarrow skip")
+        _has(problems, f"{moved}: the folder's name does not match its manifest", run_dir.name)
+        assert not [p for p in problems if "a copy of run" in p], problems
         moved.rename(run_dir)
+    elif act in ("hide", "hide_dot"):
+        moved = run_dir.rename(set_dir / ("_hidden" if act == "hide" else ".hidden"))
+        _has(_problems(set_dir), f"{moved}: a run folder (run {run_dir.name}", f"mv {moved} {run_dir}")
+        _other_set_runs(root, configs, name)  # the hidden puzzles still count in dedup
+        moved.rename(run_dir)
+    elif act == "move":
+        other = _other(name)
+        moved = run_dir.rename(root / other / run_dir.name)
+        _has(_problems(root / other), f"{moved}: a run of set {name}", f"mv {moved} {run_dir}")
+        before = sorted(p.name for p in (root / other).iterdir() if p.name != "_lock")
+        res = _cli("run", str(configs[other]))  # refused, naming the mv, nothing written
+        assert res.returncode == 2 and f"mv {moved} {run_dir}" in res.stderr, res.stderr[-3000:]
+        assert sorted(p.name for p in (root / other).iterdir() if p.name != "_lock") == before
+        moved.rename(run_dir)
+    elif act == "damage_index":
+        if not _damage_index(root, configs, rng, name):
+            return None  # no segment yet
     else:
         good = configs[name].read_text(encoding="utf-8")
         data = yaml.safe_load(good)
@@ -220,6 +259,51 @@ def careless(root: Path, configs: dict[str, Path], rng: random.Random, act: str 
         assert res.returncode == 2 and "board.size: set " in res.stderr, res.stderr[-3000:]
         assert sorted(p.name for p in set_dir.iterdir() if p.name != "_lock") == [n for n in before if n != "_lock"]
     return act
+
+
+def _other(name: str) -> str:
+    return SETS[1 - SETS.index(name)]
+
+
+def _other_set_runs(root: Path, configs: dict[str, Path], name: str) -> str:
+    """A plain run of the set that is not ``name`` (the same seed: without dedup against ``name``'s
+    puzzles it would make them again); returns its log."""
+    res = _cli("run", str(configs[_other(name)]))
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-3000:]
+    assert not _plain(res.stderr), _plain(res.stderr)
+    return res.stderr
+
+
+#: Key index segment files damaged, by region (reported in the figures).
+DAMAGED: Counter[str] = Counter()
+
+
+def _damage_index(root: Path, configs: dict[str, Path], rng: random.Random, name: str) -> bool:
+    """Flip one to three bits in one region of one key index segment; ``numplace catalog`` names it
+    ``BAD``; the way out is ``catalog --repair`` or, as often, a run of the other set, whose log names
+    it and which repeats none of the puzzles the segment indexes. False when there is no segment."""
+    segments = keyindex.segment_files(root)
+    if not segments:
+        return False
+    seg = rng.choice(segments)
+    data = bytearray(seg.read_bytes())
+    region = rng.choice(REGIONS)
+    lo, hi = _regions(bytes(data))[region]
+    for bit in rng.sample(range(8 * lo, 8 * hi), min(8 * (hi - lo), rng.randint(1, 3))):
+        data[bit // 8] ^= 1 << (bit % 8)
+    seg.write_bytes(bytes(data))
+    DAMAGED[region] += 1
+    shown = _cli("catalog", "--out", str(root))
+    assert shown.returncode == 0 and f"BAD {seg}: bad key index segment" in shown.stdout, (region, shown.stdout)
+    if rng.random() < 0.5:
+        fixed = _cli("catalog", "--repair", "--out", str(root))
+        assert fixed.returncode == 0 and f"key index segment {seg} is bad" in fixed.stdout, (region, fixed.stdout)
+    else:
+        log = _other_set_runs(root, configs, name)
+        assert any(json.loads(line).get("event") == "index_segment_removed" and str(seg) in line
+                   for line in log.splitlines()), (region, log[-3000:])
+    assert all(keyindex.read_segment(p) is not None for p in keyindex.segment_files(root))
+    return True
 
 
 def _configs(root: Path) -> dict[str, Path]:
@@ -237,6 +321,7 @@ def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     configs = _configs(root)
     STARTUP_DEATHS[0] = 0
+    DAMAGED.clear()
     faults_done: Counter[str] = Counter()
     owed: dict[str, set[str]] = {name: set() for name in SETS}  # runs left unfinished by a fault
     exits: Counter[int] = Counter()
@@ -258,8 +343,9 @@ def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
                 faults_done[fault] += 1
                 owed[name] |= _unfinished(root / name)
         held = check_night(root)
-        if not last:
-            act = careless(root, configs, rng)
+        if not last:  # on the last faulty nights, an act not drawn yet (every act is done at least once)
+            missing = [a for a in CARELESS if a is not None and not careless_done[a]]
+            act = careless(root, configs, rng, missing[0] if len(missing) > nights - 1 - n else "draw")
             if act is not None:
                 careless_done[act] += 1
                 held = check_night(root)  # the way out left the set as the nights made it
@@ -269,7 +355,8 @@ def soak(root: Path, nights: int, seed: int) -> dict[str, Any]:
         assert result.ok, result.problems
     return {"nights": nights, "faults": sum(faults_done.values()), "by_fault": dict(faults_done),
             "exits": dict(exits), "puzzles": held, "runs": {name: len(runs_of(root / name)) for name in SETS},
-            "careless": dict(careless_done), "ended_in_interpreter_startup": STARTUP_DEATHS[0]}
+            "careless": dict(careless_done), "index_regions_damaged": dict(DAMAGED),
+            "ended_in_interpreter_startup": STARTUP_DEATHS[0]}
 
 
 def _line(figures: dict[str, Any]) -> str:
@@ -296,7 +383,8 @@ def test_each_careless_act_gets_its_verdict_and_its_way_out(tmp_path: Path) -> N
     for _ in range(3):
         assert night(configs, dict.fromkeys(SETS), rng) == dict.fromkeys(SETS, 0)
     check_night(root)
-    for act, which in (("rename", None), ("hide", None), ("edit", None), ("delete", 1), ("delete", -1)):
+    for act, which in (("rename", None), ("hide", None), ("hide_dot", None), ("move", None), ("damage_index", None),
+                       ("edit", None), ("delete", 1), ("delete", -1)):
         assert careless(root, configs, rng, act, which) == act
         check_night(root)
     assert night(configs, dict.fromkeys(SETS), rng) == dict.fromkeys(SETS, 0)  # and the set grows on
@@ -309,3 +397,4 @@ def test_forty_five_nights_with_faults_lose_nothing(tmp_path: Path, capsys: pyte
     with capsys.disabled():
         print(_line(figures))
     assert figures["nights"] >= 30 and figures["faults"] >= 60, figures
+    assert set(figures["careless"]) == set(CARELESS) - {None}, figures  # every act at least once
