@@ -117,10 +117,24 @@ def grid(svg: str, width: int = 360) -> None:
 POLL = 0.5
 
 
-def pending(job_key: Hashable, text: str) -> None:
-    """``text`` (what runs in the background), looked at again every :data:`POLL` seconds; the whole
-    page is drawn again (from its caches) when the job of ``job_key``
-    (:func:`pipeline.studio.background.submit`) is done."""
+def progress_line(job_key: Hashable, unit: str = "") -> str:
+    """The progress line of a background job: ``Working: N of M <unit>, S s so far`` when the job
+    counts its steps (:func:`pipeline.studio.background.step`), else ``Working: S s so far``; before
+    the job starts on the thread (another job runs first), that it waits for it."""
+    seen = background.progress(job_key)
+    if seen is None:
+        return t("queued")
+    seconds, steps = seen
+    if steps is None or not unit:
+        return t("progress_s").format(s=f"{seconds:.0f}")
+    return t("progress_n").format(done=steps[0], total=steps[1], unit=t(unit), s=f"{seconds:.0f}")
+
+
+def pending(job_key: Hashable, text: str, unit: str = "") -> None:
+    """``text`` (what runs in the background) and its :func:`progress_line` (``unit``: the word key of
+    what the job counts), looked at again every :data:`POLL` seconds; the whole page is drawn again
+    (from its caches) when the job of ``job_key`` (:func:`pipeline.studio.background.submit`) is done.
+    The job runs on whether the editor stays or leaves: the page shows its result when it comes back."""
 
     @st.fragment(run_every=POLL)
     def _look() -> None:
@@ -128,6 +142,7 @@ def pending(job_key: Hashable, text: str) -> None:
         if job is None or job.done():
             st.rerun()
         st.info(text)
+        st.caption(progress_line(job_key, unit))
 
     _look()
 

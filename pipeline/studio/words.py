@@ -211,6 +211,18 @@ WORDS: dict[str, dict[Lang, str]] = {
     "check_full": {"en": "Full check", "ja": "完全な検査"},
     "checking": {"en": "Quick check (numplace check --fast) running; its lines follow here when it is done",
                  "ja": "簡易検査 (numplace check --fast) の実行中。終わるとここに結果を表示します"},
+    "checking_full": {"en": "Full check (numplace check) running; its lines follow here when it is done, "
+                           "also if you leave this page and come back",
+                      "ja": "完全な検査 (numplace check) の実行中。終わるとここに結果を表示します(このページを離れて"
+                            "戻っても続きます)"},
+    "reporting": {"en": "The report's charts are being computed; they follow here when they are done, also if "
+                        "you leave this page and come back",
+                  "ja": "レポートの図を計算中です。終わるとここに表示します(このページを離れて戻っても続きます)"},
+    "charts": {"en": "charts", "ja": "図"},
+    "queued": {"en": "Waiting for the job before it to finish", "ja": "前の処理が終わるのを待っています"},
+    "progress_s": {"en": "working: {s} s so far", "ja": "作業中: {s} 秒経過"},
+    "progress_n": {"en": "working: {done} of {total} {unit}, {s} s so far",
+                   "ja": "作業中: {total} {unit}中 {done}、{s} 秒経過"},
     "check_full_done": {"en": "Full check (numplace check)", "ja": "完全な検査 (numplace check)"},
     "check_ok": {"en": "sound", "ja": "問題なし"},
     "check_bad": {"en": "problems found", "ja": "問題あり"},

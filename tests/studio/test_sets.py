@@ -368,12 +368,18 @@ def test_check_full_check_and_report(monkeypatch: pytest.MonkeyPatch, run_root: 
     assert not at.get("vega_lite_chart")  # the report's fold is closed: nothing of it is computed
     at.session_state["sets.plots"] = True  # the fold opened
     at.run()
+    if word("reporting", "en") in texts(at, "info"):  # computed in the background on a busy machine
+        assert background.wait(TIMEOUT)
+        at.run()  # what the line's own poll does
     charts = at.get("vega_lite_chart")
     assert len(charts) == 6  # the report drawn in the page: hints, levels, scores, symmetry, techniques, time
     assert [json.loads(c.proto.spec)["encoding"]["x"]["title"] for c in charts[:2]] == ["Hints", "Level"]
     assert all(c.proto.data.data for c in charts)  # each with its counts (Streamlit sends them as a table)
     (full,) = [b for b in at.button if b.label == "Full check"]
     full.click().run()
+    assert not at.exception and word("checking_full", "en") in texts(at, "info")  # the click did not wait
+    assert background.wait(TIMEOUT)
+    at.run()  # what the line's own poll does when the check is done
     assert not at.exception and texts(at, "success") == ["Full check (numplace check): sound"]
     at.run()  # the next view keeps the full check (the set's files are unchanged) and offers it no more
     assert texts(at, "success") == ["Full check (numplace check): sound"]

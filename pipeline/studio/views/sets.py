@@ -5,10 +5,12 @@ per set its puzzles, runs (status, indices, puzzles, levels), next index and sto
 
 ``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
 (:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
-are ``numplace check``'s; the quick check runs in a child process started from the background thread
+are ``numplace check``'s; each check runs in a child process started from the background thread
 (:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`) after the rest of the view is
-drawn, a line says so meanwhile, and its lines are kept in the user cache for the set's files);
-the report's plots (:mod:`pipeline.publish.report`); its puzzles filtered
+drawn, a line says so meanwhile with the seconds it has run, and its lines are kept in the user cache
+for the set's files; a full check asked for runs on when the editor leaves the page); the report's
+plots (:mod:`pipeline.publish.report`), computed on the background thread when the fold is opened,
+a line counting the charts done meanwhile; its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
 solutions a page at a time; and a book PDF in the view's language (``numplace book --lang``, or a
 technique workbook as ``numplace book --workbook``: :mod:`pipeline.studio.books`) of the puzzles picked
@@ -71,12 +73,6 @@ def _rows(path: str, _sig: tuple[Any, ...], sig: int) -> pl.DataFrame:
     name = pl.col("variant").list.join("+")
     return frame.with_columns(pl.when(name.is_null() | (name == "")).then(pl.lit("classic")).otherwise(name)
                               .alias("variant_name"))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _audit(path: str, fast: bool, _sig: tuple[Any, ...], sig: int) -> dict[str, list[str]]:
-    """``numplace check``'s lines, and the same in Japanese (``{"en": [...], "ja": [...]}``)."""
-    return checks.check_lines(path, fast, _sig)
 
 
 def _key(set_dir: Path) -> tuple[str, tuple[Any, ...], int]:
@@ -192,7 +188,7 @@ def _one_set(root: Path, name: str) -> None:
         plots = st.expander(t("plots"), key="sets.plots", on_change="rerun")
         if plots.open:  # drawn when opened: a closed report costs the view nothing
             with plots:
-                _report(key)
+                _report(key, rows)
         frame = _filtered(name, rows)
         if frame is None:
             return
@@ -205,24 +201,23 @@ def _one_set(root: Path, name: str) -> None:
 
 
 def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
-    """``numplace check --fast`` (in the background the first time: the page does not wait for it, and
-    shows it when done); the full check on request (kept for this set's files)."""
+    """``numplace check --fast``, and the full check on request (asked once, it stays asked for this
+    set's files in this session): each in the background (the page does not wait for it, says that it
+    runs with a progress line, and shows its lines when done; kept for this set's files)."""
     st.subheader(t("check"))
     full_key = f"sets.full.{name}"
     full = st.session_state.get(full_key) == key[2]
     if not full and st.button(t("check_full"), key=f"sets.check.{name}"):
         full = True
+    if full:  # asked once for these files: it runs on in the background whether the editor stays or not
+        st.session_state[full_key] = key[2]
+    job_key = ("check-full" if full else "check", key[0], key[2])
+    job = background.submit(job_key, checks.in_child, key[0], not full, key[1])
+    if not job.done():
+        widgets.pending(job_key, t("checking_full" if full else "checking"))
+        return
     try:
-        if full:
-            with st.spinner(t("working")):
-                lines = _audit(key[0], False, key[1], key[2])
-            st.session_state[full_key] = key[2]
-        else:
-            job = background.submit(("check", key[0], key[2]), checks.in_child, key[0], True, key[1])
-            if not job.done():
-                widgets.pending(("check", key[0], key[2]), t("checking"))
-                return
-            lines = job.result()
+        lines = job.result()
     except UserError as exc:
         st.error(str(exc))
         return
@@ -248,56 +243,75 @@ def _bars(data: pl.DataFrame, x: str, y: str, x_title: str, y_title: str, order:
                                      {"field": "y", "type": "quantitative", "title": y_title}]}}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _report_specs(path: str, _sig: tuple[Any, ...], sig: int, lang: Lang) -> list[tuple[str, dict[str, Any] | None]]:
-    """The report's six charts of the set (kept per set files and language): ``(title key, spec)``,
-    the spec None when the set has no such data (no solving paths, no generation times)."""
+#: The report's charts (the steps its background job counts).
+CHARTS = 6
+Specs = list[tuple[str, dict[str, Any] | None]]
+
+
+def report_specs(rows: pl.DataFrame, lang: Lang, job: Any = None) -> Specs:
+    """The report's :data:`CHARTS` charts of the set's ``rows``: ``(title key, spec)``, the spec None
+    when the set has no such data (no solving paths, no generation times). Run by the background
+    thread (no Streamlit call): after each chart it tells :func:`pipeline.studio.background.step` of
+    ``job`` (when given) how many are done."""
     from pipeline.studio import steps
 
     def w(k: str) -> str:
         return word(k, lang)
 
-    rows = _rows(path, _sig, sig)
+    out: Specs = []
+
+    def add(item: tuple[str, dict[str, Any] | None]) -> None:
+        out.append(item)
+        if job is not None:
+            background.step(job, len(out), CHARTS)
+
     puzzles = w("chart_puzzles")
     graded = rows.with_columns(pl.col("difficulty").fill_null("unrated").alias("difficulty"))
     order = [lv for lv in (*select.LEVELS, "unrated") if lv in set(graded["difficulty"].to_list())]
     names = [w(lv) for lv in order]
     level_of = pl.col("difficulty").replace_strict({lv: w(lv) for lv in order}, default=pl.col("difficulty"))
-    out: list[tuple[str, dict[str, Any] | None]] = []
     hints = rows.group_by("hints").len().sort("hints").with_columns(pl.col("hints").cast(pl.String))
-    out.append(("chart_hints", _bars(hints, "hints", "len", w("hints"), puzzles, hints["hints"].to_list())))
+    add(("chart_hints", _bars(hints, "hints", "len", w("hints"), puzzles, hints["hints"].to_list())))
     mix = graded.group_by("difficulty").len().with_columns(level_of.alias("level"))
-    out.append(("chart_levels", _bars(mix, "level", "len", w("level"), puzzles, names)))
+    add(("chart_levels", _bars(mix, "level", "len", w("level"), puzzles, names)))
     scores = graded.filter(pl.col("difficulty_score").is_not_null()).group_by("difficulty").agg(
         pl.col("difficulty_score").median().alias("median")).with_columns(level_of.alias("level"))
-    out.append(("chart_scores", _bars(scores, "level", "median", w("level"), w("score"), names)))
+    add(("chart_scores", _bars(scores, "level", "median", w("level"), w("score"), names)))
     sym = rows.group_by("symmetry").len().with_columns(
         pl.col("symmetry").fill_null("none").map_elements(lambda v: w(f"sym.{v}"), return_dtype=pl.String)
         .alias("name"))
-    out.append(("chart_symmetry", _bars(sym, "name", "len", w("symmetry"), puzzles)))
+    add(("chart_symmetry", _bars(sym, "name", "len", w("symmetry"), puzzles)))
     if "techniques" in rows.columns and rows["techniques"].null_count() < rows.height:
         last = rows.filter(pl.col("techniques").list.len() > 0).select(
             pl.col("techniques").list.last().alias("technique")).group_by("technique").len() \
             .sort("len", descending=True).head(14)
         last = last.with_columns(pl.col("technique").map_elements(lambda v: steps.title(v, lang),
                                                                    return_dtype=pl.String).alias("name"))
-        out.append(("chart_techniques", _bars(last, "name", "len", w("technique"), puzzles, last["name"].to_list(),
+        add(("chart_techniques", _bars(last, "name", "len", w("technique"), puzzles, last["name"].to_list(),
                                               horizontal=True)))
     else:
-        out.append(("chart_techniques", None))
+        add(("chart_techniques", None))
     if "gen_ms" in rows.columns:
         ms = graded.group_by("difficulty").agg(pl.col("gen_ms").median().alias("ms")) \
             .with_columns(level_of.alias("level"))
-        out.append(("chart_time", _bars(ms, "level", "ms", w("level"), w("ms"), names)))
+        add(("chart_time", _bars(ms, "level", "ms", w("level"), w("ms"), names)))
     else:
-        out.append(("chart_time", None))
+        add(("chart_time", None))
     return out
 
 
-def _report(key: tuple[str, tuple[Any, ...], int]) -> None:
+def _report(key: tuple[str, tuple[Any, ...], int], rows: pl.DataFrame) -> None:
     """The report's figures, drawn in the page from the set's rows (numbers as ``numplace report``
-    counts them), every title, axis and value in this view's language, two a row."""
-    specs = _report_specs(*key, widgets.settings().lang)
+    counts them), every title, axis and value in this view's language, two a row. Computed on the
+    background thread (kept per set files and language: leaving the page and coming back shows them);
+    meanwhile a line says so and counts the charts done."""
+    lang = widgets.settings().lang
+    job_key = ("report", key[0], key[2], lang)
+    job = background.submit(job_key, report_specs, rows, lang, job_key)
+    if not background.settle(job):
+        widgets.pending(job_key, t("reporting"), "charts")
+        return
+    specs = job.result()
     for k in range(0, len(specs), 2):
         for col, (title, spec) in zip(st.columns(2), specs[k:k + 2], strict=False):
             with col:
@@ -315,7 +329,8 @@ def _from_url(name: str) -> None:
     """Set the filter's widgets from the URL when it is not what the page last wrote (first view, a link)."""
     url = {k: ",".join(st.query_params.get_all(k)) if k in ("level", "uses") else st.query_params.get(k, "")
            for k in FILTER_KEYS}
-    if st.session_state.get("sets.url") == (name, url):
+    widgets_kept = all(f"sets.{k}" in st.session_state for k in FILTER_KEYS)  # gone when another page ran
+    if st.session_state.get("sets.url") == (name, url) and widgets_kept:
         return
     st.session_state["sets.level"] = [x.strip() for x in url["level"].split(",") if x.strip()]
     st.session_state["sets.score"] = url["score"]
