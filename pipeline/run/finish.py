@@ -7,10 +7,11 @@ temporary name, record its stats (with the part's row count and sha256) in the m
 rename the part into place. Failed items are logged and recorded, never written.
 
 Concurrent runs: with ``dedup.catalog`` the shard is finished under the output root's dedup lock
-(:func:`~pipeline.run.lock.dedup_lock`), after taking the keys of every part file other runs wrote
-since this run gathered its keys, so two runs of different sets started at the same moment never
-make the same puzzle. Runs one after the other find no such parts and make exactly what they made
-before.
+(:func:`~pipeline.run.lock.dedup_lock`), after taking the keys of every part file of other runs that
+its keys do not hold yet: written since this run gathered them, or written by a session killed
+after its run's catalog entry was written (the entry does not hold them). So two runs of different
+sets started at the same moment never make the same puzzle. Runs one after the other find no such
+parts and make exactly what they made before.
 
 A full device while finishing (:class:`~pipeline.atomic.DiskFull`) stops the run resumably: the
 parts written so far stay, the manifest is marked ``interrupted`` if it can still be saved (else it
@@ -156,9 +157,9 @@ class Finisher:
         self._order: Iterator[int] = iter(plan.pending)
         self._next = next(self._order, None)
         self._ready: dict[int, list[Item]] = {}
-        seen = _seen_keys(plan)
         self._watch = store.PartsWatch(plan.root)  # every run's part files, listed again where they changed
         self._read_parts = _parts_in_seen(plan, self._watch)  # other runs' part files whose keys ``seen`` holds
+        seen = _seen_keys(plan)  # read after: an entry rewritten meanwhile only holds more
         quota = plan.cfg.difficulty.quota if plan.cfg.difficulty is not None else None
         need = None
         if quota:  # what the finished parts already hold counts against the quota
@@ -241,14 +242,16 @@ class Finisher:
             self._write_shard(k, items)
 
     def _catch_up(self) -> None:
-        """Take the keys of the part files other runs under the root wrote since this run gathered
-        its keys (runs started meanwhile, or resumed): concurrent runs never make the same puzzle."""
+        """Take the keys of the part files of other runs under the root that this run's keys do not
+        hold (written since it gathered them, by runs started meanwhile or resumed; or before, by a
+        session killed after its catalog entry was written): concurrent runs never make the same puzzle."""
         new = [p for p in self._watch.parts() if p.parent != self.plan.run_dir and p not in self._read_parts]
         if new:
             self.dedup.seen.update(store.part_keys(new))
             self._read_parts.update(new)
-            self.say(f"{len(new)} part file(s) written by other runs under {self.plan.root} since this run started "
-                     "count as published too", event="published_meanwhile", count=len(new))
+            self.say(f"{len(new)} part file(s) of other runs under {self.plan.root} that this run's keys did not hold "
+                     "(written since it started, or after their run's catalog entry) count as published too",
+                     event="published_meanwhile", count=len(new))
 
     def _write_shard(self, k: int, items: list[Item]) -> None:
         items, replaced, surplus = self.dedup.resolve(items)
@@ -313,13 +316,14 @@ def _seen_keys(plan: Plan) -> SeenKeys:
 
 
 def _parts_in_seen(plan: Plan, watch: store.PartsWatch) -> set[Path]:
-    """The part files of other runs whose keys :func:`_seen_keys` took: those of the runs of the
-    catalog snapshot and the published parts, as they are now (the part files a later
-    :meth:`~pipeline.run.store.PartsWatch.parts` lists that are not among these are new)."""
+    """The part files of other runs whose keys :func:`_seen_keys` (called after this) takes: the
+    published parts, and the parts of the snapshot's runs that their catalog entry holds
+    (:func:`~pipeline.run.store.parts_in_entries`: not those a session killed after its entry was
+    written added). Every other part file :meth:`~pipeline.run.store.PartsWatch.parts` lists is read
+    by :meth:`Finisher._catch_up` before the first part is written."""
     root = plan.root
-    runs = {store.entry_run(root, name) for name in plan.manifest.catalog_snapshot}
     out = {root / p for p in plan.manifest.published_parts}
-    out.update(p for p in watch.parts() if p.parent in runs)
+    out |= store.parts_in_entries(root, plan.manifest.catalog_snapshot, watch.parts())
     return out
 
 

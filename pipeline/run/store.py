@@ -253,6 +253,50 @@ def entry_run(root: Path, name: str) -> Path:
     return root / set_name / run_id
 
 
+def parts_in_entries(root: Path, names: Iterable[str], parts: Iterable[Path]) -> set[Path]:
+    """The part files of ``parts`` whose keys the catalog entries ``names`` hold: those of an
+    entry's run written before the entry file was (last) written. An entry is written from the parts
+    its run has when a session closes; a later session of the run that writes more parts and is
+    killed before it writes the entry again leaves parts the entry does not hold. A part modified
+    before its entry is held; one modified at or after it is held only if the entry lists every
+    ``puzzle_id`` of the part (a coarse clock gives a part and its entry one time). Parts of runs
+    whose entry has gone, and parts that cannot be read, are left out. Take this before reading the
+    entries' keys: an entry rewritten since only holds more."""
+    entries: dict[Path, tuple[Path, int]] = {}
+    for name in names:
+        path = _catalog_path(root, name)
+        try:
+            entries[entry_run(root, name)] = (path, path.stat().st_mtime_ns)
+        except OSError:
+            continue
+    ids: dict[Path, set[str]] = {}
+    out: set[Path] = set()
+    for p in parts:
+        if p.parent not in entries:
+            continue
+        path, written = entries[p.parent]
+        try:
+            if p.stat().st_mtime_ns >= written:  # after the entry, or in the same tick of a coarse clock
+                if path not in ids:
+                    ids[path] = _ids_of(path)
+                if not _ids_of(p) <= ids[path]:
+                    continue
+            out.add(p)
+        except (OSError, StoreError):
+            continue
+    return out
+
+
+def _ids_of(path: Path) -> set[str]:
+    """The ``puzzle_id`` column of a part or catalog file; raises :class:`StoreError` if it cannot be read."""
+    import polars as pl
+
+    try:
+        return set(pl.read_parquet(path, columns=["puzzle_id"])["puzzle_id"].to_list())
+    except Exception as exc:  # polars raises several types for a damaged file
+        raise StoreError(f"{path}: {exc.__class__.__name__}") from None
+
+
 def catalog_keys(root: Path, names: Iterable[str]) -> set[str]:
     """The dedup keys published by the catalog entries ``names`` (a snapshot), read whole into a set
     (runs use :func:`snapshot_keys`, which answers the same without holding them). The catalog is an
