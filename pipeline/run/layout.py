@@ -75,8 +75,12 @@ def part_shard(part: Path) -> int | None:
 
 
 def parts_in(folder: Path) -> list[Path]:
-    """The part files directly in ``folder`` (a run folder), sorted by name (= by shard)."""
-    return sorted(folder.glob(PART_GLOB))
+    """The part files directly in ``folder`` (a run folder), sorted by name (= by shard); none if the
+    folder is not there, or goes while it is listed (a run folder being made is renamed into place)."""
+    try:
+        return sorted(folder.glob(PART_GLOB))
+    except FileNotFoundError:
+        return []
 
 
 def manifest_path(run_dir: Path) -> Path | None:

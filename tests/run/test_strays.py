@@ -108,3 +108,21 @@ def test_what_no_reader_takes_is_no_finding(set_dir: Path) -> None:
     (set_dir / "_stock").mkdir(exist_ok=True)
     assert _readers(set_dir) == {"polars": 6, "duckdb": 6, "pandas": 6}
     assert audit(set_dir, fast=True).ok, audit(set_dir, fast=True).problems
+
+
+def test_a_run_folder_renamed_into_place_while_check_lists_it_is_no_traceback(set_dir: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run starting beside ``check`` renames its ``.<run_id>.tmp`` folder away between the listing
+    of the set and the listing of that folder: the folder has gone, so it holds no parts."""
+    making = set_dir / ".20990101T000000Z-abcdef12.tmp"
+    (making / "20990101T000000Z-abcdef12").mkdir(parents=True)
+    real = Path.glob
+
+    def glob(self: Path, pattern: str):  # type: ignore[no-untyped-def]
+        if self == making:
+            shutil.rmtree(making)  # the rename lands just as the folder is listed
+            raise FileNotFoundError(2, "No such file or directory", str(making))
+        return real(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", glob)
+    assert audit(set_dir, fast=True).problems == []

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.run.audit.manifests import Run
-from pipeline.run.layout import OLD_MANIFEST, PART_GLOB, parts_in, reserved
+from pipeline.run.layout import OLD_MANIFEST, parts_in, reserved
 
 _GLOB = "the polars and duckdb globs (<set>/*/part-*.parquet)"
 _PANDAS = "pd.read_parquet of the {what} folder"
@@ -78,7 +78,7 @@ def _hidden(folder: Path, runs: list[Run]) -> str:
 def _folder(folder: Path) -> list[str]:
     """A folder of the set folder that is not a run folder."""
     if reserved(folder.name):
-        parts = sorted(folder.glob(PART_GLOB))
+        parts = parts_in(folder)
         if not parts:
             return []  # _stock/, a .<run_id>.tmp folder in the making: no reader takes anything here
         return [_finding(folder, _GLOB, f"take its {len(parts)} part file(s)")]
