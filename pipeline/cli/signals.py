@@ -15,6 +15,11 @@ Contracts
   installs nothing until ``main`` runs.
 * Before Python runs any code of ours (the interpreter's own start-up, tens of milliseconds) the
   system's defaults apply; nothing can be said then.
+* A ``KeyboardInterrupt`` raised while the main thread is inside a callback from C (numba loading a
+  kernel from its cache calls back into Python through ctypes) cannot leave the callback: ctypes
+  prints "Exception ignored" and carries on, and the command would not end. Once armed, such a
+  swallowed interrupt prints nothing and the signal is sent again :data:`REDELIVER_S` later, when
+  the callback has returned; so every signal ends the command.
 * Imports nothing of the package, and only the standard library.
 """
 
@@ -23,10 +28,15 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from types import FrameType
+from typing import Any
 
 #: The signals that end a command, by name (those this platform has).
 ENDING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+#: Seconds after which a signal whose interrupt a callback from C swallowed is sent again.
+REDELIVER_S = 0.05
 
 _received: list[int] = []
 _early = False  # a signal came while not armed: arm() raises for it once
@@ -48,13 +58,32 @@ def launched() -> bool:
     return os.path.basename(argv0) == "numplace" or argv0.endswith(os.path.join("pipeline", "__main__.py"))
 
 
+def _unraisable(args: Any) -> None:
+    """``sys.unraisablehook``: an interrupt of ours that a callback from C swallowed is delivered
+    again (module docstring); everything else goes to the hook that was there before."""
+    if isinstance(args.exc_value, KeyboardInterrupt) and _armed and _received:
+        again = threading.Timer(REDELIVER_S, os.kill, (os.getpid(), _received[-1]))
+        again.daemon = True
+        again.start()
+        return
+    _previous_hook(args)
+
+
+_previous_hook = sys.unraisablehook
+
+
 def install() -> None:
-    """Catch :data:`ENDING` (recorded only, until :func:`arm`); a no-op outside the main thread."""
+    """Catch :data:`ENDING` (recorded only, until :func:`arm`), and deliver again an interrupt a callback
+    from C swallowed; a no-op outside the main thread."""
     for sig in ENDING:
         try:
             signal.signal(sig, _on_signal)
         except ValueError:  # not the main thread
             return
+    if sys.unraisablehook is not _unraisable:
+        global _previous_hook
+        _previous_hook = sys.unraisablehook
+        sys.unraisablehook = _unraisable
 
 
 def arm() -> None:

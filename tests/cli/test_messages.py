@@ -149,6 +149,41 @@ def test_a_signal_while_the_command_line_loads_gets_its_line(sig: signal.Signals
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("part-*.parquet"))
 
 
+#: A signal that arrives while the main thread is inside a callback from C (what numba does while it
+#: loads a kernel from its cache): ctypes swallows the KeyboardInterrupt and prints "Exception ignored".
+IN_A_CALLBACK = r"""
+import ctypes, os, signal, sys, time
+from pipeline.cli import signals
+signals.install()
+signals.arm()
+
+@ctypes.CFUNCTYPE(ctypes.c_int)
+def callback():
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):  # the handler runs here, inside the callback
+        pass
+    return 0
+
+try:
+    callback()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 5:
+        time.sleep(0.01)
+    print("the interrupt was lost")
+except KeyboardInterrupt:
+    print("interrupted", signals.exit_code())
+"""
+
+
+def test_a_signal_inside_a_callback_from_c_still_ends_the_command() -> None:
+    """The soak saw Ctrl-C land while numba loaded a kernel: the run printed a traceback and then
+    finished as if nothing had happened. The interrupt is delivered again once the callback returns."""
+    res = subprocess.run([sys.executable, "-c", IN_A_CALLBACK], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert res.stdout.strip() == "interrupted 130", (res.stdout, res.stderr)
+    assert "Exception ignored" not in res.stderr and "Traceback" not in res.stderr, res.stderr
+
+
 @pytest.mark.heavy
 @pytest.mark.system
 def test_sigquit_during_a_run_marks_it_interrupted_and_names_the_resume(tmp_path: Path, write_config) -> None:
