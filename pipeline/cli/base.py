@@ -272,7 +272,9 @@ def main() -> None:
     Usage mistakes that typer/click find (``--count abc``, an unknown option, a missing argument)
     are one line, ``numplace: error: ...``, exit 2 (never a usage box); ``--help``, ``--version``
     and the bare command (which prints the help, exit 2) behave as typer's. Ctrl-C is one line and
-    exit 130; SIGTERM, SIGHUP and SIGQUIT one line and exit 143 (:mod:`pipeline.cli.signals`).
+    exit 130; SIGTERM, SIGHUP and SIGQUIT one line and exit 143 (:mod:`pipeline.cli.signals`), also
+    when the interrupt landed in native code that turned it into an error of its own (any exception
+    after such a signal: a ``run`` left ``running`` is finished first by the next run, as after a kill).
 
     The objects alive at the end are frozen out of the garbage collector (``gc.freeze``) on the way
     out: the interpreter's last collections while it tears the modules down (about 0.1 s of CPU once
@@ -307,6 +309,12 @@ def _main() -> None:
     except typer.Abort:
         typer.echo("Aborted!", err=True)
         sys.exit(ExitCode.PROBLEMS)
+    except Exception:
+        if signals.received() is None:
+            raise
+        # the interrupt came inside native code that turned it into an error of its own (polars reports
+        # "'<unprintable str object>' is not a Polars data type"): the command ends as interrupted
+        code = ExitCode.INTERRUPTED
     if code == ExitCode.INTERRUPTED and not signals.reported():  # typer turns Ctrl-C into a silent 130
         code = ExitCode(signals.exit_code())
         # before the command ran (a signal while the CLI loaded) there is no context: the command line names it

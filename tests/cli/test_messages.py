@@ -184,6 +184,34 @@ def test_a_signal_inside_a_callback_from_c_still_ends_the_command() -> None:
     assert "Exception ignored" not in res.stderr and "Traceback" not in res.stderr, res.stderr
 
 
+#: A signal whose interrupt native code turns into an error of its own (the soak saw polars report
+#: "'<unprintable str object>' is not a Polars data type" for a SIGTERM that landed while it built a part).
+MANGLED = r"""
+import os, signal, sys, time
+from pipeline.cli import main
+from pipeline.run import runner
+
+def run(*args, **kwargs):
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        raise TypeError("'<unprintable str object>' is not a Polars data type") from None
+
+runner.run = run
+sys.argv = ["numplace", "run", sys.argv[1], "--out", sys.argv[2]]
+main()
+"""
+
+
+def test_a_signal_that_native_code_turned_into_another_error_ends_the_command_as_terminated(tmp_path: Path) -> None:
+    res = subprocess.run([sys.executable, "-c", MANGLED, str(ROOT / "configs" / "default.yaml"), str(tmp_path / "out")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 143, res.stderr
+    assert "Traceback" not in res.stderr and "Polars" not in res.stderr, res.stderr
+    assert plain_lines(res.stderr)[-1].startswith("numplace: terminated (SIGTERM)"), res.stderr
+
+
 @pytest.mark.heavy
 @pytest.mark.system
 def test_sigquit_during_a_run_marks_it_interrupted_and_names_the_resume(tmp_path: Path, write_config) -> None:
