@@ -212,7 +212,7 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
     if full:  # asked once for these files: it runs on in the background whether the editor stays or not
         st.session_state[full_key] = key[2]
     job_key = ("check-full" if full else "check", key[0], key[2])
-    job = background.submit(job_key, checks.in_child, key[0], not full, key[1])
+    job = background.submit(job_key, checks.in_child, key[0], not full, key[1], waits=True)  # the child works
     if not job.done():
         widgets.pending(job_key, t("checking_full" if full else "checking"))
         return
