@@ -21,8 +21,8 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
 * ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
   and done (both drawn, the config shown);
 * the clicks of issue 50 ("Waits", :data:`WAITS`): the set's report fold opened right after the set's
-  first open, its quick check still running (from the click to its progress line or a chart; done:
-  its six charts drawn); a ``uses=`` link (``&uses=x_wing``, until its match line); the full check
+  first open, its quick check still running (from the click to its progress line or its first chart's
+  title; done: its six charts drawn); a ``uses=`` link (``&uses=x_wing``, until its match line); the full check
   button once the quick check is done (from the click to its running line; done: its result line);
   and Repair of a puzzle whose clash is not known to be the smallest (to the repair drawn, to the
   proof's running line, done: the proof shown).
@@ -78,8 +78,11 @@ CLICKS = (
 HIDDEN = "51" + EASY[2:]
 #: The quick check's result line on a set's page (its running line has no colon after the command).
 QUICK_DONE = re.compile(r"Quick check \(numplace check --fast\): ")
-#: What the report fold shows first: its line saying the charts are being computed, or a chart.
+#: What the report fold shows first: its line saying the charts are being computed, or its first
+#: chart's title (drawn with the chart in the same run; the chart itself comes once the browser has
+#: loaded its charting library, the first time in a tab).
 REPORTING = "The report's charts are being computed"
+FIRST_CHART = "Hints (givens)"
 CHART = '[data-testid="stVegaLiteChart"]'
 #: A background job's line while it waits for the job before it.
 QUEUED = "Waiting for the job before it to finish"
@@ -111,7 +114,7 @@ class Click:
 #: after the set's first open, as soon as its view is drawn (its quick check still running); the full
 #: check is clicked once the quick check is done, so it times its own job.
 WAITS = (
-    Click("set: report fold", "/sets?set={set}", answer=(f"css={CHART}", REPORTING, QUEUED), done=f"css={CHART}*6",
+    Click("set: report fold", "/sets?set={set}", answer=(FIRST_CHART, REPORTING, QUEUED), done=f"css={CHART}*6",
           act=("text", "Report"), after="set: first open"),
     Click("set: uses= link", "/sets?set={set}&uses=x_wing", answer=re.compile(r"puzzles match \(Path uses X-Wing")),
     Click("set: full check", "/sets?set={set}", answer="Full check (numplace check) running",
@@ -368,7 +371,7 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
         print(f"{name:<44}" + "".join(cells))
     print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing);\n"
           "generate ...: progress: Generate's progress line on screen (or its first puzzle, if that comes first);\n"
-          "set: report fold: from the click to its progress line or a chart, done: its 6 charts drawn;\n"
+          "set: report fold: from the click to its progress line or its first chart's title, done: its 6 charts;\n"
           "set: full check: from the click to its running line, done: its result line;\n"
           "repair: proof ...: answer: the repair drawn, progress: the proof's running line, done: the proof")
 
