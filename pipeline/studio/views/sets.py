@@ -5,10 +5,11 @@ per set its puzzles, runs (status, indices, puzzles, levels), next index and sto
 
 ``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
 (:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
-are ``numplace check``'s; each check runs in a child process started from the background thread
-(:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`) after the rest of the view is
-drawn, a line says so meanwhile with the seconds it has run, and its lines are kept in the user cache
-for the set's files; a full check asked for runs on when the editor leaves the page); the report's
+are ``numplace check``'s; each check runs in a child process started from the background thread of
+jobs that wait for a child (:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`: the
+report does not queue behind it) after the rest of the view is drawn, a line says so meanwhile with
+the seconds it has run, and its lines are kept in the user cache for the set's files; a full check
+asked for runs on when the editor leaves the page); the report's
 plots (:mod:`pipeline.publish.report`), computed on the background thread when the fold is opened,
 a line counting the charts done meanwhile; its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
