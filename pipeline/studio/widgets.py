@@ -7,7 +7,9 @@ Contracts:
   :func:`pipeline.studio.launch.launch`); ``?lang=ja|en`` in the URL wins over the default.
 * :func:`puzzle_input` returns the page's :class:`~pipeline.studio.puzzle_io.PuzzleQuery` and writes
   it back to the URL's query parameters, so the address bar always reproduces what the page shows.
-  The grid editor, the text box and an upload all edit the same puzzle; the last one used wins.
+  The grid editor, the text box and an upload all edit the same puzzle; the last one used wins. The
+  puzzle a page last showed is kept in the session apart from its widgets: coming back from another
+  page to a URL that names no puzzle shows it again.
 * Nothing here writes a file.
 """
 
