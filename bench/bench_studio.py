@@ -19,7 +19,13 @@ its own ``pipeline`` package), interleaved tree by tree per repeat so machine lo
 * ``/repair`` of a puzzle with no solution until the reason is shown;
 * ``/solve`` of a hard puzzle (AI Escargot) until its grade is shown;
 * ``/generate`` of 2 X+hyper, 2 hyper, 2 16x16 and 2 4x4 puzzles until the first is drawn (its caption),
-  and done (both drawn, the config shown).
+  and done (both drawn, the config shown);
+* the clicks of issue 50 ("Waits", :data:`WAITS`): the set's report fold opened right after the set's
+  first open, its quick check still running (from the click to its progress line or its first chart's
+  title; done: its six charts drawn); a ``uses=`` link (``&uses=x_wing``, until its match line); the full check
+  button once the quick check is done (from the click to its running line; done: its result line);
+  and Repair of a puzzle whose clash is not known to be the smallest (to the repair drawn, to the
+  proof's running line, done: the proof shown).
 
 Two times each, from ``goto``: to the answer's text on screen, and to Streamlit's running-indicator
 gone (the page's script done: a grade, the last drawing); for Generate also the time to its progress
@@ -43,6 +49,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.tablecache import cache_dir
@@ -64,6 +71,57 @@ CLICKS = (
     ("generate: 2 hyper", "/generate?count=2&seed=5&variant=hyper", FIRST),
     ("generate: 2 16x16", "/generate?count=2&seed=5&size=16", FIRST),
     ("generate: 2 4x4", "/generate?count=2&seed=5&size=4", FIRST),
+)
+
+#: EASY with r1c2 = 1: its clash (12 givens) is not known to be the smallest, so Repair looks for the
+#: smallest set on the background thread (``numplace solve --why``) after drawing the repair.
+HIDDEN = "51" + EASY[2:]
+#: The quick check's result line on a set's page (its running line has no colon after the command).
+QUICK_DONE = re.compile(r"Quick check \(numplace check --fast\): ")
+#: What the report fold shows first: its line saying the charts are being computed, or its first
+#: chart's title (drawn with the chart in the same run; the chart itself comes once the browser has
+#: loaded its charting library, the first time in a tab).
+REPORTING = "The report's charts are being computed"
+FIRST_CHART = "Hints (givens)"
+CHART = '[data-testid="stVegaLiteChart"]'
+#: A background job's line while it waits for the job before it.
+QUEUED = "Waiting for the job before it to finish"
+
+
+#: What a :class:`Click` waits for: a text (or pattern) on screen, ``css=SELECTOR`` (one element of
+#: it), ``css=SELECTOR*N`` (N of them), or a tuple of these (whichever comes first).
+Spec = str | re.Pattern[str] | tuple[str | re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class Click:
+    """A click of issue 50's "Waits" on a set's page or Repair: ``path`` opened (and ``ready`` on
+    screen when given), then ``act`` clicked (a button or a fold by its label; nothing for a link);
+    timed from the click (from ``goto`` for a link) to ``answer`` on screen, to ``progress`` when
+    given, and to ``done`` (None: Streamlit's running indicator gone)."""
+
+    name: str
+    path: str
+    answer: Spec
+    done: Spec | None = None
+    ready: Spec | None = None
+    act: tuple[str, str] | None = None  # ("button" or "text", its label)
+    progress: Spec | None = None
+    after: str | None = None  # the click of :data:`CLICKS` it follows (else: after all of them)
+
+
+#: The clicks of issue 50 item 8 ("Waits"), after :data:`CLICKS`. The report fold is opened right
+#: after the set's first open, as soon as its view is drawn (its quick check still running); the full
+#: check is clicked once the quick check is done, so it times its own job.
+WAITS = (
+    Click("set: report fold", "/sets?set={set}", answer=(FIRST_CHART, REPORTING, QUEUED), done=f"css={CHART}*6",
+          act=("text", "Report"), after="set: first open"),
+    Click("set: uses= link", "/sets?set={set}&uses=x_wing", answer=re.compile(r"puzzles match \(Path uses X-Wing")),
+    Click("set: full check", "/sets?set={set}", answer="Full check (numplace check) running",
+          done=re.compile(r"Full check \(numplace check\): "), ready=QUICK_DONE, act=("button", "Full check")),
+    Click("repair: proof of a hidden clash", f"/repair?puzzle={HIDDEN}", answer="Changed givens",
+          progress="Looking for the smallest such set",
+          done=re.compile(r"No smaller set was found within|\(\d+, smallest such set\): ")),
 )
 
 
@@ -117,6 +175,48 @@ def _answer(page: object, url: str, text: str, seen: list[float] | None = None) 
     page.wait_for_timeout(300)  # type: ignore[attr-defined]
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=600_000)  # type: ignore[attr-defined]
     return t_answer, time.perf_counter() - t0
+
+
+def _locator(page: object, spec: Spec) -> object:
+    """The first element on ``page`` that :data:`Spec` ``spec`` names (``css=S*N``: the Nth of S)."""
+    if isinstance(spec, tuple):
+        found = _locator(page, spec[0])
+        for other in spec[1:]:
+            found = found.or_(_locator(page, other))  # type: ignore[attr-defined]
+        return found.first  # type: ignore[attr-defined]
+    if isinstance(spec, str) and spec.startswith("css="):
+        selector, _, n = spec[4:].partition("*")
+        return page.locator(selector).nth(int(n or 1) - 1)  # type: ignore[attr-defined]
+    return page.get_by_text(spec).first  # type: ignore[attr-defined]
+
+
+def _click(page: object, url: str, click: Click) -> tuple[float, float, float | None]:
+    """Seconds from the click (or ``goto``) to ``click.answer`` on screen, to its ``done`` and to its
+    ``progress`` (None without one); see :class:`Click`."""
+    t0 = time.perf_counter()
+    page.goto(url)  # type: ignore[attr-defined]
+    if click.act is not None:
+        _locator(page, click.ready or "puzzles match").wait_for(timeout=600_000)  # type: ignore[attr-defined]
+        page.wait_for_timeout(300)  # type: ignore[attr-defined]
+        page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=600_000)  # type: ignore[attr-defined]
+        role, label = click.act
+        target = page.get_by_role("button", name=label) if role == "button" else \
+            page.get_by_text(label, exact=True)  # type: ignore[attr-defined]
+        t0 = time.perf_counter()
+        target.first.click()
+    _locator(page, click.answer).wait_for(timeout=600_000)  # type: ignore[attr-defined]
+    t_answer = time.perf_counter() - t0
+    t_progress = None
+    if click.progress is not None:
+        _locator(page, click.progress).or_(_locator(page, click.done or click.answer)).first.wait_for(  # type: ignore[attr-defined]
+            timeout=600_000)
+        t_progress = time.perf_counter() - t0
+    if click.done is None:
+        page.wait_for_timeout(300)  # type: ignore[attr-defined]
+        page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached", timeout=600_000)  # type: ignore[attr-defined]
+    else:
+        _locator(page, click.done).wait_for(timeout=1_200_000)  # type: ignore[attr-defined]
+    return t_answer, time.perf_counter() - t0, t_progress
 
 
 def startup(browser: object, seed: int) -> tuple[float, float]:
@@ -217,9 +317,21 @@ def _startup(browser: object, repeat: int) -> None:
     print(f"page minus command, same seeds: median {statistics.median(diffs):+.2f} s")
 
 
+def _note(times: dict[tuple[str, str], list[tuple[float, float]]], label: str, name: str,
+          took: tuple[float, float], early: float | None) -> None:
+    """Keep one click's times (and its progress line's, as a row of its own) and print them."""
+    times.setdefault((name, label), []).append(took)
+    if early is not None:
+        times.setdefault((f"{name}: progress", label), []).append((early, early))
+    print(f"  {label:<8} {name:<32} answer {took[0]:6.2f} s  done {took[1]:6.2f} s"
+          + (f"  progress {early:6.2f} s" if early is not None else ""), file=sys.stderr)
+
+
 def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, Path]], repeat: int,
             only: list[str]) -> None:
     clicks = [c for c in CLICKS if not only or any(o in c[0] for o in only)]
+    waits = [c for c in WAITS if not only or any(o in c.name for o in only)]
+    names_run = {c[0] for c in clicks}
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     restart = any(c[0] == "set: first open" for c in clicks)
     for _ in range(repeat):
@@ -234,28 +346,34 @@ def _clicks(browser: object, root: Path, set_name: str, trees: list[tuple[str, P
                     for name, path, text in (clicks if not fresh else [(RESTART, *CLICKS[0][1:])]):
                         seen: list[float] | None = [] if name.startswith("generate") else None
                         took = _answer(page, url + path.format(set=set_name), text, seen)
-                        times.setdefault((name, label), []).append(took)
-                        if seen:
-                            times.setdefault((f"{name}: progress", label), []).append((seen[0], seen[0]))
-                        print(f"  {label:<8} {name:<28} answer {took[0]:6.2f} s  done {took[1]:6.2f} s"
-                              + (f"  progress {seen[0]:6.2f} s" if seen else ""), file=sys.stderr)
+                        _note(times, label, name, took, seen[0] if seen else None)
+                        for click in (c for c in waits if c.after == name):
+                            answer, done, early = _click(page, url + click.path.format(set=set_name), click)
+                            _note(times, label, click.name, (answer, done), early)
+                    for click in (c for c in waits if not fresh and (c.after is None or c.after not in names_run)):
+                        answer, done, early = _click(page, url + click.path.format(set=set_name), click)
+                        _note(times, label, click.name, (answer, done), early)
                     page.close()
                 finally:
                     proc.terminate()
                     proc.wait()
     labels = [label for label, _ in trees]
-    print(f"{'click (median of ' + str(repeat) + ')':<36}"
+    print(f"{'click (median of ' + str(repeat) + ')':<44}"
           + "".join(f"{label + ' answer':>15}{label + ' done':>13}" for label in labels))
     names = [n for c in clicks for n in ((c[0], f"{c[0]}: progress") if c[0].startswith("generate") else (c[0],))]
+    names += [n for c in waits for n in ((c.name, f"{c.name}: progress") if c.progress else (c.name,))]
     for name in [*names, *([RESTART] if restart else [])]:
         cells = []
         for label in labels:
             got = times[(name, label)]
             answer, done = statistics.median(a for a, _ in got), statistics.median(d for _, d in got)
             cells.append(f"{answer:>13.2f} s{done:>11.2f} s")
-        print(f"{name:<36}" + "".join(cells))
+        print(f"{name:<44}" + "".join(cells))
     print("answer: the answer's text on screen; done: the page's script finished (a grade, the last drawing);\n"
-          "generate ...: progress: Generate's progress line on screen (or its first puzzle, if that comes first)")
+          "generate ...: progress: Generate's progress line on screen (or its first puzzle, if that comes first);\n"
+          "set: report fold: from the click to its progress line or its first chart's title, done: its 6 charts;\n"
+          "set: full check: from the click to its running line, done: its result line;\n"
+          "repair: proof ...: answer: the repair drawn, progress: the proof's running line, done: the proof")
 
 
 def main() -> None:

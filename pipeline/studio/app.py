@@ -68,13 +68,15 @@ def icon() -> Any:
 
 
 def main() -> None:
-    """Set up the page and run the one the URL names (the server's first view starts its warm-up)."""
+    """Set up the page and run the one the URL names (the warm-up started with the server, or at its first
+    view when the server was started otherwise, gives way to it)."""
     warm.start()
     st.set_page_config(page_title=widgets.t("app"), page_icon=icon(), layout="wide")
     chrome.install(widgets.settings().lang)  # Streamlit's own words in the page's language
     pages = [st.Page(fn, title=widgets.t(label), icon=icon, url_path=path, default=path is None)
              for fn, path, label, icon in PAGES]
-    st.navigation(pages, position="top").run()
+    with warm.page_running():  # the warm-up waits for this run's script before its next step
+        st.navigation(pages, position="top").run()
 
 
 main()

@@ -7,7 +7,10 @@ Contracts:
   :class:`~concurrent.futures.Future`. A job that raised keeps its exception in the future (the page
   shows it); :func:`forget` drops a key so that the next :func:`submit` runs it again.
 * One thread, in order: a page's job never runs two at once beside the page's own script on a small
-  machine. At most :data:`KEPT` finished jobs are kept (the oldest finished are dropped first).
+  machine. A job submitted with ``waits=True`` (one that waits for a child process doing the work,
+  such as a set's check) runs on a second thread, in order too, so the page's own jobs (a report, a
+  proof) do not queue behind it. At most :data:`KEPT` finished jobs are kept (the oldest finished
+  are dropped first).
 * :func:`settle` gives a job :data:`GRACE` seconds: a quick one is drawn in the same run, a long one
   gets its progress line.
 * :func:`wait` blocks until every job submitted so far is done (for tests and the benchmark).
@@ -32,20 +35,21 @@ KEPT = 64
 
 _lock = threading.Lock()
 _jobs: dict[Hashable, Future[Any]] = {}
-_pool: ThreadPoolExecutor | None = None
+_pools: dict[bool, ThreadPoolExecutor] = {}
 _started: dict[Hashable, float] = {}
 _steps: dict[Hashable, tuple[int, int]] = {}
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="numplace-studio")
-    return _pool
+def _executor(waits: bool = False) -> ThreadPoolExecutor:
+    if waits not in _pools:
+        _pools[waits] = ThreadPoolExecutor(max_workers=1,
+                                           thread_name_prefix="numplace-studio-child" if waits else "numplace-studio")
+    return _pools[waits]
 
 
-def submit(key: Hashable, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-    """The job of ``key``: started now with ``fn(*args)``, or the one already started (see the contract)."""
+def submit(key: Hashable, fn: Callable[..., Any], *args: Any, waits: bool = False) -> Future[Any]:
+    """The job of ``key``: started now with ``fn(*args)``, or the one already started (see the contract;
+    ``waits``: a job that waits for a child process, on the second thread)."""
     with _lock:
         job = _jobs.get(key)
         if job is not None:
@@ -55,7 +59,7 @@ def submit(key: Hashable, fn: Callable[..., Any], *args: Any) -> Future[Any]:
             del _jobs[k]
             _started.pop(k, None)
             _steps.pop(k, None)
-        job = _jobs[key] = _executor().submit(_timed, key, fn, *args)
+        job = _jobs[key] = _executor(waits).submit(_timed, key, fn, *args)
         return job
 
 

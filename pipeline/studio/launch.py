@@ -2,8 +2,9 @@
 
 :func:`launch` checks what it can before the server starts (the optional extra is installed, the
 root is a folder or does not exist yet, the port is free) and raises :class:`StudioError` with one
-line otherwise; then it runs Streamlit's server in this process on ``host:port`` until Ctrl-C. It
-binds 127.0.0.1 unless another host is asked for. Streamlit is imported only here and in the pages.
+line otherwise; then it starts the warm-up (:mod:`pipeline.studio.warm`) and runs Streamlit's server
+in this process on ``host:port`` until Ctrl-C. It binds 127.0.0.1 unless another host is asked for.
+Streamlit is imported only here and in the pages.
 """
 
 from __future__ import annotations
@@ -59,5 +60,8 @@ def launch(root: Path, port: int = 8501, host: str = "127.0.0.1", lang: str = "e
 
     from streamlit.web import cli as stcli
 
+    from pipeline.studio import warm
+
+    warm.start()  # the pages' imports get under way while the server starts and the browser loads
     sys.argv = argv(port, host)
     stcli.main(prog_name="streamlit")

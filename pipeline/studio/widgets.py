@@ -7,7 +7,9 @@ Contracts:
   :func:`pipeline.studio.launch.launch`); ``?lang=ja|en`` in the URL wins over the default.
 * :func:`puzzle_input` returns the page's :class:`~pipeline.studio.puzzle_io.PuzzleQuery` and writes
   it back to the URL's query parameters, so the address bar always reproduces what the page shows.
-  The grid editor, the text box and an upload all edit the same puzzle; the last one used wins.
+  The grid editor, the text box and an upload all edit the same puzzle; the last one used wins. The
+  puzzle a page last showed is kept in the session apart from its widgets: coming back from another
+  page to a URL that names no puzzle shows it again.
 * Nothing here writes a file.
 """
 
@@ -156,10 +158,15 @@ def set_params(params: dict[str, str], keep: tuple[str, ...] = ("lang",)) -> Non
 
 
 def _init(key: str) -> None:
-    """First view of the page in this session: the puzzle from the URL."""
+    """First view of the page in this session, or back from another page (Streamlit drops the state of
+    the widgets another page's run did not draw): the puzzle from the URL, else the one the page last
+    showed (:func:`puzzle_input` keeps it apart from the widgets), so that coming back shows it again."""
     if f"{key}.text" in st.session_state:
         return
     query = puzzle_io.from_params(st.query_params)
+    left = st.session_state.get(f"{key}.left")
+    if not query.puzzle and isinstance(left, PuzzleQuery):
+        query = left
     st.session_state[f"{key}.text"] = query.puzzle
     st.session_state[f"{key}.variant"] = [k for k in query.variant.lower().split("+") if k in KINDS]
     st.session_state[f"{key}.regions"] = query.regions
@@ -277,6 +284,7 @@ def puzzle_input(key: str) -> PuzzleQuery:
     line = puzzle_io.line_of(text)
     query = PuzzleQuery(line or text, "+".join(st.session_state[f"{key}.variant"]),
                         st.session_state[f"{key}.regions"].strip(), st.session_state[f"{key}.cages"].strip())
+    st.session_state[f"{key}.left"] = query  # not a widget's key: kept when another page runs (:func:`_init`)
     set_params(query.params())
     return query
 

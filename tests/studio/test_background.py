@@ -30,6 +30,33 @@ def test_a_job_runs_once_per_key_and_its_result_is_kept() -> None:
     assert background.get(("test", "once")) is None
 
 
+def test_a_job_waiting_for_a_child_does_not_hold_the_pages_jobs() -> None:
+    """A check (a job that waits for its child process) runs on a thread of its own: a report or a
+    proof submitted after it does not queue behind it."""
+    gate = threading.Event()
+    held = background.submit(("test", "child"), gate.wait, 30, waits=True)
+    quick = background.submit(("test", "page"), lambda: 42)
+    assert quick.result(30) == 42 and not held.done()
+    gate.set()
+    assert held.result(30) is True
+    background.forget(("test", "child"))
+    background.forget(("test", "page"))
+
+
+def test_the_warm_up_gives_way_to_a_pages_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.studio import warm
+
+    ran: list[int] = []
+    monkeypatch.setattr(warm, "steps", lambda: iter([lambda: ran.append(1)]))
+    with warm.page_running():
+        thread = threading.Thread(target=warm.warm_up, kwargs={"give_way": True})
+        thread.start()
+        thread.join(0.5)
+        assert ran == [] and thread.is_alive()  # the page's script runs: the step waits
+    thread.join(30)
+    assert ran == [1]
+
+
 def test_a_job_that_raises_keeps_its_error() -> None:
     def bad() -> None:
         raise ValueError("no such set")

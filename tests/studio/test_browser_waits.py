@@ -39,3 +39,23 @@ def test_the_full_check_and_the_report_can_be_left(studio: str, tab: Any, tmp_pa
     tab.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=120_000)
     assert tab.locator('[data-testid="stVegaLiteChart"]').count() == 6
     assert tab.get_by_role("button", name="Full check").count() == 0
+
+
+def test_repair_can_be_left_while_its_proof_runs(studio: str, tab: Any, tmp_path: Path) -> None:  # noqa: F811
+    from tests.studio.test_repair import HIDDEN
+
+    tab.goto(f"{studio}/repair?puzzle={HIDDEN}")
+    tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
+    looking = tab.get_by_text("Looking for the smallest such set")
+    proof = tab.get_by_text("No smaller set was found within")
+    looking.or_(proof).first.wait_for(timeout=60_000)  # the repair is drawn; the proof runs in the background
+    tab.get_by_role("link", name="Solve").first.click()  # leave Repair (the same session) while it may run
+    tab.get_by_role("heading", name="Solve").wait_for(timeout=60_000)
+    tab.get_by_role("link", name="Repair").first.click()
+    tab.get_by_role("heading", name="Repair").wait_for(timeout=60_000)
+    # the puzzle is the one left: the repair is drawn again, the proof's line or the proof follows
+    tab.get_by_text("Changed givens: 1").wait_for(timeout=120_000)
+    looking.or_(proof).first.wait_for(timeout=60_000)
+    tab.wait_for_function(f"() => location.search.includes('{HIDDEN[:20]}')", timeout=60_000)
+    proof.wait_for(timeout=300_000)  # and the proof itself, when it is done
+    _shot(tab, "repair-left-and-back", tmp_path)

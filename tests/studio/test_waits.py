@@ -145,3 +145,32 @@ def test_the_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
     assert background.wait(TIMEOUT)
     background.forget(("test", "first"))
     background.forget(("test", "second"))
+
+
+def test_repair_left_and_come_back_to_shows_its_puzzle_again() -> None:
+    """Streamlit drops the state of the widgets another page's run did not draw: the puzzle the page
+    showed is kept apart from them, so coming back by the navigation bar (no puzzle in the URL) shows it."""
+    from tests.studio.test_repair import BROKEN
+
+    def app() -> None:
+        import streamlit as st
+
+        from pipeline.studio.views import repair
+
+        if st.session_state.get("elsewhere"):
+            st.title("Another page")  # none of Repair's widgets drawn in this run
+        else:
+            repair.render()
+
+    at = AppTest.from_function(app, default_timeout=TIMEOUT)
+    at.query_params["puzzle"] = BROKEN
+    at.run()
+    assert "Changed givens: 1" in [s.value for s in at.subheader]
+    at.session_state["elsewhere"] = True
+    at.query_params.clear()
+    at.run()
+    assert "repair.text" not in at.session_state  # what Streamlit dropped
+    at.session_state["elsewhere"] = False
+    at.run()
+    assert not at.exception and "Changed givens: 1" in [s.value for s in at.subheader]
+    assert at.query_params["puzzle"] == BROKEN

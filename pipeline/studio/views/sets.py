@@ -5,10 +5,11 @@ per set its puzzles, runs (status, indices, puzzles, levels), next index and sto
 
 ``/sets?set=NAME`` shows one set: its runs; its ``numplace check`` status
 (:func:`pipeline.run.audit.audit`, ``fast`` by default, a button for the full check; the summary lines
-are ``numplace check``'s; each check runs in a child process started from the background thread
-(:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`) after the rest of the view is
-drawn, a line says so meanwhile with the seconds it has run, and its lines are kept in the user cache
-for the set's files; a full check asked for runs on when the editor leaves the page); the report's
+are ``numplace check``'s; each check runs in a child process started from the background thread of
+jobs that wait for a child (:mod:`pipeline.studio.checks`, :mod:`pipeline.studio.background`: the
+report does not queue behind it) after the rest of the view is drawn, a line says so meanwhile with
+the seconds it has run, and its lines are kept in the user cache for the set's files; a full check
+asked for runs on when the editor leaves the page); the report's
 plots (:mod:`pipeline.publish.report`), computed on the background thread when the fold is opened,
 a line counting the charts done meanwhile; its puzzles filtered
 as ``numplace export`` and ``book`` filter them (:mod:`pipeline.publish.select`), drawn with their
@@ -212,7 +213,7 @@ def _check(name: str, key: tuple[str, tuple[Any, ...], int]) -> None:
     if full:  # asked once for these files: it runs on in the background whether the editor stays or not
         st.session_state[full_key] = key[2]
     job_key = ("check-full" if full else "check", key[0], key[2])
-    job = background.submit(job_key, checks.in_child, key[0], not full, key[1])
+    job = background.submit(job_key, checks.in_child, key[0], not full, key[1], waits=True)  # the child works
     if not job.done():
         widgets.pending(job_key, t("checking_full" if full else "checking"))
         return
