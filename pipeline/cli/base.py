@@ -283,6 +283,9 @@ def main() -> None:
     try:
         _main()
     finally:
+        from pipeline.cli import signals
+
+        signals.disarm()
         gc.freeze()
 
 
@@ -313,8 +316,9 @@ def _main() -> None:
         if signals.received() is None:
             raise
         # the interrupt came inside native code that turned it into an error of its own (polars reports
-        # "'<unprintable str object>' is not a Polars data type"): the command ends as interrupted
-        code = ExitCode.INTERRUPTED
+        # "'<unprintable str object>' is not a Polars data type"): the command ends as interrupted (130,
+        # 143 after SIGTERM, SIGHUP or SIGQUIT), with its line unless the command said how it ended
+        code = ExitCode(signals.exit_code()) if signals.reported() else ExitCode.INTERRUPTED
     if code == ExitCode.INTERRUPTED and not signals.reported():  # typer turns Ctrl-C into a silent 130
         code = ExitCode(signals.exit_code())
         # before the command ran (a signal while the CLI loaded) there is no context: the command line names it

@@ -19,7 +19,8 @@ Contracts
   kernel from its cache calls back into Python through ctypes) cannot leave the callback: ctypes
   prints "Exception ignored" and carries on, and the command would not end. Once armed, such a
   swallowed interrupt prints nothing and the signal is sent again :data:`REDELIVER_S` later, when
-  the callback has returned; so every signal ends the command.
+  the callback has returned; so every signal ends the command that is still running. :func:`disarm`
+  (``main``'s last step) cancels a delivery not yet made: a command that ended meanwhile did its work.
 * Imports nothing of the package, and only the standard library.
 """
 
@@ -64,9 +65,23 @@ def _unraisable(args: Any) -> None:
     if isinstance(args.exc_value, KeyboardInterrupt) and _armed and _received:
         again = threading.Timer(REDELIVER_S, os.kill, (os.getpid(), _received[-1]))
         again.daemon = True
+        _again.append(again)
         again.start()
         return
     _previous_hook(args)
+
+
+_again: list[threading.Timer] = []
+
+
+def disarm() -> None:
+    """The command has ended: from now on a signal is only recorded (no interrupt cuts the exit
+    handlers of the process short), and a delivery again that has not happened yet is cancelled."""
+    global _armed
+    _armed = False
+    for again in _again:
+        again.cancel()
+    _again.clear()
 
 
 _previous_hook = sys.unraisablehook

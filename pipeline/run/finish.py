@@ -328,7 +328,11 @@ def _parts_in_seen(plan: Plan, watch: store.PartsWatch) -> set[Path]:
 
 
 def _write_catalog(plan: Plan) -> None:
-    """Record this run's keys in the catalog of the output root (one file per run, by rename)."""
+    """Record this run's keys in the catalog of the output root (one file per run, by rename); not
+    when the run folder has gone from under the run (moved by hand): an entry of no parts would hide
+    the parts the folder holds once it is back, so the entry there stays as it was."""
+    if not plan.run_dir.is_dir():
+        return
     parts = parts_in(plan.run_dir)
     found = store.read_parts(parts).iter_rows(named=True) if parts else iter(())
     store.write_catalog(plan.root, plan.cfg.name, plan.run_dir.name, [

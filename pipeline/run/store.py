@@ -42,6 +42,7 @@ from pipeline.run.layout import (
     OLD_CATALOG_GLOB,
     OLD_MANIFEST,
     PART_GLOB,
+    SUCCESS,
     TEMP_GLOB,
     catalog_file_known,
     catalog_name,
@@ -254,35 +255,34 @@ def entry_run(root: Path, name: str) -> Path:
 
 
 def parts_in_entries(root: Path, names: Iterable[str], parts: Iterable[Path]) -> set[Path]:
-    """The part files of ``parts`` whose keys the catalog entries ``names`` hold: those of an
-    entry's run written before the entry file was (last) written. An entry is written from the parts
-    its run has when a session closes; a later session of the run that writes more parts and is
-    killed before it writes the entry again leaves parts the entry does not hold. A part modified
-    before its entry is held; one modified at or after it is held only if the entry lists every
-    ``puzzle_id`` of the part (a coarse clock gives a part and its entry one time). Parts of runs
-    whose entry has gone, and parts that cannot be read, are left out. Take this before reading the
-    entries' keys: an entry rewritten since only holds more."""
-    entries: dict[Path, tuple[Path, int]] = {}
-    for name in names:
-        path = _catalog_path(root, name)
-        try:
-            entries[entry_run(root, name)] = (path, path.stat().st_mtime_ns)
-        except OSError:
-            continue
+    """The part files of ``parts`` whose keys the catalog entries ``names`` hold.
+
+    A complete run's entry holds all its parts: the session that wrote its last part wrote the entry
+    from them, then ``_SUCCESS``. Any other run's entry was written when one of its sessions closed,
+    and a later session may have written more parts and been killed before it wrote the entry again
+    (``kill -9``): of such a run a part is held only if the entry lists every ``puzzle_id`` of it
+    (no file times are trusted: a copy or a ``touch`` changes them). Parts of runs whose entry has
+    gone, and parts or entries that cannot be read, are not held. Take this before reading the
+    entries' keys: an entry rewritten since holds at least as much."""
+    entries = {entry_run(root, name): _catalog_path(root, name) for name in names}
+    complete: dict[Path, bool] = {}
     ids: dict[Path, set[str]] = {}
     out: set[Path] = set()
     for p in parts:
-        if p.parent not in entries:
+        run_dir, entry = p.parent, entries.get(p.parent)
+        if entry is None:
             continue
-        path, written = entries[p.parent]
-        try:
-            if p.stat().st_mtime_ns >= written:  # after the entry, or in the same tick of a coarse clock
-                if path not in ids:
-                    ids[path] = _ids_of(path)
-                if not _ids_of(p) <= ids[path]:
-                    continue
+        if run_dir not in complete:
+            complete[run_dir] = (run_dir / SUCCESS).is_file() and entry.is_file()
+        if complete[run_dir]:
             out.add(p)
-        except (OSError, StoreError):
+            continue
+        try:
+            if entry not in ids:
+                ids[entry] = _ids_of(entry)
+            if _ids_of(p) <= ids[entry]:
+                out.add(p)
+        except StoreError:
             continue
     return out
 

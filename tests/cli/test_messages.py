@@ -184,6 +184,35 @@ def test_a_signal_inside_a_callback_from_c_still_ends_the_command() -> None:
     assert "Exception ignored" not in res.stderr and "Traceback" not in res.stderr, res.stderr
 
 
+#: The command ends within the 50 ms before a swallowed interrupt is delivered again: its work is done.
+ENDED_MEANWHILE = r"""
+import atexit, ctypes, os, signal
+from pipeline.cli import signals
+signals.install()
+signals.arm()
+atexit.register(lambda: print("exit handlers ran"))
+
+@ctypes.CFUNCTYPE(ctypes.c_int)
+def callback():
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(1000):
+        pass
+    return 0
+
+callback()
+signals.disarm()  # what main does last
+import time; time.sleep(0.3)
+print("ended", signals.received())
+"""
+
+
+def test_a_delivery_again_after_the_command_ended_is_cancelled() -> None:
+    res = subprocess.run([sys.executable, "-c", ENDED_MEANWHILE], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split("\n")[:2] == ["ended 15", "exit handlers ran"], (res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr, res.stderr
+
+
 #: A signal whose interrupt native code turns into an error of its own (the soak saw polars report
 #: "'<unprintable str object>' is not a Polars data type" for a SIGTERM that landed while it built a part).
 MANGLED = r"""
@@ -210,6 +239,18 @@ def test_a_signal_that_native_code_turned_into_another_error_ends_the_command_as
     assert res.returncode == 143, res.stderr
     assert "Traceback" not in res.stderr and "Polars" not in res.stderr, res.stderr
     assert plain_lines(res.stderr)[-1].startswith("numplace: terminated (SIGTERM)"), res.stderr
+
+
+def test_an_error_after_the_command_said_it_was_terminated_keeps_exit_143(tmp_path: Path) -> None:
+    """After SIGHUP the terminal is gone: the command's own last line may fail to be written (EIO)."""
+    script = MANGLED.replace('raise TypeError("\'<unprintable str object>\' is not a Polars data type") from None',
+                             'from pipeline.cli import signals\n        signals.report()\n'
+                             '        raise OSError(5, "Input/output error") from None')
+    assert "signals.report()" in script
+    res = subprocess.run([sys.executable, "-c", script, str(ROOT / "configs" / "default.yaml"), str(tmp_path / "out")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 143, res.stderr
+    assert "Traceback" not in res.stderr, res.stderr
 
 
 @pytest.mark.heavy

@@ -63,20 +63,18 @@ def test_parts_written_after_a_runs_entry_count_in_another_sets_dedup(tmp_path: 
     assert [m.status for m in runs_of(root / "alpha")] == ["complete"]
 
 
-def test_a_part_as_new_as_its_entry_counts_as_held_only_if_the_entry_lists_it(tmp_path: Path) -> None:
-    """A coarse clock can give a part and the entry written after it one time: the entry's ids decide."""
+def test_a_complete_runs_entry_holds_its_parts_any_other_runs_only_the_ids_it_lists(tmp_path: Path) -> None:
+    """No file time decides: a copy or a ``touch`` of a stale entry makes it newer than every part."""
     root = tmp_path / "out"
     made = runner.run(_cfg(root, "beta"))
     parts = sorted(made.run_dir.glob("part-*.parquet"))
     name = f"_catalog/beta--{made.run_dir.name}.keys"
-    written = (root / name).stat().st_mtime_ns
-    for p in parts:
-        os.utime(p, ns=(written, written))  # the same tick as the entry
+    os.utime(root / name, ns=(0, 0))  # older than every part: a complete run's entry holds them all the same
     assert store.parts_in_entries(root, [name], parts) == set(parts)
+    (made.run_dir / "_SUCCESS").unlink()  # an unfinished run: its entry may be stale
     rows = pl.read_parquet(root / name)
     store.write_catalog(root, "beta", made.run_dir.name, rows.head(4).to_dicts())  # as a killed session left it
-    written = (root / name).stat().st_mtime_ns
     for p in parts:
-        os.utime(p, ns=(written, written))
+        os.utime(p, ns=(0, 0))  # every part older than the entry: the ids still decide
     assert store.parts_in_entries(root, [name], parts) == set(parts[:2])
     assert store.parts_in_entries(root, [], parts) == set()  # no entry: nothing held
