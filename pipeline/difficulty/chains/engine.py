@@ -4,7 +4,7 @@ Public API (the rows' finders and what :mod:`.grouped` builds on; everything els
 :func:`nice_loop` and :func:`aic` (the ``discontinuous_nice_loop``, ``continuous_nice_loop`` and
 ``aic`` rows since grader 5), :func:`nice_loop_until_4` and :func:`aic_until_4` (grader 4's rows),
 :class:`Links` (the links of HoDoKu's tables, by node), :func:`choose_tables` (HoDoKu's choice over a
-:class:`Links`), :func:`tables_path` and :func:`loop_step` (a chosen chain's path and step),
+:class:`Links`), :func:`tables_path`, :func:`tables_step` and :func:`loop_step` (a chosen chain's path and step),
 :data:`Chain` and :data:`MAX_N`.
 
 HoDoKu does not take the shortest chain (:mod:`.loops`' search, grader 3): its tables follow every
@@ -58,7 +58,7 @@ from pipeline.difficulty.chains.loops import shortest_aic, shortest_nice_loop
 from pipeline.difficulty.hodoku import index_sum
 
 __all__ = ["MAX_N", "Chain", "Links", "aic", "aic_until_4", "choose_tables", "loop_step", "nice_loop",
-           "nice_loop_until_4", "tables_path"]
+           "nice_loop_until_4", "tables_path", "tables_step"]
 
 #: The largest board side grader 4's choice covers (HoDoKu's index sum is defined for 9x9 boards);
 #: larger boards keep grader 3's finders.
@@ -302,6 +302,15 @@ def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     """The path grader 5 gives ``chain`` (:func:`_layer_path` on the links ``lk``)."""
     _kind, a, on, b, dist = chain
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
+
+
+def tables_step(st: Candidates, ctx: _Ctx, gr: Graph, lk: Links, chain: Chain) -> Step:
+    """The step of ``chain`` as :func:`choose_tables` over the links ``lk`` chose it (a compiled twin's
+    answer): its path (:func:`tables_path`), what it removes (:func:`_elims` for an AIC, else
+    :func:`_loop_elims`, as the choice computed them) and :func:`loop_step`."""
+    path = tables_path(lk, chain)
+    elims = _elims(st, ctx, chain) if chain[0] == "aic" else _loop_elims(st, ctx, path, lk)[1]
+    return loop_step(st, gr, lk, chain[0], path, elims)
 
 
 def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[int, bool]],

@@ -30,14 +30,15 @@ Contracts
   a chain that comes back to a cell of a group node it has left is a lasso, and in a continuous loop
   the cells seeing a group node are those seeing all its cells.
 * One search serves the three rows (cached in the step search's context). Boards up to
-  :data:`.engine.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
-  states no cheaper technique solves reach it).
+  :data:`.engine.MAX_N`; in the compiled solver (the context's ``cache["jit"]``) it runs in
+  :mod:`.grouped_jit`, its compiled twin, which picks the same chain (``tests/difficulty/test_grouped.py``
+  compares the two along solve paths), and the step is built here from that chain.
 """
 
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, digit_name
-from pipeline.difficulty.chains.engine import MAX_N, Links, choose_tables, loop_step, tables_path
+from pipeline.difficulty.chains.engine import MAX_N, Links, choose_tables, loop_step, tables_path, tables_step
 from pipeline.difficulty.chains.graph import Graph, graph_of
 
 #: One group node: ``(digit index, cells bitset, line unit, box unit)``.
@@ -146,7 +147,14 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     if "grouped6" in ctx.cache:
         return ctx.cache["grouped6"]  # type: ignore[return-value]
     step = None
-    if st.n <= MAX_N:
+    if st.n <= MAX_N and ctx.cache.get("jit"):
+        from pipeline.difficulty.chains import grouped_jit  # lazy: numba loads only with the compiled solver
+
+        chain = grouped_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
+        if chain is not None:
+            gr = graph_of(st, ctx)
+            step = tables_step(st, ctx, gr, GroupLinks(st, ctx, gr), chain)
+    elif st.n <= MAX_N:
         gr = graph_of(st, ctx)
         lk = GroupLinks(st, ctx, gr)
         got = choose_tables(st, ctx, gr, lk) if lk.groups else None
