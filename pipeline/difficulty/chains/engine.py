@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
 from pipeline.difficulty.chains.graph import Graph, chain_text, graph_of, node_name
-from pipeline.difficulty.chains.loops import shortest_aic, shortest_nice_loop
+from pipeline.difficulty.chains.loops import any_chain, shortest_aic, shortest_nice_loop
 from pipeline.difficulty.hodoku import index_sum
 
 __all__ = ["MAX_N", "Chain", "Links", "aic", "aic_until_4", "choose_tables", "loop_step", "nice_loop",
@@ -331,21 +331,21 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
-    if shortest_nice_loop(st, ctx) is None and shortest_aic(st, ctx) is None:
+    if not any_chain(st, ctx):
         ctx.cache[key] = None
         return None
-    gr = graph_of(st, ctx)
     if ctx.cache.get("jit"):
         from pipeline.difficulty.chains import engine_jit  # lazy: numba loads only with the compiled solver
 
         chain = engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     elif tables:
-        got = choose_tables(st, ctx, gr)
+        got = choose_tables(st, ctx, graph_of(st, ctx))
         chain = got[0] if got is not None else None
     else:
-        chain = _choose_py(st, ctx, gr)
+        chain = _choose_py(st, ctx, graph_of(st, ctx))
     step = None
     if chain is not None:
+        gr = graph_of(st, ctx)
         kind, a, on, b, dist = chain
         lk = Links(st, gr)
         if tables:
