@@ -33,8 +33,9 @@ Contracts
   HoDoKu's.
 * **Cost.** The search runs only where grader 3's search sees a chain (every elimination found here
   follows from one); in the compiled solver (the context's ``cache["jit"]``) it runs in
-  :mod:`.engine_jit`, its compiled twin, which picks the same chain
-  (``tests/difficulty/test_chain_engine.py`` compares the two along solve paths).
+  :mod:`.engine_jit`, its compiled twin, which picks the same chain and, for grader 5's tables, gives its
+  path too, so no :class:`.graph.Graph` is built (``tests/difficulty/test_chain_engine.py`` compares the
+  two along solve paths, chains and paths).
 
 * **Grader 5** (:func:`choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
   (an AIC may begin with the other digit of a bivalue cell); a node's chain runs through the lowest
@@ -304,17 +305,16 @@ def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
 
 
-def tables_step(st: Candidates, ctx: _Ctx, gr: Graph, lk: Links, chain: Chain) -> Step:
+def tables_step(st: Candidates, ctx: _Ctx, lk: Links, chain: Chain) -> Step:
     """The step of ``chain`` as :func:`choose_tables` over the links ``lk`` chose it (a compiled twin's
     answer): its path (:func:`tables_path`), what it removes (:func:`_elims` for an AIC, else
     :func:`_loop_elims`, as the choice computed them) and :func:`loop_step`."""
     path = tables_path(lk, chain)
     elims = _elims(st, ctx, chain) if chain[0] == "aic" else _loop_elims(st, ctx, path, lk)[1]
-    return loop_step(st, gr, lk, chain[0], path, elims)
+    return loop_step(lk, chain[0], path, elims)
 
 
-def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[int, bool]],
-               elims: tuple[tuple[int, int], ...]) -> Step:
+def loop_step(lk: Links, kind: str, path: list[tuple[int, bool]], elims: tuple[tuple[int, int], ...]) -> Step:
     """The step of a nice loop or AIC along ``path``: its cells in chain order (a group node's all), its
     digits and the chain in words; ``grouped_`` before the kind when a group node is on the chain."""
     if any(lk.grouped(x) for x, _ in path):
@@ -322,7 +322,7 @@ def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[
     cells = tuple(dict.fromkeys(c for x, _ in path for c in _bits(lk.cells(x))))
     return Step(kind, cells, eliminations=elims, digits=tuple(sorted({lk.digit(x) + 1 for x, _ in path})),
                 detail=f"{chain_text(lk, path)}: "
-                + ", ".join(node_name((d - 1) * gr.big + c, gr.n) for c, d in elims) + " false")
+                + ", ".join(node_name((d - 1) * lk.big + c, lk.n) for c, d in elims) + " false")
 
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
@@ -334,8 +334,20 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     if not any_chain(st, ctx):
         ctx.cache[key] = None
         return None
-    if ctx.cache.get("jit"):
+    if ctx.cache.get("jit") and tables:  # the compiled twin gives the path too: no graph is built
         from pipeline.difficulty.chains import engine_jit  # lazy: numba loads only with the compiled solver
+
+        got_path = engine_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units, True)
+        step = None
+        if got_path is not None:
+            found, found_path = got_path
+            kind, elims = (("aic", _elims(st, ctx, found)) if found[0] == "aic"
+                           else _loop_elims(st, ctx, found_path))
+            step = loop_step(Links(st), kind, found_path, elims)
+        ctx.cache[key] = step
+        return step
+    if ctx.cache.get("jit"):
+        from pipeline.difficulty.chains import engine_jit  # lazy, as above
 
         chain = engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     elif tables:
@@ -355,7 +367,7 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
             own = sum(1 << (k * gr.big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
             path = _premise_path(gr, a, on, b, dist, own)
             elims = _elims(st, ctx, chain)
-        step = loop_step(st, gr, lk, kind, path, elims)
+        step = loop_step(lk, kind, path, elims)
     ctx.cache[key] = step
     return step
 

@@ -152,14 +152,13 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
 
         chain = grouped_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
         if chain is not None:
-            gr = graph_of(st, ctx)
-            step = tables_step(st, ctx, gr, GroupLinks(st, ctx, gr), chain)
+            step = tables_step(st, ctx, GroupLinks(st, ctx, graph_of(st, ctx)), chain)
     elif st.n <= MAX_N:
         gr = graph_of(st, ctx)
         lk = GroupLinks(st, ctx, gr)
         got = choose_tables(st, ctx, gr, lk) if lk.groups else None
         if got is not None:
             chain, elims = got
-            step = loop_step(st, gr, lk, chain[0], tables_path(lk, chain), elims)
+            step = loop_step(lk, chain[0], tables_path(lk, chain), elims)
     ctx.cache["grouped6"] = step
     return step
