@@ -16,7 +16,7 @@ import pytest
 from pipeline.board import parse
 from pipeline.difficulty.candidates import Candidates, _bits, _Ctx
 from pipeline.difficulty.chains import grouped_jit
-from pipeline.difficulty.chains.engine import _lasso, choose_tables
+from pipeline.difficulty.chains.engine import _lasso, choose_tables, tables_path
 from pipeline.difficulty.chains.graph import graph_of
 from pipeline.difficulty.chains.grouped import GroupLinks, grouped_loop, groups
 from pipeline.difficulty.grade import grade
@@ -151,6 +151,9 @@ def _compare_twins(states: list[Candidates]) -> tuple[int, int]:
         got = choose_tables(st, ctx, gr, lk) if lk.groups else None
         assert grouped_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units) == (
             got[0] if got is not None else None), st.cand
+        if got is not None:  # and the path the compiled solver's step is built on
+            twin = grouped_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units)
+            assert twin is not None and twin[1] == tables_path(lk, got[0]), st.cand
         chosen += got is not None
     return len(states), chosen
 

@@ -305,11 +305,12 @@ def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
 
 
-def tables_step(st: Candidates, ctx: _Ctx, lk: Links, chain: Chain) -> Step:
+def tables_step(st: Candidates, ctx: _Ctx, lk: Links, chain: Chain,
+                path: list[tuple[int, bool]] | None = None) -> Step:
     """The step of ``chain`` as :func:`choose_tables` over the links ``lk`` chose it (a compiled twin's
-    answer): its path (:func:`tables_path`), what it removes (:func:`_elims` for an AIC, else
-    :func:`_loop_elims`, as the choice computed them) and :func:`loop_step`."""
-    path = tables_path(lk, chain)
+    answer): its path (:func:`tables_path`, unless the twin gave it: ``path``), what it removes
+    (:func:`_elims` for an AIC, else :func:`_loop_elims`, as the choice computed them) and :func:`loop_step`."""
+    path = tables_path(lk, chain) if path is None else path
     elims = _elims(st, ctx, chain) if chain[0] == "aic" else _loop_elims(st, ctx, path, lk)[1]
     return loop_step(lk, chain[0], path, elims)
 

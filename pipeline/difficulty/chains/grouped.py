@@ -63,7 +63,9 @@ class GroupLinks(Links):
     """:class:`.engine.Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
     (``N = n * n``), linked as the contracts say."""
 
-    def __init__(self, st: Candidates, ctx: _Ctx, gr: Graph) -> None:
+    def __init__(self, st: Candidates, ctx: _Ctx, gr: Graph | None) -> None:
+        """The links of ``gr`` and of the group nodes; without ``gr``, the nodes' facts only (cells, digits,
+        names, the cells seeing them), as a step built on a compiled twin's path reads them."""
         super().__init__(st, gr)
         self.base = base = st.n * self.big
         self.groups = gs = groups(st, ctx)
@@ -73,11 +75,15 @@ class GroupLinks(Links):
         self.weak_in = self.weak  # every weak link is added both ways
         um, pb, where = st.geo.unit_mask, st.geo.peer_bits, ctx.where
         self._buddies = []
-        for g, (k, cells, line, box) in enumerate(gs):
+        for _k, cells, _line, _box in gs:
             bud = -1
             for c in _bits(cells):
                 bud &= pb[c]
             self._buddies.append(bud)
+        if gr is None:
+            return
+        for g, (k, _cells, line, box) in enumerate(gs):
+            bud = self._buddies[g]
             x = base + g
             visible = where[k] & bud
             for c in _bits(visible):
@@ -150,9 +156,9 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     if st.n <= MAX_N and ctx.cache.get("jit"):
         from pipeline.difficulty.chains import grouped_jit  # lazy: numba loads only with the compiled solver
 
-        chain = grouped_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units)
-        if chain is not None:
-            step = tables_step(st, ctx, GroupLinks(st, ctx, graph_of(st, ctx)), chain)
+        got_path = grouped_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units)
+        if got_path is not None:  # the twin gives the path: the links need no graph
+            step = tables_step(st, ctx, GroupLinks(st, ctx, None), *got_path)
     elif st.n <= MAX_N:
         gr = graph_of(st, ctx)
         lk = GroupLinks(st, ctx, gr)

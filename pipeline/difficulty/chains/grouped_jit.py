@@ -220,10 +220,11 @@ def _lasso(path: np.ndarray, m: int, aic: bool, cell_of: np.ndarray, gcell: np.n
 
 @nb.njit(cache=True, nogil=True)
 def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> np.ndarray:  # pragma: no cover
-    """``[found, kind, a, on, b, dist]`` of the chosen chain (see the module contracts)."""
+    """``[found, kind, a, on, b, dist, m, path...]`` of the chosen chain (see the module contracts): its
+    ``m`` nodes, premise first, the path its lasso test read (:func:`.engine.tables_path`'s)."""
     ncells = n * n
     big = ncells * n
-    out = np.zeros(6, dtype=np.int64)
+    out = np.zeros(7 + 2 * 2 * big + 2, dtype=np.int64)
     inunit = np.zeros((units.shape[0], ncells), dtype=np.bool_)
     for u in range(units.shape[0]):
         for j in range(units.shape[1]):
@@ -379,7 +380,9 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> n
             m += 1
             i = parent[i]
         if not _lasso(path, m, kind == 1, cell_of, gcell, big, left):
-            out[0], out[1], out[2], out[3], out[4], out[5] = 1, kind, a, on, b, d
+            out[0], out[1], out[2], out[3], out[4], out[5], out[6] = 1, kind, a, on, b, d, m
+            for j in range(m):  # the path, premise first
+                out[7 + j] = path[m - 1 - j]
             break
     return out
 
@@ -387,7 +390,17 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> n
 def choose(cand: list[int], n: int, peers: tuple[tuple[int, ...], ...],
            units: tuple[tuple[int, ...], ...]) -> tuple[str, int, bool, int, int] | None:
     """The chosen chain of this state (see the module contracts), or None."""
+    got = choose_path(cand, n, peers, units)
+    return got[0] if got is not None else None
+
+
+def choose_path(cand: list[int], n: int, peers: tuple[tuple[int, ...], ...], units: tuple[tuple[int, ...], ...]
+                ) -> tuple[tuple[str, int, bool, int, int], list[tuple[int, bool]]] | None:
+    """:func:`choose`'s chain and its path as ``(node, on)`` pairs, premise first (group nodes numbered
+    as :class:`.grouped.GroupLinks` numbers them), as :func:`.engine.tables_path` gives it; or None."""
     out = _choose(np.array(cand, dtype=np.int64), _peer_table(peers), _unit_table(units), n)
     if not out[0]:
         return None
-    return _KINDS[int(out[1])], int(out[2]), bool(out[3]), int(out[4]), int(out[5])
+    on = bool(out[3])
+    path = [(int(x), on != (j % 2 == 1)) for j, x in enumerate(out[7: 7 + int(out[6])].tolist())]
+    return (_KINDS[int(out[1])], int(out[2]), on, int(out[4]), int(out[5])), path
