@@ -32,7 +32,8 @@ Contracts
 * One search serves the three rows (cached in the step search's context). Boards up to
   :data:`.engine.MAX_N`; in the compiled solver (the context's ``cache["jit"]``) it runs in
   :mod:`.grouped_jit`, its compiled twin, which picks the same chain (``tests/difficulty/test_grouped.py``
-  compares the two along solve paths), and the step is built here from that chain.
+  compares the two along solve paths, chains and paths), and the step is built here from that chain and
+  its path (on :class:`GroupLinks` without a graph: only the nodes' facts are read).
 """
 
 from __future__ import annotations
