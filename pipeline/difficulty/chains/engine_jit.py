@@ -256,8 +256,8 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                 if on or not end_on:
                     continue
                 # AICs from an "off" premise: the layer's ends, by node
-                layer = np.sort(queue[lo:hi])
-                for b in layer:
+                na0 = na  # the layer's ends are offered unsorted, then put in node order (each node once)
+                for b in queue[lo:hi]:
                     kb, cb = b // ncells, b % ncells
                     m = 0
                     if kb == ka:
@@ -282,6 +282,8 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                     aics[na, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d
                     aics[na, 1], aics[na, 2], aics[na, 3], aics[na, 4], aics[na, 5] = 1, a, 0, b, d
                     na += 1
+                if na - na0 > 1:
+                    aics[na0:na] = aics[na0:na][np.argsort(aics[na0:na, 4])]
     alls = np.concatenate((offers[:no], aics[:na]))
     order = np.argsort(alls[:, 0], kind="mergesort")  # stable: ties keep the order found
     left = np.zeros(ncells, dtype=np.bool_)

@@ -333,10 +333,10 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> n
                     no += 1
                 if on or not end_on:
                     continue
-                layer = np.sort(queue[lo:hi])  # AICs from an "off" premise: the layer's plain ends, by node
-                for b in layer:
+                na0 = na  # AICs from an "off" premise: the layer's plain ends, offered, then put in node order
+                for b in queue[lo:hi]:
                     if b >= big:
-                        break
+                        continue
                     kb, cb = b // ncells, b % ncells
                     m = 0
                     if kb == ka:
@@ -361,6 +361,8 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> n
                     aics[na, 0] = ((100 - m) << 44) | (_index_sum(ec, ed, m) << 16) | d
                     aics[na, 1], aics[na, 2], aics[na, 3], aics[na, 4], aics[na, 5] = 1, a, 0, b, d
                     na += 1
+                if na - na0 > 1:
+                    aics[na0:na] = aics[na0:na][np.argsort(aics[na0:na, 4])]
     alls = np.concatenate((offers[:no], aics[:na]))
     order = np.argsort(alls[:, 0], kind="mergesort")  # stable: ties keep the order found
     left = np.zeros(ncells, dtype=np.bool_)
