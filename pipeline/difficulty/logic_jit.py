@@ -40,7 +40,10 @@ search order and wording (finned-fish enumeration, chain tie-breaks) to the step
 are where the time went. Remote pairs stay in Python (cheap, and their path choice is fiddly).
 The first call in a process compiles the kernels (tens of seconds; cached on disk by numba, then
 about half a second to load); :mod:`pipeline.compiled` decides where they answer, and ``make`` compiles
-them at set-up (:mod:`pipeline.run.kernels`).
+them at set-up (:mod:`pipeline.run.kernels`). numba keys a kernel's cache on its own file only, and
+:func:`_probe` and :func:`_walk` compile the probes of the family modules into themselves: a change to a
+probe there must come with a change to this file (as this sentence came with the finned fish's cheaper
+cover search in :mod:`.fish.search_jit`), or a checkout with a cache keeps walking the old probe.
 """
 
 from __future__ import annotations

@@ -30,6 +30,10 @@ def _compare(states: list[Candidates]) -> tuple[int, int]:
         five = engine.choose_tables(st, ctx, graph_of(st, ctx))
         assert engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, True) == (
             five[0] if five is not None else None), st.cand
+        if five is not None:  # and the path the compiled solver's step is built on
+            got = engine_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units, True)
+            assert got is not None
+            assert got[1] == engine.tables_path(engine.Links(st, graph_of(st, ctx)), five[0]), st.cand
         chosen += four is not None
     return len(states), chosen
 

@@ -2,7 +2,8 @@
 
 HoDoKu's own steps pin the choice (``tests/data/logic_positions.txt``: the grouped rows' ``next``
 lines, each a state of HoDoKu's solving path where hodoku-py takes that step); here: the group nodes
-and their links, the lasso rule, the grader versions, soundness on variant boards, and the compiled
+and their links, the lasso rule, the grader versions, soundness on variant boards, the compiled
+search (:mod:`pipeline.difficulty.chains.grouped_jit`) choosing the Python search's chain, and the compiled
 solver giving the Python path.
 """
 
@@ -14,13 +15,15 @@ import pytest
 
 from pipeline.board import parse
 from pipeline.difficulty.candidates import Candidates, _bits, _Ctx
-from pipeline.difficulty.chains.engine import _lasso
+from pipeline.difficulty.chains import grouped_jit
+from pipeline.difficulty.chains.engine import _lasso, choose_tables, tables_path
 from pipeline.difficulty.chains.graph import graph_of
 from pipeline.difficulty.chains.grouped import GroupLinks, grouped_loop, groups
 from pipeline.difficulty.grade import grade
 from pipeline.difficulty.logic import next_step, solve_logically
 from tests.conftest import DATA
 from tests.difficulty.test_logic import Position, assert_sound, positions
+from tests.difficulty.test_loops import _path_states
 from tests.difficulty.test_variants import VARIANTS, make
 
 GROUPED = ("grouped_discontinuous_nice_loop", "grouped_continuous_nice_loop", "grouped_aic")
@@ -135,6 +138,43 @@ def test_the_compiled_solver_gives_the_python_path_through_grouped_steps() -> No
         assert py.steps == jit.steps
         grouped += any(s.technique in GROUPED for s in py.steps)
     assert grouped >= 3
+
+
+def _compare_twins(states: list[Candidates]) -> tuple[int, int]:
+    """(states compared, states where a chain was chosen); asserts the compiled search picks the chain
+    :func:`choose_tables` picks over :class:`GroupLinks` (none where the state has no group node)."""
+    chosen = 0
+    for st in states:
+        ctx = _Ctx(st)
+        gr = graph_of(st, ctx)
+        lk = GroupLinks(st, ctx, gr)
+        got = choose_tables(st, ctx, gr, lk) if lk.groups else None
+        assert grouped_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units) == (
+            got[0] if got is not None else None), st.cand
+        if got is not None:  # and the path the compiled solver's step is built on
+            twin = grouped_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units)
+            assert twin is not None and twin[1] == tables_path(lk, got[0]), st.cand
+        chosen += got is not None
+    return len(states), chosen
+
+
+@pytest.mark.deep
+def test_the_compiled_grouped_search_chooses_the_python_chain_along_solve_paths() -> None:
+    """Every state past the singles of the pure-Python paths of HoDoKu's grouped puzzles."""
+    rows = [json.loads(x) for x in (DATA / "hodoku_grouped.jsonl").read_text().splitlines()]
+    n, chosen = _compare_twins([st for row in rows for st in _path_states(parse(row["puzzle"]))])
+    assert n > 50 and chosen > 20  # the comparison saw many real choices, not only "no chain"
+
+
+@pytest.mark.parametrize("kind", [pytest.param("x", marks=pytest.mark.deep), "jigsaw"])
+def test_the_compiled_grouped_search_chooses_the_python_chain_on_variant_boards(kind: str) -> None:
+    """The twin takes any geometry's peers and units: X and jigsaw paths (their group nodes included)."""
+    states = []
+    for seed in (4, 12):
+        puzzle, _sol = make(kind, seed, givens=22)
+        states += _path_states(puzzle, VARIANTS[kind])
+    n, chosen = _compare_twins(states)
+    assert n > 10 and chosen > 5
 
 
 @pytest.mark.parametrize("kind", [pytest.param("x", marks=pytest.mark.deep), "jigsaw"])

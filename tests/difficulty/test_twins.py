@@ -119,3 +119,20 @@ def test_a_drifting_probe_fails_under_tests(monkeypatch: pytest.MonkeyPatch) -> 
     assert _compiled_next(st, finders, [], kernel, frozenset({"x_wing"})) is None
     monkeypatch.setenv("NUMPLACE_STRICT_TWINS", "0")
     assert _compiled_next(st, finders, [], kernel) is None
+
+
+@pytest.mark.heavy
+def test_the_compiled_xy_chain_choice_builds_the_python_step() -> None:
+    """Grader 5's XY-chain row in the compiled solver (its choice made by ``simple_jit.xy_chain_choice``)
+    gives the very step of the Python search, on every golden state."""
+    from pipeline.difficulty.chains import simple
+
+    found = 0
+    for n, values, cand, given in states():
+        st = Candidates(n, list(values), list(cand), given=given)
+        jit = _Ctx(st)
+        jit.cache["jit"] = True
+        step = simple.xy_chain(st, jit)
+        assert step == simple._xy_chain(st, _Ctx(st), hodoku=True), (values, cand)
+        found += step is not None
+    assert found > 10

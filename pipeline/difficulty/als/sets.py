@@ -366,6 +366,7 @@ def _chains_from(s: int, alses: list[_Als], by_start: list[list[_Rc]], sizes: li
             reach((rc.b, act, act, 1), sizes[s] + sizes[rc.b], None, act[0])
     while todo:
         k = heapq.heappop(todo)
+        onward = [(rc.b, rc.x, rc.y) for rc in by_start[k] if (1 << rc.b | later[rc.b]) & ends]
         for key in pending.pop(k, []):
             _, act, head, depth = key
             size = seen[key][0]
@@ -376,12 +377,21 @@ def _chains_from(s: int, alses: list[_Als], by_start: list[list[_Rc]], sizes: li
                     old = best.get(found)
                     if old is None or old.size > size:
                         best[found] = _Found(*_unwind(s, key, seen), found, size)
-            for rc in by_start[k]:
-                if not (1 << rc.b | later[rc.b]) & ends:
-                    continue
-                nxt = _active(act, rc, True)
-                if nxt:
-                    reach((rc.b, nxt, head, min(depth + 1, 3)), size + sizes[rc.b], key, nxt[0])
+            came, deeper = act[0], (depth + 1 if depth < 3 else 3)
+            for b, x, y in onward:  # _active(act, rc, True) inlined: it drops the first digit of act only
+                if y < 0:
+                    if x == came:
+                        continue
+                    nxt: tuple[int, ...] = (x,)
+                else:
+                    nxt = (y,) if x == came else (x,) if y == came else (x, y)
+                nkey, nsize = (b, nxt, head, deeper), size + sizes[b]
+                was = seen.get(nkey)  # reach(nkey, nsize, key, nxt[0]) inlined
+                if was is None:
+                    pending.setdefault(b, []).append(nkey)
+                    heapq.heappush(todo, b)
+                if was is None or was[0] > nsize:
+                    seen[nkey] = (nsize, key, nxt[0])
 
 
 def _unwind(s: int, key: tuple[int, tuple[int, ...], tuple[int, ...], int],

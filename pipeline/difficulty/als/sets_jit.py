@@ -71,7 +71,7 @@ def rcs(cells: list[int], digits: list[int], where: list[dict[int, int]], around
             wl[i, k], wh[i, k] = _words(w)
             bl[i, k], bh[i, k] = _words(around[i][k])
     dg = np.array(digits, dtype=np.int64)
-    out = np.empty((max(16, 4 * m), 4), dtype=np.int64)
+    out = np.empty((max(64, m * m // 8), 4), dtype=np.int64)  # room for most states: one pass
     cnt = _pairs(cl, ch, dg, wl, wh, bl, bh, out)
     if cnt > out.shape[0]:
         out = np.empty((cnt, 4), dtype=np.int64)

@@ -4,7 +4,7 @@ Public API (the rows' finders and what :mod:`.grouped` builds on; everything els
 :func:`nice_loop` and :func:`aic` (the ``discontinuous_nice_loop``, ``continuous_nice_loop`` and
 ``aic`` rows since grader 5), :func:`nice_loop_until_4` and :func:`aic_until_4` (grader 4's rows),
 :class:`Links` (the links of HoDoKu's tables, by node), :func:`choose_tables` (HoDoKu's choice over a
-:class:`Links`), :func:`tables_path` and :func:`loop_step` (a chosen chain's path and step),
+:class:`Links`), :func:`tables_path`, :func:`tables_step` and :func:`loop_step` (a chosen chain's path and step),
 :data:`Chain` and :data:`MAX_N`.
 
 HoDoKu does not take the shortest chain (:mod:`.loops`' search, grader 3): its tables follow every
@@ -33,8 +33,9 @@ Contracts
   HoDoKu's.
 * **Cost.** The search runs only where grader 3's search sees a chain (every elimination found here
   follows from one); in the compiled solver (the context's ``cache["jit"]``) it runs in
-  :mod:`.engine_jit`, its compiled twin, which picks the same chain
-  (``tests/difficulty/test_chain_engine.py`` compares the two along solve paths).
+  :mod:`.engine_jit`, its compiled twin, which picks the same chain and, for grader 5's tables, gives its
+  path too, so no :class:`.graph.Graph` is built (``tests/difficulty/test_chain_engine.py`` compares the
+  two along solve paths, chains and paths).
 
 * **Grader 5** (:func:`choose_tables`): HoDoKu's tables. A premise's first link may stay in its cell
   (an AIC may begin with the other digit of a bivalue cell); a node's chain runs through the lowest
@@ -54,11 +55,11 @@ from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, _elims_of
 from pipeline.difficulty.chains.graph import Graph, chain_text, graph_of, node_name
-from pipeline.difficulty.chains.loops import shortest_aic, shortest_nice_loop
+from pipeline.difficulty.chains.loops import any_chain, shortest_aic, shortest_nice_loop
 from pipeline.difficulty.hodoku import index_sum
 
 __all__ = ["MAX_N", "Chain", "Links", "aic", "aic_until_4", "choose_tables", "loop_step", "nice_loop",
-           "nice_loop_until_4", "tables_path"]
+           "nice_loop_until_4", "tables_path", "tables_step"]
 
 #: The largest board side grader 4's choice covers (HoDoKu's index sum is defined for 9x9 boards);
 #: larger boards keep grader 3's finders.
@@ -304,8 +305,17 @@ def tables_path(lk: Links, chain: Chain) -> list[tuple[int, bool]]:
     return _layer_path(lk.weak_in, lk.strong_in, a, on, _layers(lk.weak, lk.strong, a, on, 0), b, dist)
 
 
-def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[int, bool]],
-               elims: tuple[tuple[int, int], ...]) -> Step:
+def tables_step(st: Candidates, ctx: _Ctx, lk: Links, chain: Chain,
+                path: list[tuple[int, bool]] | None = None) -> Step:
+    """The step of ``chain`` as :func:`choose_tables` over the links ``lk`` chose it (a compiled twin's
+    answer): its path (:func:`tables_path`, unless the twin gave it: ``path``), what it removes
+    (:func:`_elims` for an AIC, else :func:`_loop_elims`, as the choice computed them) and :func:`loop_step`."""
+    path = tables_path(lk, chain) if path is None else path
+    elims = _elims(st, ctx, chain) if chain[0] == "aic" else _loop_elims(st, ctx, path, lk)[1]
+    return loop_step(lk, chain[0], path, elims)
+
+
+def loop_step(lk: Links, kind: str, path: list[tuple[int, bool]], elims: tuple[tuple[int, int], ...]) -> Step:
     """The step of a nice loop or AIC along ``path``: its cells in chain order (a group node's all), its
     digits and the chain in words; ``grouped_`` before the kind when a group node is on the chain."""
     if any(lk.grouped(x) for x, _ in path):
@@ -313,7 +323,7 @@ def loop_step(st: Candidates, gr: Graph, lk: Links, kind: str, path: list[tuple[
     cells = tuple(dict.fromkeys(c for x, _ in path for c in _bits(lk.cells(x))))
     return Step(kind, cells, eliminations=elims, digits=tuple(sorted({lk.digit(x) + 1 for x, _ in path})),
                 detail=f"{chain_text(lk, path)}: "
-                + ", ".join(node_name((d - 1) * gr.big + c, gr.n) for c, d in elims) + " false")
+                + ", ".join(node_name((d - 1) * lk.big + c, lk.n) for c, d in elims) + " false")
 
 
 def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None:
@@ -322,21 +332,33 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
     key = "loops5" if tables else "loops4"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
-    if shortest_nice_loop(st, ctx) is None and shortest_aic(st, ctx) is None:
+    if not any_chain(st, ctx):
         ctx.cache[key] = None
         return None
-    gr = graph_of(st, ctx)
-    if ctx.cache.get("jit"):
+    if ctx.cache.get("jit") and tables:  # the compiled twin gives the path too: no graph is built
         from pipeline.difficulty.chains import engine_jit  # lazy: numba loads only with the compiled solver
+
+        got_path = engine_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units, True)
+        step = None
+        if got_path is not None:
+            found, found_path = got_path
+            kind, elims = (("aic", _elims(st, ctx, found)) if found[0] == "aic"
+                           else _loop_elims(st, ctx, found_path))
+            step = loop_step(Links(st), kind, found_path, elims)
+        ctx.cache[key] = step
+        return step
+    if ctx.cache.get("jit"):
+        from pipeline.difficulty.chains import engine_jit  # lazy, as above
 
         chain = engine_jit.choose(st.cand, st.n, st.geo.peers, st.geo.units, tables)
     elif tables:
-        got = choose_tables(st, ctx, gr)
+        got = choose_tables(st, ctx, graph_of(st, ctx))
         chain = got[0] if got is not None else None
     else:
-        chain = _choose_py(st, ctx, gr)
+        chain = _choose_py(st, ctx, graph_of(st, ctx))
     step = None
     if chain is not None:
+        gr = graph_of(st, ctx)
         kind, a, on, b, dist = chain
         lk = Links(st, gr)
         if tables:
@@ -346,7 +368,7 @@ def _hodoku_loop(st: Candidates, ctx: _Ctx, tables: bool = False) -> Step | None
             own = sum(1 << (k * gr.big + gr.cell(a)) for k in _bits(st.cand[gr.cell(a)]))
             path = _premise_path(gr, a, on, b, dist, own)
             elims = _elims(st, ctx, chain)
-        step = loop_step(st, gr, lk, kind, path, elims)
+        step = loop_step(lk, kind, path, elims)
     ctx.cache[key] = step
     return step
 

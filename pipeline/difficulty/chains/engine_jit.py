@@ -154,8 +154,9 @@ def _continuous(path: np.ndarray, d: int, on: bool, end_on: bool, cand: np.ndarr
 @nb.njit(cache=True, nogil=True)
 def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
             tables: bool) -> np.ndarray:  # pragma: no cover - compiled
-    """``[found, kind, a, on, b, dist]`` of the chosen chain (see the module contracts); ``tables``:
-    grader 5's layers (the first link may stay in the premise's cell; a nice loop whose does is dropped)."""
+    """``[found, kind, a, on, b, dist, m, path...]`` of the chosen chain (see the module contracts): its ``m``
+    nodes, premise first, the path its lasso test read; ``tables``: grader 5's layers (the first link may
+    stay in the premise's cell; a nice loop whose does is dropped)."""
     ncells = n * n
     big = ncells * n
     wdeg, wadj, sdeg, sadj = _links(cand, peers, units, n)
@@ -255,8 +256,8 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                 if on or not end_on:
                     continue
                 # AICs from an "off" premise: the layer's ends, by node
-                layer = np.sort(queue[lo:hi])
-                for b in layer:
+                na0 = na  # the layer's ends are offered unsorted, then put in node order (each node once)
+                for b in queue[lo:hi]:
                     kb, cb = b // ncells, b % ncells
                     m = 0
                     if kb == ka:
@@ -281,11 +282,13 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                     aics[na, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d
                     aics[na, 1], aics[na, 2], aics[na, 3], aics[na, 4], aics[na, 5] = 1, a, 0, b, d
                     na += 1
+                if na - na0 > 1:
+                    aics[na0:na] = aics[na0:na][np.argsort(aics[na0:na, 4])]
     alls = np.concatenate((offers[:no], aics[:na]))
     order = np.argsort(alls[:, 0], kind="mergesort")  # stable: ties keep the order found
     left = np.zeros(ncells, dtype=np.bool_)
     path = np.empty(2 * big + 2, dtype=np.int64)
-    out = np.zeros(6, dtype=np.int64)
+    out = np.zeros(7 + 2 * big + 2, dtype=np.int64)
     for r in order:
         kind, a, on, b, d = alls[r, 1], alls[r, 2], alls[r, 3] == 1, alls[r, 4], alls[r, 5]
         stamp += 1
@@ -315,7 +318,9 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                 left[last] = True
             last = c
         if not lasso:
-            out[0], out[1], out[2], out[3], out[4], out[5] = 1, kind, a, on, b, d
+            out[0], out[1], out[2], out[3], out[4], out[5], out[6] = 1, kind, a, on, b, d, m
+            for j in range(m):  # the path, premise first
+                out[7 + j] = path[m - 1 - j]
             break
     return out
 
@@ -323,7 +328,17 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
 def choose(cand: list[int], n: int, peers: tuple[tuple[int, ...], ...], units: tuple[tuple[int, ...], ...],
            tables: bool = False) -> tuple[str, int, bool, int, int] | None:
     """The chosen chain of this state (see the module contracts), or None; ``tables``: grader 5's search."""
+    got = choose_path(cand, n, peers, units, tables)
+    return got[0] if got is not None else None
+
+
+def choose_path(cand: list[int], n: int, peers: tuple[tuple[int, ...], ...], units: tuple[tuple[int, ...], ...],
+                tables: bool = False) -> tuple[tuple[str, int, bool, int, int], list[tuple[int, bool]]] | None:
+    """:func:`choose`'s chain and its path as ``(node, on)`` pairs, premise first: with ``tables``, the
+    path :func:`.engine.tables_path` gives it (grader 5's parents, read in the lasso test); or None."""
     out = _choose(np.array(cand, dtype=np.int64), _peer_table(peers), _unit_table(units), n, tables)
     if not out[0]:
         return None
-    return _KINDS[int(out[1])], int(out[2]), bool(out[3]), int(out[4]), int(out[5])
+    on = bool(out[3])
+    path = [(int(x), on != (j % 2 == 1)) for j, x in enumerate(out[7: 7 + int(out[6])].tolist())]
+    return (_KINDS[int(out[1])], int(out[2]), on, int(out[4]), int(out[5])), path

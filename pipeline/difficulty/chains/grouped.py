@@ -30,14 +30,16 @@ Contracts
   a chain that comes back to a cell of a group node it has left is a lasso, and in a continuous loop
   the cells seeing a group node are those seeing all its cells.
 * One search serves the three rows (cached in the step search's context). Boards up to
-  :data:`.engine.MAX_N`; it runs in Python (the three rows come after every plain chain, so only
-  states no cheaper technique solves reach it).
+  :data:`.engine.MAX_N`; in the compiled solver (the context's ``cache["jit"]``) it runs in
+  :mod:`.grouped_jit`, its compiled twin, which picks the same chain (``tests/difficulty/test_grouped.py``
+  compares the two along solve paths, chains and paths), and the step is built here from that chain and
+  its path (on :class:`GroupLinks` without a graph: only the nodes' facts are read).
 """
 
 from __future__ import annotations
 
 from pipeline.difficulty.candidates import Candidates, Step, _bits, _Ctx, digit_name
-from pipeline.difficulty.chains.engine import MAX_N, Links, choose_tables, loop_step, tables_path
+from pipeline.difficulty.chains.engine import MAX_N, Links, choose_tables, loop_step, tables_path, tables_step
 from pipeline.difficulty.chains.graph import Graph, graph_of
 
 #: One group node: ``(digit index, cells bitset, line unit, box unit)``.
@@ -62,7 +64,9 @@ class GroupLinks(Links):
     """:class:`.engine.Links` with group nodes: node ``n * N + g`` is :func:`groups`' ``g``-th group
     (``N = n * n``), linked as the contracts say."""
 
-    def __init__(self, st: Candidates, ctx: _Ctx, gr: Graph) -> None:
+    def __init__(self, st: Candidates, ctx: _Ctx, gr: Graph | None) -> None:
+        """The links of ``gr`` and of the group nodes; without ``gr``, the nodes' facts only (cells, digits,
+        names, the cells seeing them), as a step built on a compiled twin's path reads them."""
         super().__init__(st, gr)
         self.base = base = st.n * self.big
         self.groups = gs = groups(st, ctx)
@@ -72,11 +76,15 @@ class GroupLinks(Links):
         self.weak_in = self.weak  # every weak link is added both ways
         um, pb, where = st.geo.unit_mask, st.geo.peer_bits, ctx.where
         self._buddies = []
-        for g, (k, cells, line, box) in enumerate(gs):
+        for _k, cells, _line, _box in gs:
             bud = -1
             for c in _bits(cells):
                 bud &= pb[c]
             self._buddies.append(bud)
+        if gr is None:
+            return
+        for g, (k, _cells, line, box) in enumerate(gs):
+            bud = self._buddies[g]
             x = base + g
             visible = where[k] & bud
             for c in _bits(visible):
@@ -146,12 +154,18 @@ def grouped_loop(st: Candidates, ctx: _Ctx) -> Step | None:
     if "grouped6" in ctx.cache:
         return ctx.cache["grouped6"]  # type: ignore[return-value]
     step = None
-    if st.n <= MAX_N:
+    if st.n <= MAX_N and ctx.cache.get("jit"):
+        from pipeline.difficulty.chains import grouped_jit  # lazy: numba loads only with the compiled solver
+
+        got_path = grouped_jit.choose_path(st.cand, st.n, st.geo.peers, st.geo.units)
+        if got_path is not None:  # the twin gives the path: the links need no graph
+            step = tables_step(st, ctx, GroupLinks(st, ctx, None), *got_path)
+    elif st.n <= MAX_N:
         gr = graph_of(st, ctx)
         lk = GroupLinks(st, ctx, gr)
         got = choose_tables(st, ctx, gr, lk) if lk.groups else None
         if got is not None:
             chain, elims = got
-            step = loop_step(st, gr, lk, chain[0], tables_path(lk, chain), elims)
+            step = loop_step(lk, chain[0], tables_path(lk, chain), elims)
     ctx.cache["grouped6"] = step
     return step

@@ -183,6 +183,19 @@ def _aic(st: Candidates, ctx: _Ctx) -> Step | None:
     return _loops(st, ctx, "aic")["aic"]
 
 
+def any_chain(st: Candidates, ctx: _Ctx) -> bool:
+    """Whether this state has a discontinuous nice loop or an AIC (grader 3's search: ``shortest_nice_loop``
+    or ``shortest_aic`` would give a step). In the compiled solver (the context's ``cache["jit"]``, classic
+    boards up to :data:`LOOP_SEARCH_MAX_N`) one compiled search answers without building either step: its
+    nice loop when it finds one, else (the search then followed every chain to its end) its AIC."""
+    if ctx.cache.get("jit") and st.geo.classic and st.n <= LOOP_SEARCH_MAX_N and "loops" not in ctx.cache:
+        from pipeline.difficulty.chains import loops_jit  # lazy: numba loads only with the compiled solver
+
+        found, _done = loops_jit.search(st.cand, st.n, 0)
+        return found[0] is not None or found[1] is not None
+    return _discontinuous_nice_loop(st, ctx) is not None or _aic(st, ctx) is not None
+
+
 # ---------------------------------------------------------------------------------------------
 # Forcing chains
 # ---------------------------------------------------------------------------------------------

@@ -349,8 +349,21 @@ def x_chain(st: Candidates, ctx: _Ctx) -> Step | None:
 
 
 def xy_chain(st: Candidates, ctx: _Ctx) -> Step | None:
-    """Grader 5's ``xy_chain`` row: HoDoKu's choice among the XY-chains (:func:`_xy_chain`)."""
-    return _xy_chain(st, ctx, hodoku=True)
+    """Grader 5's ``xy_chain`` row: HoDoKu's choice among the XY-chains (:func:`_xy_chain`); in the compiled
+    solver (the context's ``cache["jit"]``, classic boards) chosen by its compiled twin
+    (:func:`.simple_jit.xy_chain_choice`), the step built as here."""
+    if not (ctx.cache.get("jit") and st.geo.classic):
+        return _xy_chain(st, ctx, hodoku=True)
+    from pipeline.difficulty.chains import simple_jit  # lazy: numba loads only with the compiled solver
+
+    got = simple_jit.xy_chain_choice(st.cand, st.n)
+    if got is None:
+        return None
+    chain, d, el = got
+    n, cand = st.n, st.cand
+    text = " - ".join(f"{cell_name(c, n)} {_cand(cand[c])}" for c in chain)
+    return Step("xy_chain", chain, eliminations=tuple((i, d) for i in el), digits=(d,),
+                detail=f"on {digit_name(d)}: {text}")
 
 
 # The finders the technique registry names (pipeline.difficulty.techniques); ``_until_4``: graders 2-4's

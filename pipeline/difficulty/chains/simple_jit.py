@@ -1,14 +1,21 @@
 """Compiled probes of the colouring and chains (:mod:`.simple`): simple colours, multi-colours,
 X-chain and XY-chain. The chain probes run the Python finders' breadth-first search in the same neighbour order,
-keeping the first parent of each state, so they drop exactly the chains the finders drop.
+keeping the first parent of each state, so they drop exactly the chains the finders drop. :func:`xy_chain_choice`
+goes on to grader 5's choice among the XY-chains (HoDoKu's comparator, as :func:`.simple._better`), so the
+compiled solver's finder builds its step without the Python search (``tests/difficulty/test_twins.py``
+compares the two).
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numba as nb
 import numpy as np
 
+from pipeline.board import board
 from pipeline.difficulty.candidates_jit import _bitlen, _link_arrays, _popcount, _sees_both, _strong
+from pipeline.difficulty.hodoku import INDEX_STRIDE
 
 
 @nb.njit(cache=True, nogil=True)
@@ -287,3 +294,96 @@ def _xy_chain(cand: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma:
                 front, nxt = nxt, front
                 nf = nn
     return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _xy_chain_choice(cand: np.ndarray, is_peer: np.ndarray, n: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Grader 5's XY-chain (``chains.xy_chain``): HoDoKu's choice among the chains of :func:`_xy_chain`'s
+    search (each start, each digit, the same breadth-first walk, first parent kept): the most cells
+    eliminated, then the lowest index sum, then the fewest cells; the first found on a tie. Returns
+    ``[found, digit, cells in the chain, cells eliminated, chain..., eliminated...]``."""
+    ncells = n * n
+    parent = np.empty(n * ncells, dtype=np.int64)  # state = n * cell + digit index
+    front = np.empty(n * ncells, dtype=np.int64)
+    nxt = np.empty(n * ncells, dtype=np.int64)
+    seen = np.zeros(ncells, dtype=np.bool_)
+    out = np.zeros(4 + 2 * ncells, dtype=np.int64)
+    best_count, best_sum, best_len = -1, 0, 0
+    for start in range(ncells):
+        if _popcount(cand[start]) != 2:
+            continue
+        for kx in range(n):
+            if not cand[start] >> kx & 1:
+                continue
+            ky = _bitlen(cand[start] & ~(1 << kx)) - 1
+            parent[:] = -2
+            s0 = n * start + ky
+            parent[s0] = -1
+            front[0] = s0
+            nf = 1
+            while nf:
+                nn = 0
+                for f in range(nf):
+                    c = front[f] // n
+                    kv = front[f] % n
+                    for e in range(ncells):
+                        if not (is_peer[c, e] and _popcount(cand[e]) == 2 and cand[e] >> kv & 1):
+                            continue
+                        ko = _bitlen(cand[e] & ~(1 << kv)) - 1
+                        s = n * e + ko
+                        if parent[s] != -2:
+                            continue
+                        parent[s] = front[f]
+                        nxt[nn] = s
+                        nn += 1
+                        if ko != kx or e == start or not _chain_ok(parent, s, n, seen, 3):
+                            continue
+                        count, isum = 0, 0
+                        for x in range(ncells):  # the eliminations, ascending: HoDoKu's index sum
+                            if cand[x] >> kx & 1 and is_peer[start, x] and is_peer[e, x]:
+                                isum += x * (1 + INDEX_STRIDE * count) + kx + 1
+                                count += 1
+                        if count == 0:
+                            continue
+                        length = 0
+                        cur = s
+                        while cur >= 0:
+                            length += 1
+                            cur = parent[cur]
+                        if best_count >= 0 and not (count > best_count or (count == best_count and (
+                                isum < best_sum or (isum == best_sum and length < best_len)))):
+                            continue
+                        best_count, best_sum, best_len = count, isum, length
+                        out[0], out[1], out[2], out[3] = 1, kx + 1, length, count
+                        cur = s
+                        for j in range(length - 1, -1, -1):
+                            out[4 + j] = cur // n
+                            cur = parent[cur]
+                        j = 0
+                        for x in range(ncells):
+                            if cand[x] >> kx & 1 and is_peer[start, x] and is_peer[e, x]:
+                                out[4 + length + j] = x
+                                j += 1
+                front, nxt = nxt, front
+                nf = nn
+    return out
+
+
+@cache
+def _is_peer(n: int) -> np.ndarray:
+    """The classic ``n`` x ``n`` board's peer relation as a flag matrix."""
+    is_peer = np.zeros((n * n, n * n), dtype=np.bool_)
+    for i, p in enumerate(board(n).peers):
+        is_peer[i, sorted(p)] = True
+    return is_peer
+
+
+def xy_chain_choice(cand: list[int], n: int) -> tuple[tuple[int, ...], int, tuple[int, ...]] | None:
+    """Grader 5's XY-chain on a classic board (:func:`_xy_chain_choice`): its cells in chain order, its
+    digit and the cells that lose it (ascending), or None when there is none."""
+    out = _xy_chain_choice(np.array(cand, dtype=np.int64), _is_peer(n), n)
+    if not out[0]:
+        return None
+    length, count = int(out[2]), int(out[3])
+    return (tuple(int(c) for c in out[4: 4 + length]), int(out[1]),
+            tuple(int(c) for c in out[4 + length: 4 + length + count]))

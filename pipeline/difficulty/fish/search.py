@@ -123,17 +123,21 @@ def _box_lines(n: int, variant: Variant) -> tuple[tuple[tuple[int, int, tuple[in
 
 
 def _finned_fish(st: Candidates, ctx: _Ctx, size: int, sashimi: bool) -> Step | None:
-    """First finned (or sashimi) fish of ``size``; both kinds are found in one pass, cached per state."""
+    """First finned (or sashimi) fish of ``size``; both kinds are found in one pass, cached per state. The
+    pass stops once it has the kind asked for (the other kind is cached only when the pass settled it)."""
     key = (size, sashimi)
     if key not in ctx.finned:
-        ctx.finned.update(_finned_search(st, ctx, size))
+        found = _finned_search(st, ctx, size, key)
+        ctx.finned.update(found)
     return ctx.finned.get(key)
 
 
-def _finned_search(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool], Step | None]:
+def _finned_search(st: Candidates, ctx: _Ctx, size: int,
+                   stop: tuple[int, bool] | None = None) -> dict[tuple[int, bool], Step | None]:
     """The first finned and the first sashimi fish of ``size`` (None where there is none), as the
     module contract describes: base lines in ascending combinations (rows, then columns, per digit),
-    fin boxes in order, covers in ascending combinations."""
+    fin boxes in order, covers in ascending combinations. With ``stop``, the search ends as soon as
+    the kind ``stop`` is found, and only that kind (and the other if found before it) is returned."""
     g, n = st.geo, st.n
     found: dict[tuple[int, bool], Step | None] = {(size, False): None, (size, True): None}
     width = max(g.b.box_rows, g.b.box_cols)
@@ -178,6 +182,8 @@ def _finned_search(st: Candidates, ctx: _Ctx, size: int) -> dict[tuple[int, bool
                     found[(size, sashimi)] = _fish_step(name, n, k + 1, rows_base, combo, lines, cover, tgt)
                     if all(v is not None for v in found.values()):
                         return found
+                    if stop == (size, sashimi):
+                        return {t: v for t, v in found.items() if v is not None}
     return found
 
 

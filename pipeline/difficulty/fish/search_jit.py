@@ -88,6 +88,8 @@ def _fish_kinds(cand: np.ndarray, row_band: np.ndarray, col_band: np.ndarray, wi
                     for b in range(n):
                         fl = row_band[b] if orient == 0 else col_band[b]
                         fp = col_band[b] if orient == 0 else row_band[b]
+                        if not bset & fl or _popcount(union & ~fp) > size:  # no base line there, or no cover
+                            continue
                         found |= _finned_box(lines, cross, combo, size, union, bset, fl, fp, n, found, free_pos, ext)
                         if found == FINNED | SASHIMI:
                             return found
@@ -103,7 +105,9 @@ def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: i
     """For base lines ``combo`` (position union ``union``, line set ``bset``) and the fin box crossing
     lines ``fl`` and positions ``fp``: the kinds (:data:`FINNED` not sashimi, :data:`SASHIMI`: a base line
     with at most one cover position) of the covers with a fin, eliminations and no base line empty in the
-    cover; the search stops once it has every kind not in ``known``."""
+    cover; the search stops once it has every kind not in ``known``. A cover eliminates exactly when it
+    holds a position of the box with the digit off the base lines (``targets``), so no cover is tried
+    when the union holds none."""
     if not bset & fl:
         return 0
     found = 0
@@ -113,6 +117,14 @@ def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: i
             outside |= lines[combo[q]]
     must = (union & ~fp) | outside
     need = size - _popcount(must)
+    if need < 0:
+        return 0
+    targets = 0  # the cover positions that would eliminate: a cell of the fin box off the base lines
+    for p in range(n):
+        if fp >> p & 1 and cross[p] & fl & ~bset:
+            targets |= 1 << p
+    if not union & targets:  # every cover lies in the union: none can eliminate
+        return 0
     free = union & fp & ~must
     nfree = 0
     for p in range(n):
@@ -126,19 +138,13 @@ def _finned_box(lines: np.ndarray, cross: np.ndarray, combo: np.ndarray, size: i
         cover = must
         for q in range(need):
             cover |= 1 << free_pos[ext[q]]
-        if union & ~cover:  # there is a fin
-            tgt = False
-            for p in range(n):
-                if (cover & fp) >> p & 1 and cross[p] & fl & ~bset:
-                    tgt = True
-                    break
-            if tgt:
-                least = n + 1
-                for q in range(size):
-                    least = min(least, _popcount(lines[combo[q]] & cover))
-                if least > 0:
-                    found |= SASHIMI if least <= 1 else FINNED
-                    if (found | known) == FINNED | SASHIMI:
-                        return found
+        if union & ~cover and cover & targets:  # there is a fin, and an elimination
+            least = n + 1
+            for q in range(size):
+                least = min(least, _popcount(lines[combo[q]] & cover))
+            if least > 0:
+                found |= SASHIMI if least <= 1 else FINNED
+                if (found | known) == FINNED | SASHIMI:
+                    return found
         if not _next_combo(ext, need, nfree):
             return found

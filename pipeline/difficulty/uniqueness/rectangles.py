@@ -37,6 +37,7 @@ Contracts
 from __future__ import annotations
 
 from itertools import combinations
+from typing import cast
 
 from pipeline.difficulty.candidates import (
     Candidates,
@@ -115,8 +116,34 @@ def _step(kind: str, cells: tuple[int, ...], m: int, n: int, els: list[tuple[int
 
 
 def _common_units(st: Candidates, cells: tuple[int, ...]) -> list[int]:
+    """The units holding every one of ``cells`` (at least one cell), ascending."""
     g = st.geo
-    return [u for u in range(len(g.units)) if all(g.unit_mask[u] >> c & 1 for c in cells)]
+    return [u for u in g.containing[cells[0]] if all(g.unit_mask[u] >> c & 1 for c in cells)]
+
+
+#: One rectangle as the tests read it: corners, digits, roofs, floors, the roofs' extra digits and the
+#: units holding both roofs (computed only for two roofs; empty otherwise).
+_Read = tuple[tuple[int, int, int, int], int, tuple[int, ...], tuple[int, ...], int, list[int]]
+
+
+def _read(st: Candidates, ctx: _Ctx, hodoku: bool) -> list[_Read]:
+    """:func:`_rects` with each rectangle's roofs, floors, extra digits and shared units, computed once per
+    state (kept in the context) for every test that reads them."""
+    key_ = "read6" if hodoku else "read"
+    cached = ctx.cache.get(key_)
+    if isinstance(cached, list):
+        return cached
+    cand = st.cand
+    out: list[_Read] = []
+    for cells, m in _rects(st, ctx, hodoku):
+        roofs = tuple(c for c in cells if cand[c] != m)
+        floors = tuple(c for c in cells if cand[c] == m)
+        extra = 0
+        for c in roofs:
+            extra |= cand[c] & ~m
+        out.append((cells, m, roofs, floors, extra, _common_units(st, roofs) if len(roofs) == 2 else []))
+    ctx.cache[key_] = out
+    return out
 
 
 def _uniqueness(st: Candidates, ctx: _Ctx, kind: int, hodoku: bool = False) -> Step | None:
@@ -124,12 +151,7 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int, hodoku: bool = False) -> S
     g, n, cand, w = st.geo, st.n, st.cand, ctx.where
     pb = g.peer_bits
     name = f"uniqueness_{kind}"
-    for cells, m in _rects(st, ctx, hodoku):
-        roofs = tuple(c for c in cells if cand[c] != m)
-        floors = tuple(c for c in cells if cand[c] == m)
-        extra = 0
-        for c in roofs:
-            extra |= cand[c] & ~m
+    for cells, m, roofs, floors, extra, shared in _read(st, ctx, hodoku):
         if kind == 1 and len(roofs) == 1:
             r = roofs[0]
             if cand[r] & m:
@@ -138,8 +160,8 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int, hodoku: bool = False) -> S
         # Tests 2 and 5: the roofs add one and the same digit (two roofs in one unit: 2; three roofs, or
         # two on a diagonal: 5), so one of them holds it and the cells seeing every roof lose it
         if extra.bit_count() == 1 and (
-                (kind == 2 and len(roofs) == 2 and _common_units(st, roofs))
-                or (kind == 5 and (len(roofs) == 3 or (len(roofs) == 2 and not _common_units(st, roofs))))):
+                (kind == 2 and len(roofs) == 2 and shared)
+                or (kind == 5 and (len(roofs) == 3 or (len(roofs) == 2 and not shared)))):
             k = extra.bit_length() - 1
             see = w[k]
             for r in roofs:
@@ -149,7 +171,6 @@ def _uniqueness(st: Candidates, ctx: _Ctx, kind: int, hodoku: bool = False) -> S
                              f"one of {_cells(roofs, n)} holds {digit_name(k + 1)}")
         if len(roofs) != 2 or len(floors) != 2:
             continue
-        shared = _common_units(st, roofs)
         if kind == 3 and shared:
             for u in shared:
                 others = [i for i in g.units[u] if cand[i] and i not in roofs]
@@ -220,31 +241,41 @@ def _hidden_rectangle(st: Candidates, ctx: _Ctx, hodoku: bool = False) -> Step |
 
 
 def _avoidable(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
-    """HoDoKu's Avoidable Rectangle type ``kind`` (1 or 2), searched in its order: from each placed
-    (non-given) cell ``p`` holding ``a``, each placed cell ``q`` of its box in its row or column holding
-    ``b``, then the far corners along ``p``'s and ``q``'s lines outside the box. Were the far corners
-    ``b`` (``p``'s line) and ``a``, the four placed digits could be swapped: a second solution. Type 1:
-    one far corner holds its digit (placed, not given), so the other loses its own; type 2: both far
-    corners are bivalue with one extra digit ``x`` in common, so one of them is ``x`` and the cells
-    seeing both lose it."""
+    """HoDoKu's Avoidable Rectangle type ``kind`` (1 or 2): the first of :func:`_avoidables`' scan, which
+    runs once per state for both types (kept in the context)."""
+    found = ctx.cache.get("avoidable")
+    if not isinstance(found, tuple):
+        found = _avoidables(st, ctx)
+        ctx.cache["avoidable"] = found
+    return cast(Step | None, found[kind - 1])
+
+
+def _avoidables(st: Candidates, ctx: _Ctx) -> tuple[Step | None, Step | None]:
+    """The first Avoidable Rectangle of type 1 and of type 2, each searched in HoDoKu's order: from each
+    placed (non-given) cell ``p`` holding ``a``, each placed cell ``q`` of its box in its row or column
+    holding ``b``, then the far corners along ``p``'s and ``q``'s lines outside the box. Were the far
+    corners ``b`` (``p``'s line) and ``a``, the four placed digits could be swapped: a second solution.
+    Type 1: one far corner holds its digit (placed, not given), so the other loses its own; type 2: both
+    far corners are bivalue with one extra digit ``x`` in common, so one of them is ``x`` and the cells
+    seeing both lose it. One scan serves both: each type's step is the first of its type in the order."""
     g, n, cand, values, w = st.geo, st.n, st.cand, st.values, ctx.where
     if not g.classic:
-        return None
+        return None, None
     given, pb = st.given, g.peer_bits
-
-    def placed(i: int) -> bool:
-        return values[i] != 0 and not given >> i & 1
+    placed = [v != 0 and not given >> i & 1 for i, v in enumerate(values)]
 
     def bivalue_with(i: int, m: int) -> bool:
         return values[i] == 0 and cand[i] & m != 0 and cand[i].bit_count() == 2
 
+    one: Step | None = None
+    two: Step | None = None
     seen: set[tuple[int, ...]] = set()
     for p in range(n * n):
-        if not placed(p):
+        if not placed[p]:
             continue
         a, rp, cp, bp = values[p], g.row_of[p], g.col_of[p], g.box_of[p]
         for q in g.units[2 * n + bp]:
-            if q == p or (g.row_of[q] != rp and g.col_of[q] != cp) or not placed(q):
+            if q == p or (g.row_of[q] != rp and g.col_of[q] != cp) or not placed[q]:
                 continue
             b = values[q]
             ma, mb = 1 << (a - 1), 1 << (b - 1)
@@ -253,8 +284,8 @@ def _avoidable(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
                 s, t = (k * n + cp, k * n + g.col_of[q]) if lines else (rp * n + k, g.row_of[q] * n + k)
                 if g.box_of[s] == bp:
                     continue
-                if not ((values[s] == b and placed(s) and bivalue_with(t, ma))
-                        or (values[t] == a and placed(t) and bivalue_with(s, mb))
+                if not ((values[s] == b and placed[s] and bivalue_with(t, ma))
+                        or (values[t] == a and placed[t] and bivalue_with(s, mb))
                         or (bivalue_with(s, mb) and bivalue_with(t, ma))):
                     continue
                 key = tuple(sorted((p, q, s, t)))
@@ -264,22 +295,23 @@ def _avoidable(st: Candidates, ctx: _Ctx, kind: int) -> Step | None:
                 cells = (p, q, s, t)
                 m = ma | mb
                 if values[s] or values[t]:
-                    if kind != 1:
+                    if one is None:
+                        far, d = (t, a) if values[s] else (s, b)
+                        one = _step("avoidable_rectangle_1", cells, m, n, [(far, d)],
+                                    f"{cell_name(far, n)} cannot be {digit_name(d)}: the placed digits could be "
+                                    "swapped")
+                elif two is None:
+                    x = cand[s] & ~mb
+                    if not cand[t] & x:
                         continue
-                    far, d = (t, a) if values[s] else (s, b)
-                    return _step("avoidable_rectangle_1", cells, m, n, [(far, d)],
-                                 f"{cell_name(far, n)} cannot be {digit_name(d)}: the placed digits could be swapped")
-                if kind != 2:
-                    continue
-                x = cand[s] & ~mb
-                if not cand[t] & x:
-                    continue
-                k2 = x.bit_length() - 1
-                see = pb[s] & pb[t] & w[k2]
-                if see:
-                    return _step("avoidable_rectangle_2", cells, m, n, [(i, k2 + 1) for i in _bits(see)],
-                                 f"one of {cell_name(s, n)}, {cell_name(t, n)} holds {digit_name(k2 + 1)}")
-    return None
+                    k2 = x.bit_length() - 1
+                    see = pb[s] & pb[t] & w[k2]
+                    if see:
+                        two = _step("avoidable_rectangle_2", cells, m, n, [(i, k2 + 1) for i in _bits(see)],
+                                    f"one of {cell_name(s, n)}, {cell_name(t, n)} holds {digit_name(k2 + 1)}")
+                if one is not None and two is not None:
+                    return one, two
+    return one, two
 
 
 def _avoidable_finder(kind: int) -> Finder:
