@@ -15,7 +15,10 @@ same moment (a minute and a half of a first 1,000-puzzle run). Instead:
 
 The stamp is ``tablecache.cache_dir()/kernels/<key>.built``; the key (:func:`key`) hashes numba's
 and Python's versions, ``$NUMBA_CACHE_DIR`` and the source of every ``pipeline`` module, so an
-upgrade or an edit builds again (numba itself recompiles only the kernels whose file changed). A
+upgrade or an edit builds again. numba's own cache check looks only at a kernel's own file, while a
+kernel compiles the kernels it calls from other files into itself (the grader's walk holds the fish
+probe of ``fish/search_jit.py``): a build for a new key therefore first removes every cached kernel
+of the package (:func:`clear_numba_cache`), so no kernel keeps a callee older than its source. A
 cache folder that cannot be written only means the workers compile as they would have.
 Which code answers, compiled or Python, is :mod:`pipeline.compiled`'s decision, not this module's.
 """
@@ -176,9 +179,31 @@ def ensure_built() -> None:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
+def clear_numba_cache() -> int:
+    """Remove numba's cache files (index ``.nbi``, data ``.nbc``) of the package's kernels, in the
+    ``__pycache__`` folders beside the sources and, when ``$NUMBA_CACHE_DIR`` is set, in its copy of
+    the package's folders; returns how many were removed. Call before warming for a new key."""
+    folders = [PACKAGE]
+    where = os.environ.get("NUMBA_CACHE_DIR")
+    if where:  # numba mirrors the source folder's absolute path under it
+        folders.append(Path(where) / str(PACKAGE.resolve()).lstrip(os.sep))
+    removed = 0
+    for folder in folders:
+        for path in [*folder.rglob("*.nbi"), *folder.rglob("*.nbc")]:
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                continue
+    return removed
+
+
 def main() -> int:
-    """Warm the kernels, compile the bytecode, write the stamp; exit status 1 when the warm-up failed."""
+    """Warm the kernels, compile the bytecode, write the stamp; exit status 1 when the warm-up failed.
+    A build for a key with no stamp yet starts from no cached kernel (:func:`clear_numba_cache`)."""
     os.environ.setdefault("NUMPLACE_KERNELS", "compiled")
+    if not stamp().exists():
+        clear_numba_cache()
     warm()
     with tempfile.TemporaryDirectory() as scratch:
         compile_bytecode(Path(scratch))

@@ -58,3 +58,24 @@ def test_an_unwritable_cache_only_skips_the_build(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("NUMPLACE_CACHE_DIR", str(blocker))
     monkeypatch.setattr(kernels.subprocess, "run", lambda *a, **k: pytest.fail("no build without a cache"))
     kernels.ensure_built()
+
+
+def test_a_new_build_starts_from_no_cached_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba checks only a kernel's own file, and a kernel holds the kernels it calls from other files:
+    a build for a new key removes every cached kernel of the package, beside the sources and under
+    ``$NUMBA_CACHE_DIR``, and nothing else."""
+    package = tmp_path / "src" / "pipeline"
+    (package / "fish" / "__pycache__").mkdir(parents=True)
+    beside = [package / "fish" / "__pycache__" / n for n in ("search_jit.f-1.py311.nbi", "search_jit.f-1.py311.1.nbc")]
+    numba_dir = tmp_path / "numba"
+    mirrored = numba_dir / str(package.resolve()).lstrip("/") / "logic_jit._walk-9.py311.nbi"
+    other = numba_dir / "elsewhere" / "theirs.nbi"
+    kept = package / "fish" / "__pycache__" / "search_jit.cpython-311.pyc"
+    for path in (*beside, mirrored, other, kept):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    monkeypatch.setattr(kernels, "PACKAGE", package)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(numba_dir))
+    assert kernels.clear_numba_cache() == 3
+    assert not any(p.exists() for p in (*beside, mirrored))
+    assert other.exists() and kept.exists()
