@@ -144,7 +144,8 @@ class Engine(HighsModel):
         decide the grid (``feasible``, every cell given).
 
         Classic 4x4 and 9x9 engines solve the LP reduced by the givens (:mod:`pipeline.ilp.reduced`),
-        the very LP :meth:`random_grid` solves first; the others the full model with
+        the very LP :meth:`random_grid` solves first, from a crash start (:func:`reduced.relax`: the same
+        optimal point in fewer iterations); the others the full model with
         ``solve_relaxation``, from a clean solver state and the pristine matrix (no no-good row, no
         cage rows' combination columns in the answer). The values depend only on the arguments."""
         start = fixed or (0,) * (self.n * self.n)
@@ -159,7 +160,7 @@ class Engine(HighsModel):
             h = self._grid_solver()
             for key, value in values.items():
                 h.setOptionValue(key, value)
-            status = reduced.run(h, lp, integer=False, presolve="off", maximize=np.ascontiguousarray(w[free]))
+            status = reduced.relax(h, lp, np.ascontiguousarray(w[free]))
             if status != MS.kOptimal:
                 return Outcome(_status(status))
             out = np.zeros(self.ncols)

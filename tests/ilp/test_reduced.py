@@ -52,3 +52,58 @@ def test_a_model_highs_refuses_raises_instead_of_solving_an_empty_model() -> Non
                         np.ones(1), np.ones(1))  # row 5 of a 1-row model
     with pytest.raises(RuntimeError, match="refused"):
         reduced.run(new_solver(None), bad, integer=True, presolve="off")
+
+
+def _relaxations(k: int) -> list[tuple[reduced.Model, np.ndarray]]:
+    """``k`` reduced LPs as the weighted-lp grids meet them (a prefill's givens, random weights), and one
+    of a puzzle's givens."""
+    from pipeline.generate.grid import prefill
+
+    eng = Engine(9)
+    assert eng._partition is not None
+    out = []
+    for s in range(k):
+        rng = np.random.default_rng([s, 0])
+        w = rng.random(729)
+        start = prefill(9, rng)
+        red = eng._partition.reduce(start)
+        assert not isinstance(red, reduced.Outcome)
+        out.append((red[0], np.ascontiguousarray(w[red[1]])))
+    red = eng._partition.reduce(parse(PUZZLE))
+    assert not isinstance(red, reduced.Outcome)
+    out.append((red[0], np.random.default_rng(7).random(red[0].ncols)))
+    return out
+
+
+def test_relax_finds_the_optimal_point_of_run_in_fewer_iterations() -> None:
+    h = new_solver(None)
+    iters = {"run": 0, "relax": 0}
+    for lp, cost in _relaxations(40):
+        assert reduced.run(h, lp, integer=False, presolve="off", maximize=cost) == MS.kOptimal
+        plain = np.asarray(h.getSolution().col_value)
+        iters["run"] += h.getInfo().simplex_iteration_count
+        assert reduced.relax(h, lp, cost) == MS.kOptimal
+        crashed = np.asarray(h.getSolution().col_value)
+        iters["relax"] += h.getInfo().simplex_iteration_count
+        # the very point (a random objective's optimum is one vertex), so the same priorities downstream
+        assert np.array_equal(np.round(crashed, 6), np.round(plain, 6))
+        assert cost @ crashed == pytest.approx(cost @ plain, abs=1e-9)
+    assert iters["relax"] < 0.75 * iters["run"], iters
+
+
+def test_relax_solves_a_model_with_a_nogood_row_as_run_does() -> None:
+    from pipeline.generate.grid import prefill
+
+    eng = Engine(9)
+    assert eng._partition is not None
+    start = prefill(9, np.random.default_rng(5))
+    red = eng._partition.reduce(start, parse(SOLUTION))  # a no-good row: columns meet 4 or 5 rows
+    assert not isinstance(red, reduced.Outcome)
+    lp = red[0]
+    assert lp.index.size % lp.ncols != 0
+    cost = np.random.default_rng(3).random(lp.ncols)
+    h = new_solver(None)
+    assert reduced.relax(h, lp, cost) == MS.kOptimal
+    crashed = np.asarray(h.getSolution().col_value)
+    assert reduced.run(h, lp, integer=False, presolve="off", maximize=cost) == MS.kOptimal
+    assert np.array_equal(np.round(crashed, 6), np.round(np.asarray(h.getSolution().col_value), 6))
