@@ -17,6 +17,12 @@ from pipeline.cli.base import ExitCode, fail, user_errors
 from pipeline.compiled import ONE_SHOT_PUZZLES, one_shot
 from pipeline.generate.version import NEW_SET_METHOD
 
+#: ``generate --technique``'s attempt limit when ``--max-attempts`` is not given (a config's
+#: ``difficulty.max_attempts`` keeps its default of 200). A one-off request for a rare technique should not
+#: come back short: Simple Colors takes about 175 grids a puzzle on average (seeds 11 and 12, 8 puzzles), so
+#: 200 ran out about one time in three, and 2,000 about once in 100,000.
+TECHNIQUE_ATTEMPTS = 2000
+
 
 @user_errors
 def generate(
@@ -47,8 +53,8 @@ def generate(
                          ] = None,
     max_attempts: Annotated[int | None, typer.Option(
         "--max-attempts", min=1, help="Grids tried per puzzle before it counts as failed (difficulty.max_attempts "
-                                      "with --level or --technique, default 200; else removal.max_attempts, "
-                                      "default 20).")] = None,
+                                      f"with --level, default 200, or --technique, default {TECHNIQUE_ATTEMPTS}; "
+                                      "else removal.max_attempts, default 20).")] = None,
 ) -> None:
     """Print verified puzzles, one per line, without a config or output files (same engine as run)."""
     import json
@@ -78,6 +84,8 @@ def generate(
     difficulty = _difficulty(level, steer, technique, logic_only)
     if difficulty:
         data["difficulty"] = difficulty
+    if max_attempts is None and "technique" in difficulty:
+        max_attempts = TECHNIQUE_ATTEMPTS
     if max_attempts is not None:
         data.setdefault("difficulty" if "difficulty" in data else "removal", {})["max_attempts"] = max_attempts
     cfg = cfgmod.validate(data)

@@ -34,6 +34,28 @@ def test_max_attempts_reaches_the_config_key_it_names(monkeypatch: pytest.Monkey
     assert seen[2]["removal"]["max_attempts"] == 7 and "difficulty" not in seen[2]
 
 
+def test_a_technique_tries_more_grids_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --max-attempts, --technique gives difficulty.max_attempts TECHNIQUE_ATTEMPTS (a rare technique
+    needs more than the config default of 200 grids a puzzle); --level and no target leave the key unset."""
+    from pipeline import config as cfgmod
+    from pipeline.cli import puzzles
+
+    seen: list[Any] = []
+
+    def validate(data: dict) -> Any:
+        seen.append(data)
+        raise cfgmod.ConfigError("stop here")
+
+    monkeypatch.setattr(cfgmod, "validate", validate)
+    for args in ({"technique": ["simple_colors"]}, {"level": ["hard"]}, {}):
+        with pytest.raises(BaseException):  # noqa: B017 - the refusal ends the command; only `seen` is asked
+            puzzles.generate(count=1, max_attempts=None, **args)  # type: ignore[arg-type]
+    assert puzzles.TECHNIQUE_ATTEMPTS == 2000
+    assert seen[0]["difficulty"] == {"technique": "simple_colors", "max_attempts": 2000}
+    assert seen[1]["difficulty"] == {"levels": ["hard"]}
+    assert "max_attempts" not in seen[2]["removal"] and "difficulty" not in seen[2]
+
+
 def test_max_attempts_below_one_is_refused_in_one_line() -> None:
     res = numplace("generate", "--count", "1", "--technique", "x_wing", "--max-attempts", "0")
     assert res.returncode == 2
