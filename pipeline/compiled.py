@@ -8,10 +8,10 @@ runs is decided here alone, by :func:`use_compiled`, and never by how many calls
 * ``NUMPLACE_KERNELS=python`` -> pure Python everywhere; ``NUMPLACE_KERNELS=compiled`` -> the kernels
   everywhere (a one-shot command included); unset (or ``auto``) -> the rule below.
 * The kernels, except in a process that declared itself *one-shot* (:func:`one_shot`: ``numplace
-  generate`` of at most :data:`ONE_SHOT_PUZZLES` puzzles in one process, ``rate`` and ``solve`` of one
-  puzzle): loading numba and the kernels' cache costs about 0.35 s of CPU, more than such a command's
-  whole work in Python. Boards of side :data:`KERNEL_SIDE` or more take the kernels even then (one
-  pure-Python solve of a hard 16x16 puzzle costs more than loading them).
+  generate`` of at most :data:`ONE_SHOT_PUZZLES` puzzles in one process without a technique target,
+  ``rate`` and ``solve`` of one puzzle): loading numba and the kernels' cache costs about 0.35 s of
+  CPU, more than such a command's whole work in Python. Boards of side :data:`KERNEL_SIDE` or more
+  take the kernels even then (one pure-Python solve of a hard 16x16 puzzle costs more than loading them).
 
 The kernels are compiled once per machine and version: ``make`` (the install target) runs
 ``python -m pipeline.run.kernels``, and a run with worker processes builds them first under a file lock

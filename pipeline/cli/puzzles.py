@@ -89,8 +89,11 @@ def generate(
     if max_attempts is not None:
         data.setdefault("difficulty" if "difficulty" in data else "removal", {})["max_attempts"] = max_attempts
     cfg = cfgmod.validate(data)
-    if count <= ONE_SHOT_PUZZLES and worker_count(cfg.workers) == 1:
-        one_shot()  # pure Python: loading numba would cost more than the puzzles (pipeline.compiled)
+    if count <= ONE_SHOT_PUZZLES and worker_count(cfg.workers) == 1 and not (cfg.difficulty and
+                                                                            cfg.difficulty.techniques):
+        # pure Python: loading numba would cost more than the puzzles (pipeline.compiled); a technique
+        # target climbs through hundreds of grades a grid, 1-3x faster with the kernels even for one puzzle
+        one_shot()
     failed: list[tuple[int, str]] = []
     for item in runner.stream(cfg):
         if isinstance(item, Made):
