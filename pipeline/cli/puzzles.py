@@ -20,7 +20,7 @@ from pipeline.generate.version import NEW_SET_METHOD
 #: ``generate --technique``'s attempt limit when ``--max-attempts`` is not given (a config's
 #: ``difficulty.max_attempts`` keeps its default of 200). A one-off request for a rare technique should not
 #: come back short: Simple Colors takes about 175 grids a puzzle on average (seeds 11 and 12, 8 puzzles), so
-#: 200 ran out about one time in three, and 2,000 about once in 100,000.
+#: 200 ran out about one time in three, and 2,000 about once in 90,000.
 TECHNIQUE_ATTEMPTS = 2000
 
 
