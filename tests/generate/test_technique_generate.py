@@ -14,8 +14,9 @@ from pipeline.generate import technique as steering
 from tests.conftest import numplace
 
 
-def test_max_attempts_reaches_the_config_key_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With --technique (or --level) the flag is difficulty.max_attempts, else removal.max_attempts."""
+def _configs(monkeypatch: pytest.MonkeyPatch, max_attempts: int | None, technique: str) -> list[Any]:
+    """The config data ``generate`` hands to validation for a technique target, a level and neither, with
+    ``--max-attempts max_attempts`` (validation refuses each, so nothing is made)."""
     from pipeline import config as cfgmod
     from pipeline.cli import puzzles
 
@@ -26,9 +27,15 @@ def test_max_attempts_reaches_the_config_key_it_names(monkeypatch: pytest.Monkey
         raise cfgmod.ConfigError("stop here")
 
     monkeypatch.setattr(cfgmod, "validate", validate)
-    for args in ({"technique": ["x_wing"]}, {"level": ["hard"]}, {}):
+    for args in ({"technique": [technique]}, {"level": ["hard"]}, {}):
         with pytest.raises(BaseException):  # noqa: B017 - the refusal ends the command; only `seen` is asked
-            puzzles.generate(count=1, max_attempts=7, **args)  # type: ignore[arg-type]
+            puzzles.generate(count=1, max_attempts=max_attempts, **args)  # type: ignore[arg-type]
+    return seen
+
+
+def test_max_attempts_reaches_the_config_key_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --technique (or --level) the flag is difficulty.max_attempts, else removal.max_attempts."""
+    seen = _configs(monkeypatch, 7, "x_wing")
     assert seen[0]["difficulty"] == {"technique": "x_wing", "max_attempts": 7}
     assert seen[1]["difficulty"] == {"levels": ["hard"], "max_attempts": 7}
     assert seen[2]["removal"]["max_attempts"] == 7 and "difficulty" not in seen[2]
@@ -37,19 +44,9 @@ def test_max_attempts_reaches_the_config_key_it_names(monkeypatch: pytest.Monkey
 def test_a_technique_tries_more_grids_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without --max-attempts, --technique gives difficulty.max_attempts TECHNIQUE_ATTEMPTS (a rare technique
     needs more than the config default of 200 grids a puzzle); --level and no target leave the key unset."""
-    from pipeline import config as cfgmod
     from pipeline.cli import puzzles
 
-    seen: list[Any] = []
-
-    def validate(data: dict) -> Any:
-        seen.append(data)
-        raise cfgmod.ConfigError("stop here")
-
-    monkeypatch.setattr(cfgmod, "validate", validate)
-    for args in ({"technique": ["simple_colors"]}, {"level": ["hard"]}, {}):
-        with pytest.raises(BaseException):  # noqa: B017 - the refusal ends the command; only `seen` is asked
-            puzzles.generate(count=1, max_attempts=None, **args)  # type: ignore[arg-type]
+    seen = _configs(monkeypatch, None, "simple_colors")
     assert puzzles.TECHNIQUE_ATTEMPTS == 2000
     assert seen[0]["difficulty"] == {"technique": "simple_colors", "max_attempts": 2000}
     assert seen[1]["difficulty"] == {"levels": ["hard"]}
