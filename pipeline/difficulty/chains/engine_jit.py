@@ -87,6 +87,31 @@ def _bfs(a: int, on: bool, dist_max: int, ncells: int, wdeg: np.ndarray, wadj: n
 
 
 @nb.njit(cache=True, nogil=True)
+def _aic_ends(ka: int, ca: int, kb: int, cb: int, cand: np.ndarray, pm: np.ndarray, ncells: int, ec: np.ndarray,
+              ed: np.ndarray) -> int:  # pragma: no cover - compiled
+    """What an AIC from an "off" premise on node ``(ka, ca)`` to an end on node ``(kb, cb)`` eliminates, written
+    to ``ec`` (cells) and ``ed`` (digits), sorted by digit, then cell; returns how many (0: nothing). The same
+    digit: that digit from every cell seeing both ends (two at least, else nothing); two digits in two cells
+    that see each other: each cell loses the other end's digit, when it holds it."""
+    m = 0
+    if kb == ka:
+        if cb == ca:
+            return 0
+        for c in range(ncells):
+            if pm[ca, c] and pm[cb, c] and cand[c] >> ka & 1:
+                ec[m], ed[m] = c, ka + 1
+                m += 1
+        return m if m >= 2 else 0
+    if not (cand[ca] >> kb & 1 and pm[ca, cb] and cand[cb] >> ka & 1):
+        return 0
+    if kb < ka:  # sorted by digit, then cell
+        ec[0], ed[0], ec[1], ed[1] = ca, kb + 1, cb, ka + 1
+    else:
+        ec[0], ed[0], ec[1], ed[1] = cb, ka + 1, ca, kb + 1
+    return 2
+
+
+@nb.njit(cache=True, nogil=True)
 def _index_sum(cells: np.ndarray, digits: np.ndarray, m: int) -> int:  # pragma: no cover - compiled
     """HoDoKu's index sum of ``m`` eliminations already sorted by digit, then cell."""
     s = 0
@@ -258,25 +283,9 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int,
                 # AICs from an "off" premise: the layer's ends, by node
                 na0 = na  # the layer's ends are offered unsorted, then put in node order (each node once)
                 for b in queue[lo:hi]:
-                    kb, cb = b // ncells, b % ncells
-                    m = 0
-                    if kb == ka:
-                        if cb == ca:
-                            continue
-                        for c in range(ncells):
-                            if pm[ca, c] and pm[cb, c] and cand[c] >> ka & 1:
-                                ec[m], ed[m] = c, ka + 1
-                                m += 1
-                        if m < 2:
-                            continue
-                    else:
-                        if not (cand[ca] >> kb & 1 and pm[ca, cb] and cand[cb] >> ka & 1):
-                            continue
-                        if kb < ka:  # sorted by digit, then cell
-                            ec[0], ed[0], ec[1], ed[1] = ca, kb + 1, cb, ka + 1
-                        else:
-                            ec[0], ed[0], ec[1], ed[1] = cb, ka + 1, ca, kb + 1
-                        m = 2
+                    m = _aic_ends(ka, ca, b // ncells, b % ncells, cand, pm, ncells, ec, ed)
+                    if m == 0:
+                        continue
                     if na == aics.shape[0]:
                         aics = np.concatenate((aics, np.empty_like(aics)))
                     aics[na, 0] = ((100 - m) << 36) | (_index_sum(ec, ed, m) << 12) | d

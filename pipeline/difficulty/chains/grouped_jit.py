@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pipeline.difficulty.chains.engine_jit import _bfs, _count, _index_sum
+from pipeline.difficulty.chains.engine_jit import _aic_ends, _bfs, _count, _index_sum
 from pipeline.difficulty.chains.loops_jit import _links, _peer_table, _unit_table
 
 _KINDS = ("discontinuous_nice_loop", "aic", "continuous_nice_loop")
@@ -337,25 +337,9 @@ def _choose(cand: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> n
                 for b in queue[lo:hi]:
                     if b >= big:
                         continue
-                    kb, cb = b // ncells, b % ncells
-                    m = 0
-                    if kb == ka:
-                        if cb == ca:
-                            continue
-                        for c in range(ncells):
-                            if pm[ca, c] and pm[cb, c] and cand[c] >> ka & 1:
-                                ec[m], ed[m] = c, ka + 1
-                                m += 1
-                        if m < 2:
-                            continue
-                    else:
-                        if not (cand[ca] >> kb & 1 and pm[ca, cb] and cand[cb] >> ka & 1):
-                            continue
-                        if kb < ka:  # sorted by digit, then cell
-                            ec[0], ed[0], ec[1], ed[1] = ca, kb + 1, cb, ka + 1
-                        else:
-                            ec[0], ed[0], ec[1], ed[1] = cb, ka + 1, ca, kb + 1
-                        m = 2
+                    m = _aic_ends(ka, ca, b // ncells, b % ncells, cand, pm, ncells, ec, ed)
+                    if m == 0:
+                        continue
                     if na == aics.shape[0]:
                         aics = np.concatenate((aics, np.empty_like(aics)))
                     aics[na, 0] = ((100 - m) << 44) | (_index_sum(ec, ed, m) << 16) | d

@@ -255,53 +255,25 @@ def _x_chain(cand: np.ndarray, units: np.ndarray, is_peer: np.ndarray, n: int) -
 
 @nb.njit(cache=True, nogil=True)
 def _xy_chain(cand: np.ndarray, is_peer: np.ndarray, n: int) -> bool:  # pragma: no cover - compiled
-    """``chains._xy_chain(st, ctx) is not None``, by the same breadth-first search."""
-    ncells = n * n
-    parent = np.empty(n * ncells, dtype=np.int64)  # state = n * cell + digit index
-    front = np.empty(n * ncells, dtype=np.int64)
-    nxt = np.empty(n * ncells, dtype=np.int64)
-    seen = np.zeros(ncells, dtype=np.bool_)
-    for start in range(ncells):
-        if _popcount(cand[start]) != 2:
-            continue
-        for kx in range(n):
-            if not cand[start] >> kx & 1:
-                continue
-            ky = _bitlen(cand[start] & ~(1 << kx)) - 1
-            parent[:] = -2
-            s0 = n * start + ky
-            parent[s0] = -1
-            front[0] = s0
-            nf = 1
-            while nf:
-                nn = 0
-                for f in range(nf):
-                    c = front[f] // n
-                    kv = front[f] % n
-                    for e in range(ncells):
-                        if not (is_peer[c, e] and _popcount(cand[e]) == 2 and cand[e] >> kv & 1):
-                            continue
-                        ko = _bitlen(cand[e] & ~(1 << kv)) - 1
-                        s = n * e + ko
-                        if parent[s] != -2:
-                            continue
-                        parent[s] = front[f]
-                        nxt[nn] = s
-                        nn += 1
-                        if ko == kx and e != start and _sees_both(cand, is_peer, kx, start, e, -1, -1) and _chain_ok(
-                                parent, s, n, seen, 3):
-                            return True
-                front, nxt = nxt, front
-                nf = nn
-    return False
+    """``chains._xy_chain(st, ctx) is not None``: :func:`_xy_walk` stopped at the first chain that
+    eliminates."""
+    return _xy_walk(cand, is_peer, n, True)[0] == 1
 
 
 @nb.njit(cache=True, nogil=True)
 def _xy_chain_choice(cand: np.ndarray, is_peer: np.ndarray, n: int) -> np.ndarray:  # pragma: no cover - compiled
-    """Grader 5's XY-chain (``chains.xy_chain``): HoDoKu's choice among the chains of :func:`_xy_chain`'s
-    search (each start, each digit, the same breadth-first walk, first parent kept): the most cells
+    """Grader 5's XY-chain (``chains.xy_chain``): HoDoKu's choice among every chain of :func:`_xy_walk`
+    (each start, each digit, the same breadth-first walk, first parent kept): the most cells
     eliminated, then the lowest index sum, then the fewest cells; the first found on a tie. Returns
     ``[found, digit, cells in the chain, cells eliminated, chain..., eliminated...]``."""
+    return _xy_walk(cand, is_peer, n, False)
+
+
+@nb.njit(cache=True, nogil=True)
+def _xy_walk(cand: np.ndarray, is_peer: np.ndarray, n: int, first: bool) -> np.ndarray:  # pragma: no cover - compiled
+    """The breadth-first search of ``chains._xy_chain`` over bivalue cells, from each start and digit.
+    With ``first`` it returns at the first chain that eliminates (only ``out[0] = 1`` set); otherwise it
+    walks them all and keeps :func:`_xy_chain_choice`'s choice in ``out`` (its layout)."""
     ncells = n * n
     parent = np.empty(n * ncells, dtype=np.int64)  # state = n * cell + digit index
     front = np.empty(n * ncells, dtype=np.int64)
@@ -336,7 +308,14 @@ def _xy_chain_choice(cand: np.ndarray, is_peer: np.ndarray, n: int) -> np.ndarra
                         parent[s] = front[f]
                         nxt[nn] = s
                         nn += 1
-                        if ko != kx or e == start or not _chain_ok(parent, s, n, seen, 3):
+                        if ko != kx or e == start:
+                            continue
+                        if first:
+                            if _sees_both(cand, is_peer, kx, start, e, -1, -1) and _chain_ok(parent, s, n, seen, 3):
+                                out[0] = 1
+                                return out
+                            continue
+                        if not _chain_ok(parent, s, n, seen, 3):
                             continue
                         count, isum = 0, 0
                         for x in range(ncells):  # the eliminations, ascending: HoDoKu's index sum
