@@ -174,14 +174,7 @@ def relax(h: highspy.Highs, lp: Model, cost: np.ndarray) -> highspy.HighsModelSt
     basic_col[picked] = True
     basic_row = np.ones(lp.nrows, dtype=bool)
     basic_row[first[picked]] = False
-    h.clearModel()
-    h.setOptionValue("presolve", "off")
-    passed = h.passModel(n, lp.nrows, lp.index.size, int(highspy.MatrixFormat.kColwise),
-                         int(highspy.ObjSense.kMaximize), 0.0, shifted, np.zeros(n), np.ones(n), lp.row_lower,
-                         lp.row_upper, lp.start, lp.index, np.ones(lp.index.size),
-                         np.full(n, int(highspy.HighsVarType.kContinuous), dtype=np.int32))
-    if passed != highspy.HighsStatus.kOk:
-        raise RuntimeError(f"HiGHS refused a reduced model ({passed})")
+    _load(h, lp, integer=False, presolve="off", maximize=shifted)
     status = (highspy.HighsBasisStatus.kLower, highspy.HighsBasisStatus.kBasic)
     basis = highspy.HighsBasis()
     basis.col_status = [status[b] for b in basic_col.tolist()]
@@ -228,6 +221,13 @@ def run(h: highspy.Highs, lp: Model, integer: bool, presolve: str, maximize: np.
         ) -> highspy.HighsModelStatus:
     """Solve ``lp`` (as an IP when ``integer``) on ``h``, a reduced models' solver, from a clean state:
     ``max maximize . x`` when ``maximize`` (one cost per column) is given, else ``min 0``."""
+    _load(h, lp, integer, presolve, maximize)
+    h.run()
+    return h.getModelStatus()
+
+
+def _load(h: highspy.Highs, lp: Model, integer: bool, presolve: str, maximize: np.ndarray | None) -> None:
+    """Put ``lp`` on ``h`` in place of its model (:func:`run`'s arguments), not solved yet."""
     h.clearModel()
     h.setOptionValue("presolve", presolve)
     n = lp.ncols
@@ -239,5 +239,3 @@ def run(h: highspy.Highs, lp: Model, integer: bool, presolve: str, maximize: np.
                 np.full(n, int(kind), dtype=np.int32))
     if passed != highspy.HighsStatus.kOk:
         raise RuntimeError(f"HiGHS refused a reduced model ({passed})")
-    h.run()
-    return h.getModelStatus()
